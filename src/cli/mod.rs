@@ -1,0 +1,186 @@
+//! Command-line interface (clap): `run`, `check`. Thin: parses, calls the library, owns the exit
+//! codes — 0 success, 1 run failure (I/O, divergence), 2 bad input (usage or model file).
+
+use crate::io::{run, RunOptions};
+use crate::model::{build_world, load_file};
+use clap::{Parser, Subcommand};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Constraint-based multibody (and particle-fluid) simulation: every contact, friction and
+/// joint is a velocity-level constraint row, solved together by PGS or APGD.
+#[derive(Debug, Parser)]
+#[command(name = "vcsim", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run a model and write CSV series, VTK frames, a plot and a summary into a run folder.
+    Run {
+        /// The model file (RON).
+        model: PathBuf,
+        /// Run folder. Default: runs/<model name>, or runs/<model name>-N if that one is taken.
+        /// An existing non-empty folder is never overwritten.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// End time in seconds, overriding the model's `time.end`.
+        #[arg(long)]
+        end: Option<f64>,
+        /// Worker threads (default: all cores). Results do not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Do not show the progress bar.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Validate a model and summarise it (bodies, degrees of freedom, constraint rows).
+    Check {
+        /// The model file (RON).
+        model: PathBuf,
+    },
+}
+
+fn is_nonempty_dir(p: &Path) -> bool {
+    p.exists() && std::fs::read_dir(p).map(|mut d| d.next().is_some()).unwrap_or(true)
+}
+
+/// Picks the run folder: the given one if empty or new, else an error; by default
+/// `runs/<stem>`, then `runs/<stem>-2`, `-3`, ...
+pub fn choose_out_dir(model: &Path, out: Option<PathBuf>) -> Result<PathBuf, String> {
+    if let Some(o) = out {
+        if is_nonempty_dir(&o) || o.is_file() {
+            return Err(format!(
+                "the output folder {} already holds files; choose another --out (nothing is overwritten)",
+                o.display()
+            ));
+        }
+        return Ok(o);
+    }
+    let stem = model.file_stem().and_then(|s| s.to_str()).unwrap_or("run");
+    let base = PathBuf::from("runs").join(stem);
+    if !is_nonempty_dir(&base) {
+        return Ok(base);
+    }
+    (2..10_000)
+        .map(|n| PathBuf::from("runs").join(format!("{stem}-{n}")))
+        .find(|p| !is_nonempty_dir(p))
+        .ok_or_else(|| "too many earlier runs in runs/; pass --out".to_string())
+}
+
+/// Runs the CLI and returns the exit code.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+        }
+    };
+    match cli.command {
+        Command::Check { model } => check(&model),
+        Command::Run {
+            model,
+            out,
+            end,
+            threads,
+            quiet,
+        } => run_cmd(&model, out, end, threads, quiet),
+    }
+}
+
+fn report_model_error(e: crate::model::ModelError) -> ExitCode {
+    eprintln!("{:?}", miette::Report::new(e));
+    ExitCode::from(2)
+}
+
+fn check(path: &Path) -> ExitCode {
+    let (model, _) = match load_file(path) {
+        Ok(m) => m,
+        Err(e) => return report_model_error(*e),
+    };
+    let mut world = match build_world(&model) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let (contacts, rows) = world.initial_rows();
+    let count = |k: crate::body::Kind| world.bodies.iter().filter(|b| b.kind == k).count();
+    println!("{}: ok", path.display());
+    if !model.description.is_empty() {
+        println!("  {}", model.description);
+    }
+    println!("  dimension   {:?}", model.scene.dimension);
+    println!(
+        "  bodies      {} ({} dynamic, {} kinematic, {} static)",
+        world.bodies.len(),
+        count(crate::body::Kind::Dynamic),
+        count(crate::body::Kind::Kinematic),
+        count(crate::body::Kind::Static)
+    );
+    println!("  DOFs        {}", world.dof_count());
+    println!("  joints      {}", world.joints.len());
+    println!("  rows at t=0 {rows} ({contacts} contact points)");
+    println!("  solver      {}", world.solver.name());
+    println!("  time        dt = {} s, end = {} s ({} steps)", model.time.dt.0, model.time.end.0, (model.time.end.0 / model.time.dt.0).round());
+    ExitCode::SUCCESS
+}
+
+fn run_cmd(path: &Path, out: Option<PathBuf>, end: Option<f64>, threads: Option<usize>, quiet: bool) -> ExitCode {
+    let (model, _) = match load_file(path) {
+        Ok(m) => m,
+        Err(e) => return report_model_error(*e),
+    };
+    let end = end.unwrap_or(model.time.end.0);
+    if !(end.is_finite() && end > 0.0) {
+        eprintln!("error: --end must be a positive number of seconds, got {end}");
+        return ExitCode::from(2);
+    }
+    if let Some(n) = threads {
+        if n == 0 {
+            eprintln!("error: --threads must be at least 1");
+            return ExitCode::from(2);
+        }
+        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
+            eprintln!("error: cannot set up {n} threads: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    let out = match choose_out_dir(path, out) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut world = match build_world(&model) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    eprintln!("running {} to t = {end} s, output in {}", path.display(), out.display());
+    let opts = RunOptions {
+        out: out.clone(),
+        end,
+        progress: !quiet,
+    };
+    match run(&mut world, &model, &opts) {
+        Ok(s) => {
+            print!("{}", s.text);
+            println!("  output           {}", out.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,278 @@
+//! Joint rows: fixed, spherical, revolute and prismatic joints as bilateral rows, optionally
+//! compliant.
+//!
+//! With anchors `p_1 = x_1 + r_1`, `p_2 = x_2 + r_2` (m) and the relative-rotation error
+//! `e = q_2 (q_1 q_rel0)⁻¹` (world frame, `C_ang = 2 vec(e)` rad for small errors):
+//!
+//! | joint | rows |
+//! |---|---|
+//! | spherical | `C = p_2 − p_1` along x, y, z: `(−c, −r_1 × c)`, `(c, r_2 × c)` |
+//! | fixed | spherical rows + `C_ang` along x, y, z: `(0, −c)`, `(0, c)` |
+//! | revolute | spherical rows + `a · b_2`, `a · c_2` (a: hinge axis on body 1; b_2, c_2 ⟂ axis on body 2): `(0, −(b_2 × a))`, `(0, b_2 × a)`; optional torsional spring on the hinge angle `θ = 2 atan2(vec(e)·a, e_w)` |
+//! | prismatic | `t · (p_2 − p_1)` for two t ⟂ axis on body 1: `(−t, −(p_2 − x_1) × t)`, `(t, r_2 × t)` + the 3 angular rows of the fixed joint |
+//!
+//! A rigid row has `ε = 0` and bias `b = β C / h` (Baumgarte). A compliant row
+//! (stiffness k, damping c) uses [`super::spring_row`]: an implicit spring-damper solved in the
+//! same solve — the mechanism by which a chain of rigid segments with compliant hinges becomes a
+//! flexible beam (003). Rows whose effective mass vanishes (directions locked by the planar
+//! mode, or joints between two bodies without DOFs) are left out.
+
+use super::{spring_row, BodyMass, BodyRows};
+use crate::body::RigidBody;
+use crate::math::{orthonormal_basis, Quat, Real, Vec3};
+use crate::solver::{Block, BlockKind};
+
+/// Joint type with its parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub enum JointKind {
+    /// No relative motion.
+    Fixed,
+    /// Point coincidence.
+    Spherical,
+    /// Hinge; optional torsional spring (stiffness N·m/rad, damping N·m·s/rad).
+    Revolute {
+        /// Spring on the hinge angle.
+        spring: Option<(Real, Real)>,
+    },
+    /// Slider.
+    Prismatic,
+}
+
+/// Stiffness (N/m, N·m/rad) and damping (N·s/m, N·m·s/rad) of a compliant joint.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JointCompliance {
+    /// Translational stiffness.
+    pub linear_stiffness: Real,
+    /// Rotational stiffness.
+    pub angular_stiffness: Real,
+    /// Translational damping.
+    pub linear_damping: Real,
+    /// Rotational damping.
+    pub angular_damping: Real,
+}
+
+/// A joint between two bodies.
+#[derive(Debug, Clone)]
+pub struct Joint {
+    /// Name from the model.
+    pub name: String,
+    /// Type.
+    pub kind: JointKind,
+    /// First body.
+    pub body1: usize,
+    /// Second body.
+    pub body2: usize,
+    /// Anchor in body 1's centre-of-mass frame (m).
+    pub anchor1: Vec3,
+    /// Anchor in body 2's centre-of-mass frame (m).
+    pub anchor2: Vec3,
+    /// Axis in body 1's frame (unit).
+    pub axis1: Vec3,
+    /// Two unit vectors ⟂ axis, in body 1's frame.
+    pub perp1: [Vec3; 2],
+    /// Two unit vectors ⟂ axis, in body 2's frame.
+    pub perp2: [Vec3; 2],
+    /// Initial relative rotation `q_1⁻¹ q_2`.
+    pub rel0: Quat,
+    /// Optional compliance.
+    pub compliance: Option<JointCompliance>,
+    /// Impulses of the last solve per row slot (N·s or N·m·s), the warm start.
+    pub lambda: [Real; 6],
+    /// Constraint force on body 2 of the last step (N).
+    pub force: Vec3,
+    /// Constraint torque on body 2 about its anchor, last step (N·m).
+    pub torque: Vec3,
+}
+
+impl Joint {
+    /// Creates a joint at a world anchor with a world axis, from the bodies' current poses.
+    pub fn new(
+        name: String,
+        kind: JointKind,
+        bodies: &[RigidBody],
+        body1: usize,
+        body2: usize,
+        anchor: Vec3,
+        axis: Vec3,
+        compliance: Option<JointCompliance>,
+    ) -> Joint {
+        let (p1, p2) = (&bodies[body1].pose, &bodies[body2].pose);
+        let a = axis.try_normalize(1e-12).unwrap_or(Vec3::z());
+        let (u, w) = orthonormal_basis(&a);
+        let to1 = |v: Vec3| p1.rotation.inverse() * v;
+        let to2 = |v: Vec3| p2.rotation.inverse() * v;
+        Joint {
+            name,
+            kind,
+            body1,
+            body2,
+            anchor1: p1.inverse_transform_point(&anchor.into()).coords,
+            anchor2: p2.inverse_transform_point(&anchor.into()).coords,
+            axis1: to1(a),
+            perp1: [to1(u), to1(w)],
+            perp2: [to2(u), to2(w)],
+            rel0: p1.rotation.inverse() * p2.rotation,
+            compliance,
+            lambda: [0.0; 6],
+            force: Vec3::zeros(),
+            torque: Vec3::zeros(),
+        }
+    }
+
+    /// World positions of the two anchors (m).
+    pub fn anchors(&self, bodies: &[RigidBody]) -> (Vec3, Vec3) {
+        let a = bodies[self.body1].pose * nalgebra::Point3::from(self.anchor1);
+        let b = bodies[self.body2].pose * nalgebra::Point3::from(self.anchor2);
+        (a.coords, b.coords)
+    }
+
+    /// Relative-rotation error quaternion (world frame), with non-negative scalar part.
+    fn rotation_error(&self, bodies: &[RigidBody]) -> Quat {
+        let q1 = bodies[self.body1].pose.rotation;
+        let q2 = bodies[self.body2].pose.rotation;
+        let e = q2 * (q1 * self.rel0).inverse();
+        if e.w < 0.0 {
+            Quat::new_unchecked(-e.into_inner())
+        } else {
+            e
+        }
+    }
+
+    /// Hinge angle (rad) of a revolute joint relative to its initial configuration.
+    pub fn hinge_angle(&self, bodies: &[RigidBody]) -> Real {
+        let e = self.rotation_error(bodies);
+        let a = bodies[self.body1].pose.rotation * self.axis1;
+        2.0 * e.imag().dot(&a).atan2(e.w)
+    }
+}
+
+/// Where one joint row is: (joint, slot, row).
+#[derive(Debug, Clone, Copy)]
+pub struct JointRow {
+    /// Joint index.
+    pub joint: usize,
+    /// Row slot within the joint (index into `Joint::lambda`).
+    pub slot: usize,
+    /// Row index in the row set.
+    pub row: usize,
+}
+
+/// Adds the rows of all joints. `beta`: Baumgarte factor; `h`: time step (s).
+pub fn build_rows(
+    joints: &[Joint],
+    bodies: &[RigidBody],
+    masses: &[BodyMass],
+    h: Real,
+    beta: Real,
+    rows: &mut BodyRows,
+    info: &mut Vec<JointRow>,
+) {
+    info.clear();
+    for (ji, j) in joints.iter().enumerate() {
+        let (a, b) = (&masses[j.body1], &masses[j.body2]);
+        let (p1, p2) = j.anchors(bodies);
+        let r1 = p1 - a.com;
+        let r2 = p2 - b.com;
+        let d = p2 - p1;
+        let q1 = bodies[j.body1].pose.rotation;
+        let q2 = bodies[j.body2].pose.rotation;
+        let e = j.rotation_error(bodies);
+        let ang_err = 2.0 * e.imag();
+        let axis = q1 * j.axis1;
+        // (slot, lin1, ang1, lin2, ang2, error, linear?)
+        let mut candidates: Vec<(usize, Vec3, Vec3, Vec3, Vec3, Real, bool)> = Vec::with_capacity(6);
+        let point_rows = |c: &mut Vec<_>| {
+            for (s, dir) in [Vec3::x(), Vec3::y(), Vec3::z()].into_iter().enumerate() {
+                c.push((s, -dir, -r1.cross(&dir), dir, r2.cross(&dir), d.dot(&dir), true));
+            }
+        };
+        let rotation_rows = |c: &mut Vec<_>| {
+            for (s, dir) in [Vec3::x(), Vec3::y(), Vec3::z()].into_iter().enumerate() {
+                c.push((3 + s, Vec3::zeros(), -dir, Vec3::zeros(), dir, ang_err.dot(&dir), false));
+            }
+        };
+        match &j.kind {
+            JointKind::Spherical => point_rows(&mut candidates),
+            JointKind::Fixed => {
+                point_rows(&mut candidates);
+                rotation_rows(&mut candidates);
+            }
+            JointKind::Revolute { .. } => {
+                point_rows(&mut candidates);
+                for (s, perp) in j.perp2.iter().enumerate() {
+                    let b2 = q2 * perp;
+                    let g = b2.cross(&axis);
+                    candidates.push((3 + s, Vec3::zeros(), -g, Vec3::zeros(), g, axis.dot(&b2), false));
+                }
+            }
+            JointKind::Prismatic => {
+                let lever1 = p2 - a.com;
+                for (s, perp) in j.perp1.iter().enumerate() {
+                    let t = q1 * perp;
+                    candidates.push((s, -t, -lever1.cross(&t), t, r2.cross(&t), t.dot(&d), true));
+                }
+                rotation_rows(&mut candidates);
+            }
+        }
+        for (slot, l1, a1, l2, a2, err, linear) in candidates {
+            let (eps, bias) = match (&j.compliance, linear) {
+                (Some(c), true) => spring_row(c.linear_stiffness, c.linear_damping, h, err),
+                (Some(c), false) => spring_row(c.angular_stiffness, c.angular_damping, h, err),
+                (None, _) => (0.0, beta * err / h),
+            };
+            push_row(rows, info, a, b, (l1, a1), (l2, a2), bias, eps, j, ji, slot);
+        }
+        if let JointKind::Revolute { spring: Some((k, c)) } = j.kind {
+            let theta = j.hinge_angle(bodies);
+            let (eps, bias) = spring_row(k, c, h, theta);
+            let z = Vec3::zeros();
+            push_row(rows, info, a, b, (z, -axis), (z, axis), bias, eps, j, ji, 5);
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn push_row(
+    rows: &mut BodyRows,
+    info: &mut Vec<JointRow>,
+    a: &BodyMass,
+    b: &BodyMass,
+    ja: (Vec3, Vec3),
+    jb: (Vec3, Vec3),
+    bias: Real,
+    eps: Real,
+    j: &Joint,
+    ji: usize,
+    slot: usize,
+) {
+    let row = rows.rows.len();
+    rows.push(a, ja, b, jb, bias, eps, j.lambda[slot]);
+    if rows.rows[row].diag <= 1e-14 * (1.0 + eps) && eps == 0.0 {
+        // Direction without effective mass (planar lock or no DOFs): drop the row.
+        rows.rows.pop();
+        rows.warm.pop();
+        return;
+    }
+    rows.blocks.push(Block {
+        start: row,
+        kind: BlockKind::Bilateral,
+    });
+    info.push(JointRow { joint: ji, slot, row });
+}
+
+/// Stores the impulses and the force/torque on body 2 after the solve (`h` in s).
+pub fn read_impulses(joints: &mut [Joint], rows: &BodyRows, info: &[JointRow], lambda: &[Real], h: Real) {
+    for j in joints.iter_mut() {
+        j.lambda = [0.0; 6];
+        j.force = Vec3::zeros();
+        j.torque = Vec3::zeros();
+    }
+    for r in info {
+        let l = lambda[r.row];
+        let j = &mut joints[r.joint];
+        j.lambda[r.slot] = l;
+        let s = &rows.rows[r.row].sides[1];
+        j.force += s.lin * (l / h);
+        j.torque += s.ang * (l / h);
+    }
+}

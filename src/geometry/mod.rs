@@ -1,0 +1,190 @@
+//! Geometry: parry3d shapes attached to bodies, a sweep-and-prune broad phase and parry's
+//! persistent contact manifolds as the narrow phase.
+//!
+//! Contacts are reported with the normal `n` pointing from body 1 to body 2 (parry's `local_n1`
+//! in world coordinates) and the signed distance `dist` (m, < 0 when penetrating). Each contact
+//! point carries the impulses of the previous step ([`Impulse`]), matched by parry through the
+//! contact's feature ids, which gives the solvers their warm start.
+
+mod broad;
+mod shapes;
+
+pub use broad::sweep_and_prune;
+pub use shapes::{build_shape, shape_mesh, ShapeError};
+
+use crate::body::RigidBody;
+use crate::math::{from_pv, to_pose, Iso, Real, Vec3};
+use parry3d_f64::query::{
+    ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
+};
+use parry3d_f64::bounding_volume::BoundingVolume;
+use parry3d_f64::shape::SharedShape;
+use rayon::prelude::*;
+
+/// Impulses of a contact point from the last solve, kept for warm starting.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Impulse {
+    /// Normal impulse (N·s).
+    pub normal: Real,
+    /// Tangential impulse as a world vector (N·s), re-projected on the new tangent basis.
+    pub tangent: [Real; 3],
+}
+
+/// A collision shape attached to a body.
+#[derive(Clone)]
+pub struct Collider {
+    /// The shape.
+    pub shape: SharedShape,
+    /// The body it belongs to.
+    pub body: usize,
+    /// Pose of the shape in the body's centre-of-mass frame.
+    pub local: Iso,
+    /// Coulomb friction coefficient of the material.
+    pub friction: Real,
+    /// Coefficient of restitution of the material.
+    pub restitution: Real,
+}
+
+type Manifold = ContactManifold<(), Impulse>;
+
+/// Persistent data of a pair of colliders.
+#[derive(Default)]
+pub struct PairCache {
+    manifolds: Vec<Manifold>,
+    workspace: Option<ContactManifoldsWorkspace>,
+}
+
+/// One contact point in world coordinates.
+#[derive(Debug, Clone, Copy)]
+pub struct Contact {
+    /// First body.
+    pub body1: usize,
+    /// Second body.
+    pub body2: usize,
+    /// Contact point (midpoint of the two witness points), world (m).
+    pub point: Vec3,
+    /// Unit normal from body 1 to body 2, world.
+    pub normal: Vec3,
+    /// Signed distance (m), < 0 when penetrating.
+    pub dist: Real,
+    /// Combined friction coefficient.
+    pub friction: Real,
+    /// Combined restitution.
+    pub restitution: Real,
+    /// Impulses of the previous step at this point.
+    pub warm: Impulse,
+    /// Where the point lives, to write the new impulses back: (pair, manifold, point).
+    pub slot: (u32, u32, u32),
+}
+
+/// The collision world: colliders and persistent pair data.
+#[derive(Default)]
+pub struct Geometry {
+    /// The colliders, one per body.
+    pub colliders: Vec<Collider>,
+    /// Pairs that must not collide (e.g. bodies joined by a joint), sorted, body indices.
+    pub excluded: Vec<(usize, usize)>,
+    pairs: Vec<((u32, u32), PairCache)>,
+    candidates: Vec<(u32, u32)>,
+    aabbs: Vec<parry3d_f64::bounding_volume::Aabb>,
+}
+
+impl Geometry {
+    /// Updates the manifolds of all pairs at the bodies' current poses and returns the contacts.
+    /// `prediction` (m) is the distance below which separated shapes already produce contacts.
+    pub fn update(&mut self, bodies: &[RigidBody], prediction: Real, contacts: &mut Vec<Contact>) {
+        let poses: Vec<Iso> = self.colliders.iter().map(|c| bodies[c.body].pose * c.local).collect();
+        self.aabbs.clear();
+        for (c, p) in self.colliders.iter().zip(&poses) {
+            let aabb = c.shape.compute_aabb(&to_pose(p));
+            self.aabbs.push(aabb.loosened(prediction * 0.5));
+        }
+        let colliders = &self.colliders;
+        let excluded = &self.excluded;
+        sweep_and_prune(&self.aabbs, &mut self.candidates, |i, j| {
+            let (bi, bj) = (colliders[i].body, colliders[j].body);
+            if bi == bj || (!bodies[bi].is_dynamic() && !bodies[bj].is_dynamic()) {
+                return false;
+            }
+            let key = (bi.min(bj), bi.max(bj));
+            excluded.binary_search(&key).is_err()
+        });
+        // Merge old caches into the new sorted candidate list (deterministic order).
+        let mut old = std::mem::take(&mut self.pairs).into_iter().peekable();
+        for &key in &self.candidates {
+            while old.peek().is_some_and(|(k, _)| *k < key) {
+                old.next();
+            }
+            let cache = match old.peek() {
+                Some((k, _)) if *k == key => old.next().map(|(_, c)| c).unwrap_or_default(),
+                _ => PairCache::default(),
+            };
+            self.pairs.push((key, cache));
+        }
+        let dispatcher = DefaultQueryDispatcher;
+        self.pairs.par_iter_mut().for_each(|((i, j), cache)| {
+            let (c1, c2) = (&colliders[*i as usize], &colliders[*j as usize]);
+            let p1 = to_pose(&poses[*i as usize]);
+            let p2 = to_pose(&poses[*j as usize]);
+            let pos12 = p1.inv_mul(&p2);
+            if dispatcher
+                .contact_manifolds(
+                    &pos12,
+                    c1.shape.as_ref(),
+                    c2.shape.as_ref(),
+                    prediction,
+                    &mut cache.manifolds,
+                    &mut cache.workspace,
+                )
+                .is_err()
+            {
+                cache.manifolds.clear();
+            }
+        });
+        contacts.clear();
+        for (pi, ((i, j), cache)) in self.pairs.iter().enumerate() {
+            let (c1, c2) = (&colliders[*i as usize], &colliders[*j as usize]);
+            let (w1, w2) = (&poses[*i as usize], &poses[*j as usize]);
+            let friction = (c1.friction * c2.friction).sqrt();
+            let restitution = c1.restitution.max(c2.restitution);
+            for (mi, m) in cache.manifolds.iter().enumerate() {
+                // Sub-shape poses of composite shapes (relative to their parent shape).
+                let sub1 = m.subshape_pos1().map(|p| Iso::from(*p)).unwrap_or_else(Iso::identity);
+                let sub2 = m.subshape_pos2().map(|p| Iso::from(*p)).unwrap_or_else(Iso::identity);
+                let f1 = w1 * sub1;
+                let f2 = w2 * sub2;
+                let normal = (f1.rotation * from_pv(m.local_n1)).normalize();
+                for (k, pt) in m.points.iter().enumerate() {
+                    let a = f1 * nalgebra::Point3::from(from_pv(pt.local_p1));
+                    let b = f2 * nalgebra::Point3::from(from_pv(pt.local_p2));
+                    contacts.push(Contact {
+                        body1: c1.body,
+                        body2: c2.body,
+                        point: (a.coords + b.coords) * 0.5,
+                        normal,
+                        dist: pt.dist,
+                        friction,
+                        restitution,
+                        warm: pt.data,
+                        slot: (pi as u32, mi as u32, k as u32),
+                    });
+                }
+            }
+        }
+    }
+
+    /// Stores the impulses of the last solve at the contact points for the next warm start.
+    pub fn store_impulses(&mut self, contacts: &[Contact], impulses: &[Impulse]) {
+        for (c, imp) in contacts.iter().zip(impulses) {
+            let (p, m, k) = c.slot;
+            if let Some(pt) = self
+                .pairs
+                .get_mut(p as usize)
+                .and_then(|(_, cache)| cache.manifolds.get_mut(m as usize))
+                .and_then(|m| m.points.get_mut(k as usize))
+            {
+                pt.data = *imp;
+            }
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! CSV time series of a run: `series.csv` (solver and energy), `bodies.csv` (pose and
+//! velocities), `joints.csv` (constraint forces), `contacts.csv` (contact points and forces),
+//! `probes.csv` (the model's probes). Units: SI; forces are impulses divided by the step.
+
+use crate::pipeline::World;
+use crate::Real;
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::Path;
+
+type Writer = csv::Writer<BufWriter<File>>;
+
+/// The open CSV files of a run.
+pub struct CsvSeries {
+    series: Writer,
+    bodies: Writer,
+    joints: Writer,
+    contacts: Writer,
+    probes: Writer,
+    row: Vec<String>,
+}
+
+fn open(dir: &Path, name: &str, header: &[String]) -> std::io::Result<Writer> {
+    let mut w = csv::Writer::from_writer(BufWriter::new(File::create(dir.join(name))?));
+    w.write_record(header).map_err(std::io::Error::other)?;
+    Ok(w)
+}
+
+fn s(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+impl CsvSeries {
+    /// Creates the files in `dir` with their headers; `probe_columns` names the probe columns.
+    pub fn create(dir: &Path, probe_columns: &[String]) -> std::io::Result<Self> {
+        let mut ph = vec!["t".to_string()];
+        ph.extend(probe_columns.iter().cloned());
+        Ok(CsvSeries {
+            series: open(
+                dir,
+                "series.csv",
+                &s(&["t", "step", "iterations", "residual", "converged", "contacts", "rows", "kinetic", "potential", "total"]),
+            )?,
+            bodies: open(
+                dir,
+                "bodies.csv",
+                &s(&["t", "body", "x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"]),
+            )?,
+            joints: open(dir, "joints.csv", &s(&["t", "joint", "fx", "fy", "fz", "tx", "ty", "tz"]))?,
+            contacts: open(
+                dir,
+                "contacts.csv",
+                &s(&["t", "body1", "body2", "px", "py", "pz", "nx", "ny", "nz", "dist", "fn", "ft"]),
+            )?,
+            probes: open(dir, "probes.csv", &ph)?,
+            row: Vec::new(),
+        })
+    }
+
+    fn put(w: &mut Writer, row: &mut Vec<String>) -> std::io::Result<()> {
+        w.write_record(row.iter()).map_err(std::io::Error::other)?;
+        row.clear();
+        Ok(())
+    }
+
+    /// Appends the current state.
+    pub fn write(&mut self, world: &World, probes: &[Real]) -> std::io::Result<()> {
+        let t = format!("{:.9}", world.time);
+        let info = world.last_solve;
+        let (k, p) = (world.kinetic_energy(), world.potential_energy());
+        let r = &mut self.row;
+        r.extend([
+            t.clone(),
+            world.steps.to_string(),
+            info.iterations.to_string(),
+            format!("{:.6e}", info.residual),
+            (info.converged as u8).to_string(),
+            world.contacts().len().to_string(),
+            world.scratch.rows.rows.len().to_string(),
+            format!("{k:.12e}"),
+            format!("{p:.12e}"),
+            format!("{:.12e}", k + p),
+        ]);
+        Self::put(&mut self.series, r)?;
+        for b in &world.bodies {
+            let f = b.frame_pose();
+            let q = f.rotation;
+            r.push(t.clone());
+            r.push(b.name.clone());
+            for x in f.translation.vector.iter().chain([q.w, q.i, q.j, q.k].iter()).chain(b.lin_vel.iter()).chain(b.ang_vel.iter()) {
+                r.push(format!("{x:.12e}"));
+            }
+            Self::put(&mut self.bodies, r)?;
+        }
+        for j in &world.joints {
+            r.push(t.clone());
+            r.push(j.name.clone());
+            for x in j.force.iter().chain(j.torque.iter()) {
+                r.push(format!("{x:.9e}"));
+            }
+            Self::put(&mut self.joints, r)?;
+        }
+        for (c, imp) in world.contacts().iter().zip(world.contact_impulses()) {
+            r.push(t.clone());
+            r.push(world.bodies[c.body1].name.clone());
+            r.push(world.bodies[c.body2].name.clone());
+            let tang = crate::math::Vec3::from(imp.tangent).norm();
+            for x in c.point.iter().chain(c.normal.iter()).chain([c.dist, imp.normal / world.dt, tang / world.dt].iter()) {
+                r.push(format!("{x:.9e}"));
+            }
+            Self::put(&mut self.contacts, r)?;
+        }
+        r.push(t);
+        r.extend(probes.iter().map(|x| format!("{x:.12e}")));
+        Self::put(&mut self.probes, r)
+    }
+
+    /// Flushes all files.
+    pub fn flush(&mut self) -> std::io::Result<()> {
+        for w in [&mut self.series, &mut self.bodies, &mut self.joints, &mut self.contacts, &mut self.probes] {
+            w.flush()?;
+        }
+        Ok(())
+    }
+}

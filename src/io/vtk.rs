@@ -1,0 +1,92 @@
+//! VTK output for ParaView: one XML UnstructuredGrid file (`.vtu`, ASCII) per frame with the
+//! bodies' surface triangles in world coordinates, and a `.pvd` collection with their times.
+//!
+//! Written by hand (the format is small and stable): the maintained Rust VTK crate pulls
+//! dependencies that current compilers warn about.
+
+use crate::geometry::shape_mesh;
+use crate::math::Vec3;
+use crate::pipeline::World;
+use crate::Real;
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Body meshes (local frames) and the list of written frames.
+pub struct VtkWriter {
+    dir: PathBuf,
+    meshes: Vec<(Vec<Vec3>, Vec<[u32; 3]>)>,
+    frames: Vec<(Real, String)>,
+    buf: String,
+}
+
+impl VtkWriter {
+    /// Prepares `dir/frames/` and the meshes of the world's colliders.
+    pub fn new(dir: &Path, world: &World) -> std::io::Result<Self> {
+        std::fs::create_dir_all(dir.join("frames"))?;
+        let meshes = world.geometry.colliders.iter().map(|c| shape_mesh(&c.shape)).collect();
+        Ok(VtkWriter {
+            dir: dir.to_path_buf(),
+            meshes,
+            frames: Vec::new(),
+            buf: String::new(),
+        })
+    }
+
+    /// Writes the bodies of the current state as frame number `frame`.
+    pub fn write_frame(&mut self, world: &World, frame: usize) -> std::io::Result<()> {
+        let name = format!("frames/bodies_{frame:06}.vtu");
+        let b = &mut self.buf;
+        b.clear();
+        let npts: usize = self.meshes.iter().map(|m| m.0.len()).sum();
+        let ncells: usize = self.meshes.iter().map(|m| m.1.len()).sum();
+        let _ = write!(
+            b,
+            "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n<Piece NumberOfPoints=\"{npts}\" NumberOfCells=\"{ncells}\">\n<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n"
+        );
+        for (c, (verts, _)) in world.geometry.colliders.iter().zip(&self.meshes) {
+            let pose = world.bodies[c.body].pose * c.local;
+            for v in verts {
+                let p = pose * nalgebra::Point3::from(*v);
+                let _ = writeln!(b, "{:.9e} {:.9e} {:.9e}", p.x, p.y, p.z);
+            }
+        }
+        b.push_str("</DataArray>\n</Points>\n<Cells>\n<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n");
+        let mut base = 0u32;
+        for (verts, tris) in &self.meshes {
+            for t in tris {
+                let _ = writeln!(b, "{} {} {}", t[0] + base, t[1] + base, t[2] + base);
+            }
+            base += verts.len() as u32;
+        }
+        b.push_str("</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n");
+        for k in 1..=ncells {
+            let _ = write!(b, "{} ", 3 * k);
+        }
+        b.push_str("\n</DataArray>\n<DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n");
+        for _ in 0..ncells {
+            b.push_str("5 ");
+        }
+        b.push_str("\n</DataArray>\n</Cells>\n<CellData Scalars=\"body\">\n<DataArray type=\"Int32\" Name=\"body\" format=\"ascii\">\n");
+        for (c, (_, tris)) in world.geometry.colliders.iter().zip(&self.meshes) {
+            for _ in tris {
+                let _ = write!(b, "{} ", c.body);
+            }
+        }
+        b.push_str("\n</DataArray>\n</CellData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
+        std::fs::write(self.dir.join(&name), b.as_bytes())?;
+        self.frames.push((world.time, name));
+        Ok(())
+    }
+
+    /// Writes the `.pvd` collection of all frames written so far.
+    pub fn write_collection(&self) -> std::io::Result<()> {
+        let mut f = std::io::BufWriter::new(std::fs::File::create(self.dir.join("bodies.pvd"))?);
+        writeln!(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\">\n<Collection>")?;
+        for (t, name) in &self.frames {
+            writeln!(f, "<DataSet timestep=\"{t:.9}\" part=\"0\" file=\"{name}\"/>")?;
+        }
+        writeln!(f, "</Collection>\n</VTKFile>")?;
+        f.flush()
+    }
+}

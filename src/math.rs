@@ -1,0 +1,47 @@
+//! Scalar and vector types used throughout the crate: `Real = f64` and nalgebra aliases.
+//!
+//! Units follow SI everywhere: metres, kilograms, seconds, radians, newtons.
+
+pub use nalgebra::{Matrix3, Point3, UnitQuaternion, Vector3};
+
+/// The floating-point type of every quantity (f64 throughout).
+pub type Real = f64;
+/// A 3-vector (m, m/s, N, ... depending on use).
+pub type Vec3 = Vector3<Real>;
+/// A 3×3 matrix (inertia tensors in kg·m², rotation matrices).
+pub type Mat3 = Matrix3<Real>;
+/// A unit quaternion (orientation).
+pub type Quat = UnitQuaternion<Real>;
+/// A rigid transformation (rotation then translation).
+pub type Iso = nalgebra::Isometry3<Real>;
+
+/// Converts an nalgebra isometry to parry's (glam) pose.
+pub fn to_pose(iso: &Iso) -> parry3d_f64::math::Pose {
+    (*iso).into()
+}
+
+/// Converts a parry (glam) vector to an nalgebra vector.
+pub fn from_pv(v: parry3d_f64::math::Vector) -> Vec3 {
+    Vec3::new(v.x, v.y, v.z)
+}
+
+/// Converts an nalgebra vector to a parry (glam) vector.
+pub fn to_pv(v: &Vec3) -> parry3d_f64::math::Vector {
+    parry3d_f64::math::Vector::new(v.x, v.y, v.z)
+}
+
+/// The skew-symmetric cross-product matrix `[a]×` with `[a]× b = a × b`.
+pub fn skew(a: &Vec3) -> Mat3 {
+    Mat3::new(0.0, -a.z, a.y, a.z, 0.0, -a.x, -a.y, a.x, 0.0)
+}
+
+/// Two unit vectors orthogonal to `n` and to each other, forming a right-handed basis `(n, t1, t2)`.
+pub fn orthonormal_basis(n: &Vec3) -> (Vec3, Vec3) {
+    // Duff et al. 2017, "Building an orthonormal basis, revisited".
+    let sign = if n.z >= 0.0 { 1.0 } else { -1.0 };
+    let a = -1.0 / (sign + n.z);
+    let b = n.x * n.y * a;
+    let t1 = Vec3::new(1.0 + sign * n.x * n.x * a, sign * b, -sign * n.x);
+    let t2 = Vec3::new(b, sign + n.y * n.y * a, -n.y);
+    (t1, t2)
+}

@@ -1,0 +1,134 @@
+//! Building a [`World`] from a validated [`Model`].
+//!
+//! Mass properties come from parry (`mass_properties(density)`): mass (kg), centre of mass and
+//! principal inertia (kg·m²) of the shape, scaled when the body gives its mass directly. The
+//! body's state is kept in its centre-of-mass principal frame; the user's frame is kept as an
+//! offset. Planar models have the thickness as extrusion depth, so their masses are per that depth.
+
+use super::schema::{BodyKind, Dimension, JointKindDef, Model};
+use crate::body::{Dofs, Kind, RigidBody};
+use crate::constraints::contact::ContactParams;
+use crate::constraints::joint::{Joint, JointCompliance, JointKind};
+use crate::geometry::{build_shape, Collider, Geometry};
+use crate::math::{from_pv, Iso, Quat, Vec3};
+use crate::pipeline::World;
+
+/// Builds the world. The model must have passed [`super::load::parse_str`].
+pub fn build_world(m: &Model) -> Result<World, String> {
+    let dofs = match m.scene.dimension {
+        Dimension::Two => Dofs::Planar,
+        Dimension::Three => Dofs::Spatial,
+    };
+    let planar = dofs == Dofs::Planar;
+    let flat = |v: Vec3| if planar { Vec3::new(v.x, v.y, 0.0) } else { v };
+    let mut bodies = Vec::with_capacity(m.bodies.len());
+    let mut geometry = Geometry::default();
+    for (i, b) in m.bodies.iter().enumerate() {
+        let (shape, offset) = build_shape(&b.shape, dofs, m.scene.thickness.0).map_err(|e| format!("body `{}`: {e}", b.name))?;
+        let (density, friction, restitution) = match b.material.as_str() {
+            name => match m.materials.iter().find(|mat| mat.name == name) {
+                Some(mat) => (mat.density.0, mat.friction.0, mat.restitution.0),
+                None if name == "default" => (1000.0, 0.5, 0.0),
+                None => return Err(format!("body `{}`: unknown material `{name}`", b.name)),
+            },
+        };
+        let rot = b.rotation.quat().ok_or_else(|| format!("body `{}`: invalid rotation", b.name))?;
+        let rot = if planar {
+            // Only rotations about z are planar.
+            let (_, _, yaw) = rot.euler_angles();
+            Quat::from_axis_angle(&Vec3::z_axis(), yaw)
+        } else {
+            rot
+        };
+        let frame = Iso::from_parts(flat(b.position.vec()).into(), rot);
+        let kind = match b.kind {
+            BodyKind::Static => Kind::Static,
+            BodyKind::Kinematic => Kind::Kinematic,
+            BodyKind::Dynamic => Kind::Dynamic,
+        };
+        let (pose, com_to_frame, local, mass, inertia) = if kind == Kind::Dynamic {
+            let mp = shape.mass_properties(density);
+            let m0 = mp.mass();
+            if !(m0 > 0.0 && m0.is_finite()) {
+                return Err(format!("body `{}`: its shape has no volume, so no mass", b.name));
+            }
+            let scale = b.mass.map(|mm| mm.0 / m0).unwrap_or(1.0);
+            let principal = Iso::from_parts(from_pv(mp.local_com).into(), Quat::from(mp.principal_inertia_local_frame));
+            let com_in_body = offset * principal;
+            (frame * com_in_body, com_in_body.inverse(), principal.inverse(), m0 * scale, from_pv(mp.principal_inertia()) * scale)
+        } else {
+            (frame, Iso::identity(), offset, 0.0, Vec3::zeros())
+        };
+        let mut ang_vel = b.angular_velocity.vec();
+        if planar {
+            ang_vel = Vec3::new(0.0, 0.0, ang_vel.z);
+        }
+        bodies.push(RigidBody {
+            name: b.name.clone(),
+            kind,
+            pose,
+            lin_vel: flat(b.velocity.vec()),
+            ang_vel: if kind == Kind::Static { Vec3::zeros() } else { ang_vel },
+            mass,
+            inv_mass: if mass > 0.0 { 1.0 / mass } else { 0.0 },
+            inertia,
+            com_to_frame,
+            force: flat(b.force.vec()),
+            torque: if planar { Vec3::new(0.0, 0.0, b.torque.2) } else { b.torque.vec() },
+            collider: i,
+        });
+        geometry.colliders.push(Collider {
+            shape,
+            body: i,
+            local,
+            friction,
+            restitution,
+        });
+    }
+    let index = |name: &str| bodies.iter().position(|b: &RigidBody| b.name == name).ok_or_else(|| format!("unknown body `{name}`"));
+    let mut joints = Vec::new();
+    for j in &m.joints {
+        let (b1, b2) = (index(&j.body1)?, index(&j.body2)?);
+        let (kind, axis) = match &j.kind {
+            JointKindDef::Fixed => (JointKind::Fixed, Vec3::z()),
+            JointKindDef::Spherical => (JointKind::Spherical, Vec3::z()),
+            JointKindDef::Revolute { axis, spring } => (
+                JointKind::Revolute {
+                    spring: spring.as_ref().map(|s| (s.stiffness.0, s.damping.0)),
+                },
+                axis.vec(),
+            ),
+            JointKindDef::Prismatic { axis } => (JointKind::Prismatic, axis.vec()),
+        };
+        let compliance = j.compliance.as_ref().map(|c| JointCompliance {
+            linear_stiffness: c.linear_stiffness.0,
+            angular_stiffness: c.angular_stiffness.0,
+            linear_damping: c.linear_damping.0,
+            angular_damping: c.angular_damping.0,
+        });
+        joints.push(Joint::new(j.name.clone(), kind, &bodies, b1, b2, flat(j.anchor.vec()), axis, compliance));
+        geometry.excluded.push((b1.min(b2), b1.max(b2)));
+    }
+    geometry.excluded.sort_unstable();
+    geometry.excluded.dedup();
+    Ok(World {
+        dofs,
+        gravity: flat(m.scene.gravity.vec()),
+        dt: m.time.dt.0,
+        time: 0.0,
+        steps: 0,
+        bodies,
+        geometry,
+        joints,
+        solver: m.solver.clone(),
+        contact: ContactParams {
+            prediction: m.contact.prediction.0,
+            baumgarte: m.contact.baumgarte.0,
+            slop: m.contact.slop.0,
+            restitution_threshold: m.contact.restitution_threshold.0,
+        },
+        timings: Default::default(),
+        scratch: Default::default(),
+        last_solve: Default::default(),
+    })
+}

@@ -1,0 +1,424 @@
+//! The RON model schema: what a model file may contain.
+//!
+//! Every struct and every enum with struct variants denies unknown fields, so a misspelt field is
+//! an error with its location, never silently ignored. Fields with defaults may be left out.
+//! Units: SI (m, kg, s, N); angles in degrees where written by the user.
+//!
+//! A minimal model:
+//!
+//! ```ron
+//! Model(
+//!     time: (dt: 0.001, end: 1.0),
+//!     bodies: [
+//!         (name: "ground", kind: Static, shape: Cuboid(half_extents: (5, 5, 0.5)), position: (0, 0, -0.5)),
+//!         (name: "ball", shape: Ball(radius: 0.1), position: (0, 0, 1)),
+//!     ],
+//! )
+//! ```
+
+use super::values::{NonNegative, Positive, PositiveV3, Rotation, UnitInterval, V3};
+use crate::solver::SolverChoice;
+use serde::{Deserialize, Serialize};
+
+/// A whole model file.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Model {
+    /// Free text shown by `check` and in the run summary.
+    #[serde(default)]
+    pub description: String,
+    /// Dimension, gravity, planar thickness.
+    #[serde(default)]
+    pub scene: Scene,
+    /// Time step and end time.
+    pub time: Time,
+    /// Constraint solver and its parameters (default: PGS).
+    #[serde(default)]
+    pub solver: SolverChoice,
+    /// Contact handling parameters.
+    #[serde(default)]
+    pub contact: ContactSettings,
+    /// Named materials; bodies refer to them by name. `"default"` always exists
+    /// (density 1000 kg/m³, friction 0.5, restitution 0) unless redefined here.
+    #[serde(default)]
+    pub materials: Vec<MaterialDef>,
+    /// The rigid bodies.
+    #[serde(default)]
+    pub bodies: Vec<BodyDef>,
+    /// Joints between bodies.
+    #[serde(default)]
+    pub joints: Vec<JointDef>,
+    /// What is written and how often.
+    #[serde(default)]
+    pub output: Output,
+    /// Measured series written to `probes.csv` and plotted.
+    #[serde(default)]
+    pub probes: Vec<ProbeDef>,
+}
+
+/// Spatial dimension of the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Dimension {
+    /// Planar: bodies move in the x–y plane and rotate about z; shapes are extruded along z.
+    Two,
+    /// Full 3D.
+    #[default]
+    Three,
+}
+
+/// Scene-wide settings.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scene {
+    /// `Two` (planar) or `Three` (default).
+    #[serde(default)]
+    pub dimension: Dimension,
+    /// Gravitational acceleration (m/s²). Default `(0, 0, -9.81)` in 3D; planar models should
+    /// use `(0, -9.81)`.
+    #[serde(default = "default_gravity")]
+    pub gravity: V3,
+    /// Planar models: extrusion depth along z of every shape (m). Default 1.
+    #[serde(default = "one")]
+    pub thickness: Positive,
+}
+
+fn default_gravity() -> V3 {
+    V3(0.0, 0.0, -9.81)
+}
+fn one() -> Positive {
+    Positive(1.0)
+}
+
+impl Default for Scene {
+    fn default() -> Self {
+        Scene {
+            dimension: Dimension::Three,
+            gravity: default_gravity(),
+            thickness: one(),
+        }
+    }
+}
+
+/// Time stepping.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Time {
+    /// Time step h (s).
+    pub dt: Positive,
+    /// End time (s); `run --end` overrides it.
+    pub end: Positive,
+}
+
+/// Contact parameters shared by all contacts.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContactSettings {
+    /// Distance (m) below which a gap is already turned into a (speculative) contact row. Default
+    /// 0.01 m. Larger values catch fast approaches; each such row only forbids closing the gap
+    /// by more than its width in one step.
+    #[serde(default = "default_prediction")]
+    pub prediction: NonNegative,
+    /// Baumgarte factor β in [0, 1]: the fraction of a penetration removed per step
+    /// (001 eq. 64 uses α for it). Default 0.2.
+    #[serde(default = "default_baumgarte")]
+    pub baumgarte: UnitInterval,
+    /// Penetration (m) tolerated without correction, to avoid jitter. Default 1e-5 m.
+    #[serde(default = "default_slop")]
+    pub slop: NonNegative,
+    /// Normal approach speed (m/s) below which restitution is not applied (resting contacts).
+    /// Default 0.05 m/s.
+    #[serde(default = "default_rest_threshold")]
+    pub restitution_threshold: NonNegative,
+}
+
+fn default_prediction() -> NonNegative {
+    NonNegative(0.01)
+}
+fn default_baumgarte() -> UnitInterval {
+    UnitInterval(0.2)
+}
+fn default_slop() -> NonNegative {
+    NonNegative(1e-5)
+}
+fn default_rest_threshold() -> NonNegative {
+    NonNegative(0.05)
+}
+
+impl Default for ContactSettings {
+    fn default() -> Self {
+        ContactSettings {
+            prediction: default_prediction(),
+            baumgarte: default_baumgarte(),
+            slop: default_slop(),
+            restitution_threshold: default_rest_threshold(),
+        }
+    }
+}
+
+/// A named material.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MaterialDef {
+    /// The name bodies use.
+    pub name: String,
+    /// Density (kg/m³).
+    pub density: Positive,
+    /// Coulomb friction coefficient (≥ 0). Pairs combine as the geometric mean.
+    #[serde(default = "half")]
+    pub friction: NonNegative,
+    /// Coefficient of restitution in [0, 1]. Pairs combine as the maximum.
+    #[serde(default)]
+    pub restitution: UnitIntervalDefault,
+}
+
+fn half() -> NonNegative {
+    NonNegative(0.5)
+}
+
+/// A restitution coefficient with default 0.
+pub type UnitIntervalDefault = UnitInterval;
+
+impl Default for UnitInterval {
+    fn default() -> Self {
+        UnitInterval(0.0)
+    }
+}
+
+/// How a body moves.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub enum BodyKind {
+    /// Never moves; no degrees of freedom.
+    Static,
+    /// Moves with prescribed velocities, unaffected by forces.
+    Kinematic,
+    /// Moves under forces and constraints (default).
+    #[default]
+    Dynamic,
+}
+
+/// A rigid body.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodyDef {
+    /// Unique name (joints and probes refer to it).
+    pub name: String,
+    /// `Static`, `Kinematic` or `Dynamic` (default).
+    #[serde(default)]
+    pub kind: BodyKind,
+    /// Collision and mass shape, in the body frame.
+    pub shape: ShapeDef,
+    /// Position of the body frame origin (m).
+    #[serde(default)]
+    pub position: V3,
+    /// Orientation of the body frame.
+    #[serde(default)]
+    pub rotation: Rotation,
+    /// Initial (or, for kinematic bodies, prescribed) linear velocity of the centre of mass (m/s).
+    #[serde(default)]
+    pub velocity: V3,
+    /// Initial (or prescribed) angular velocity in the world frame (rad/s).
+    #[serde(default)]
+    pub angular_velocity: V3,
+    /// Material name (default `"default"`).
+    #[serde(default = "default_material")]
+    pub material: String,
+    /// Mass (kg) overriding the material density; the inertia scales with it.
+    #[serde(default)]
+    pub mass: Option<Positive>,
+    /// Constant external force on the centre of mass, world frame (N).
+    #[serde(default)]
+    pub force: V3,
+    /// Constant external torque, world frame (N·m).
+    #[serde(default)]
+    pub torque: V3,
+}
+
+fn default_material() -> String {
+    "default".to_string()
+}
+
+/// A collision and mass shape in the body frame.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum ShapeDef {
+    /// A sphere (planar: a disc extruded along z).
+    Ball {
+        /// Radius (m).
+        radius: Positive,
+    },
+    /// A box given by half extents (m); planar models may give `(hx, hy)`.
+    Cuboid {
+        /// Half extents (m).
+        half_extents: PositiveV3,
+    },
+    /// A capsule along the local y axis (planar: a stadium extruded along z).
+    Capsule {
+        /// Half length of the segment between the cap centres (m).
+        half_height: Positive,
+        /// Radius (m).
+        radius: Positive,
+    },
+    /// A cylinder along the local y axis (3D only).
+    Cylinder {
+        /// Half length (m).
+        half_height: Positive,
+        /// Radius (m).
+        radius: Positive,
+    },
+    /// The convex hull of points (m); planar models give `(x, y)` points of a polygon.
+    ConvexHull {
+        /// The points.
+        points: Vec<V3>,
+    },
+    /// A triangle mesh (3D only, static bodies only).
+    TriMesh {
+        /// Vertices (m).
+        vertices: Vec<V3>,
+        /// Triangles as vertex indices, counter-clockwise seen from outside.
+        indices: Vec<(u32, u32, u32)>,
+    },
+    /// Several shapes rigidly joined.
+    Compound {
+        /// The parts, each placed in the body frame.
+        parts: Vec<PartDef>,
+    },
+}
+
+/// A part of a compound shape.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartDef {
+    /// The shape of the part (compounds may not nest).
+    pub shape: ShapeDef,
+    /// Position in the body frame (m).
+    #[serde(default)]
+    pub position: V3,
+    /// Orientation in the body frame.
+    #[serde(default)]
+    pub rotation: Rotation,
+}
+
+/// A joint between two bodies.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JointDef {
+    /// Unique name (probes refer to it).
+    pub name: String,
+    /// The joint type.
+    pub kind: JointKindDef,
+    /// First body.
+    pub body1: String,
+    /// Second body.
+    pub body2: String,
+    /// Joint point in world coordinates at the start (m).
+    pub anchor: V3,
+    /// Optional compliance of the constrained directions: the joint becomes a stiff
+    /// spring-damper solved in the same solve (SPOOK-style regularisation).
+    #[serde(default)]
+    pub compliance: Option<Compliance>,
+}
+
+/// Joint types.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum JointKindDef {
+    /// Removes all relative motion.
+    Fixed,
+    /// Keeps the anchor points together; free rotation.
+    Spherical,
+    /// A hinge about `axis` (world frame at the start), with an optional rotational spring.
+    Revolute {
+        /// Hinge axis (world frame at the start).
+        axis: V3,
+        /// Optional torsional spring-damper about the hinge axis, rest angle = initial angle.
+        #[serde(default)]
+        spring: Option<Spring>,
+    },
+    /// A slider along `axis` (world frame at the start): no relative rotation.
+    Prismatic {
+        /// Slide axis (world frame at the start).
+        axis: V3,
+    },
+}
+
+/// Stiffness and damping of the constrained directions of a compliant joint.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Compliance {
+    /// Translational stiffness (N/m).
+    pub linear_stiffness: Positive,
+    /// Rotational stiffness (N·m/rad).
+    pub angular_stiffness: Positive,
+    /// Translational damping (N·s/m).
+    #[serde(default)]
+    pub linear_damping: NonNegative,
+    /// Rotational damping (N·m·s/rad).
+    #[serde(default)]
+    pub angular_damping: NonNegative,
+}
+
+/// A torsional spring-damper.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spring {
+    /// Stiffness (N·m/rad).
+    pub stiffness: Positive,
+    /// Damping (N·m·s/rad).
+    #[serde(default)]
+    pub damping: NonNegative,
+}
+
+impl Default for NonNegative {
+    fn default() -> Self {
+        NonNegative(0.0)
+    }
+}
+
+/// Output settings.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Output {
+    /// Interval between written frames and CSV rows (s). Default 0.01 s.
+    #[serde(default = "default_every")]
+    pub every: Positive,
+    /// Write VTK frames (`frames/*.vtu` and `bodies.pvd`). Default true.
+    #[serde(default = "yes")]
+    pub vtk: bool,
+    /// Write a PNG plot of the probes. Default true.
+    #[serde(default = "yes")]
+    pub plot: bool,
+}
+
+fn default_every() -> Positive {
+    Positive(0.01)
+}
+fn yes() -> bool {
+    true
+}
+
+impl Default for Output {
+    fn default() -> Self {
+        Output {
+            every: default_every(),
+            vtk: true,
+            plot: true,
+        }
+    }
+}
+
+/// A measured series.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum ProbeDef {
+    /// Centre-of-mass position of a body (m): columns `<body>.x`, `.y`, `.z`.
+    Position(String),
+    /// Linear velocity of a body (m/s).
+    Velocity(String),
+    /// Angular velocity of a body (rad/s).
+    AngularVelocity(String),
+    /// Constraint force of a joint on its second body (N).
+    JointForce(String),
+    /// Kinetic, potential and total energy of all bodies (J).
+    Energy,
+}

@@ -1,0 +1,229 @@
+//! Constraint solvers written once against the row interface [`RowSet`].
+//!
+//! The problem: find impulses λ (N·s, or N·m·s for angular rows) such that with
+//! `v⁺ = v* + M⁻¹ Jᵀ λ` every row `k` satisfies, with `w_k = J_k v⁺ + b_k + ε_k λ_k`
+//! (m/s, or rad/s for angular rows):
+//!
+//! - bilateral rows: `w_k = 0`, λ free;
+//! - unilateral rows: `w_k ≥ 0`, `λ_k ≥ 0`, `w_k λ_k = 0` (a linear complementarity problem);
+//! - friction blocks `[n, t1, t2]`: the normal row as unilateral, and the tangential impulse
+//!   bounded by `μ λ_n` — component-wise (box, PGS) or on the exact Coulomb cone
+//!   (APGD, the cone complementarity problem of Anitescu & Tasora 2010).
+//!
+//! `ε_k ≥ 0` is the row compliance (s/kg in velocity units) of soft constraints; `b_k` the bias
+//! (restitution, Baumgarte stabilisation, compliant-joint spring term), see
+//! [`crate::constraints`]. The solvers never see what a row means (Chrono's `ChConstraint` /
+//! `ChSystemDescriptor` split).
+
+pub mod apgd;
+pub mod pgs;
+
+use crate::math::Real;
+use serde::{Deserialize, Serialize};
+
+pub use apgd::ApgdParams;
+pub use pgs::PgsParams;
+
+/// How the impulses of a block of consecutive rows are projected onto their admissible set.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum BlockKind {
+    /// One bilateral row: λ free.
+    Bilateral,
+    /// One unilateral row: λ ≥ 0.
+    Unilateral,
+    /// Three rows `[normal, tangent1, tangent2]` of a frictional contact with coefficient μ.
+    Friction {
+        /// Coulomb coefficient μ (≥ 0).
+        mu: Real,
+    },
+}
+
+impl BlockKind {
+    /// Number of rows the block spans.
+    pub fn len(&self) -> usize {
+        match self {
+            BlockKind::Friction { .. } => 3,
+            _ => 1,
+        }
+    }
+
+    /// Never empty.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+/// A block of consecutive rows starting at `start`.
+#[derive(Debug, Clone, Copy)]
+pub struct Block {
+    /// Index of the first row.
+    pub start: usize,
+    /// Projection of the block.
+    pub kind: BlockKind,
+}
+
+/// The interface every row family implements and every solver uses.
+///
+/// Velocities are a flat DOF vector: 6 entries per dynamic body `(V, ω)` in the world frame
+/// (later 3 per fluid particle). Implementations must be deterministic.
+pub trait RowSet: Sync {
+    /// Number of rows.
+    fn len(&self) -> usize;
+    /// Whether there are no rows.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The blocks partitioning the rows, in solve order.
+    fn blocks(&self) -> &[Block];
+    /// `J_k v` for row `k`.
+    fn jv(&self, k: usize, v: &[Real]) -> Real;
+    /// `v += M⁻¹ J_kᵀ dλ`.
+    fn apply(&self, k: usize, dlambda: Real, v: &mut [Real]);
+    /// `J_k M⁻¹ J_kᵀ` (without compliance).
+    fn diag(&self, k: usize) -> Real;
+    /// The bias `b_k`.
+    fn bias(&self, k: usize) -> Real;
+    /// The compliance `ε_k ≥ 0`.
+    fn compliance(&self, k: usize) -> Real;
+    /// `out = J v` for all rows.
+    fn mul_j(&self, v: &[Real], out: &mut [Real]) {
+        for (k, o) in out.iter_mut().enumerate() {
+            *o = self.jv(k, v);
+        }
+    }
+    /// `v += M⁻¹ Jᵀ λ` for all rows, in row order (deterministic).
+    fn add_minv_jt(&self, lambda: &[Real], v: &mut [Real]) {
+        for (k, &l) in lambda.iter().enumerate() {
+            if l != 0.0 {
+                self.apply(k, l, v);
+            }
+        }
+    }
+}
+
+/// Which solver to use, selected by name in RON: `Pgs((..))` or `Apgd((..))`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum SolverChoice {
+    /// Projected Gauss–Seidel.
+    Pgs(#[serde(default)] PgsParams),
+    /// Accelerated projected gradient descent (Nesterov), Mazhar et al. 2015.
+    Apgd(#[serde(default)] ApgdParams),
+}
+
+impl Default for SolverChoice {
+    fn default() -> Self {
+        SolverChoice::Pgs(PgsParams::default())
+    }
+}
+
+impl SolverChoice {
+    /// Short name (`"pgs"`, `"apgd"`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            SolverChoice::Pgs(_) => "pgs",
+            SolverChoice::Apgd(_) => "apgd",
+        }
+    }
+
+    /// Solves the problem: `lambda` holds the warm start on entry and the impulses on exit;
+    /// `v` holds `v*` on entry and `v⁺` on exit.
+    pub fn solve<R: RowSet>(&self, rows: &R, lambda: &mut [Real], v: &mut [Real], ws: &mut Workspace) -> SolveInfo {
+        match self {
+            SolverChoice::Pgs(p) => pgs::solve(p, rows, lambda, v, ws),
+            SolverChoice::Apgd(p) => apgd::solve(p, rows, lambda, v, ws),
+        }
+    }
+}
+
+/// Scratch buffers reused between solves (never saved).
+#[derive(Debug, Default, Clone)]
+pub struct Workspace {
+    pub(crate) bufs: Vec<Vec<Real>>,
+}
+
+impl Workspace {
+    /// Ensures `n` buffers of length `len`, all zeroed, and returns them.
+    pub(crate) fn take(&mut self, n: usize, len: usize) -> &mut [Vec<Real>] {
+        if self.bufs.len() < n {
+            self.bufs.resize(n, Vec::new());
+        }
+        for b in &mut self.bufs[..n] {
+            b.clear();
+            b.resize(len, 0.0);
+        }
+        &mut self.bufs[..n]
+    }
+}
+
+/// What a solve reports.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SolveInfo {
+    /// Iterations done.
+    pub iterations: usize,
+    /// Final residual (m/s): the largest velocity-scaled fixed-point residual
+    /// `D_k |λ_k − Π(λ_k − w_k / D_k)|` with `D_k = J_k M⁻¹ J_kᵀ + ε_k`.
+    pub residual: Real,
+    /// Whether the tolerance was reached.
+    pub converged: bool,
+}
+
+/// Projects the impulses of one block in place (`cone` selects the exact Coulomb cone for
+/// friction blocks; otherwise the box `|λ_t,i| ≤ μ λ_n` is used).
+pub fn project(kind: BlockKind, l: &mut [Real], cone: bool) {
+    match kind {
+        BlockKind::Bilateral => {}
+        BlockKind::Unilateral => l[0] = l[0].max(0.0),
+        BlockKind::Friction { mu } => {
+            if cone {
+                project_cone(mu, l)
+            } else {
+                l[0] = l[0].max(0.0);
+                let lim = mu * l[0];
+                l[1] = l[1].clamp(-lim, lim);
+                l[2] = l[2].clamp(-lim, lim);
+            }
+        }
+    }
+}
+
+/// Euclidean projection of `(λn, λt1, λt2)` onto the cone `|λt| ≤ μ λn`.
+pub fn project_cone(mu: Real, l: &mut [Real]) {
+    let n = l[0];
+    let t = (l[1] * l[1] + l[2] * l[2]).sqrt();
+    if t <= mu * n {
+        return;
+    }
+    if mu * t <= -n || (mu == 0.0 && n <= 0.0) {
+        l[0] = 0.0;
+        l[1] = 0.0;
+        l[2] = 0.0;
+        return;
+    }
+    let nn = (n + mu * t) / (mu * mu + 1.0);
+    let s = if t > 0.0 { mu * nn / t } else { 0.0 };
+    l[0] = nn;
+    l[1] *= s;
+    l[2] *= s;
+}
+
+/// Fixed-point residual (m/s) of `lambda` given the current row values `w = J v⁺ + b + ε λ`.
+pub fn residual<R: RowSet>(rows: &R, lambda: &[Real], w: &[Real], cone: bool) -> Real {
+    let mut res: Real = 0.0;
+    let mut tmp = [0.0; 3];
+    for b in rows.blocks() {
+        let n = b.kind.len();
+        let mut d = [1.0; 3];
+        for i in 0..n {
+            let k = b.start + i;
+            d[i] = (rows.diag(k) + rows.compliance(k)).max(1e-300);
+            tmp[i] = lambda[k] - w[k] / d[i];
+        }
+        project(b.kind, &mut tmp[..n], cone);
+        for i in 0..n {
+            let k = b.start + i;
+            res = res.max(d[i] * (lambda[k] - tmp[i]).abs());
+        }
+    }
+    res
+}
