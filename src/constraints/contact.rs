@@ -16,13 +16,13 @@
 //!
 //! Friction adds two tangent rows `t_1, t_2` with zero bias, bounded by `μ λ_n` (PGS: box;
 //! APGD: exact cone). `t_1` is aligned with the pre-solve sliding velocity when there is one,
-//! so box friction is isotropic for a sliding contact. The tangential impulse is kept as a world
+//! (above [`SLIDING_SPEED`]), so box friction is isotropic for a sliding contact. The tangential impulse is kept as a world
 //! vector between steps and re-projected on the new basis for the warm start.
 
 use super::{BodyMass, BodyRows};
 use crate::geometry::{Contact, Impulse};
 use crate::math::{orthonormal_basis, Real, Vec3};
-use crate::solver::BlockKind;
+use crate::solver::{Block, BlockKind};
 
 /// Contact parameters (see [`crate::model::schema::ContactSettings`]).
 #[derive(Debug, Clone, Copy)]
@@ -36,6 +36,10 @@ pub struct ContactParams {
     /// Approach speed below which restitution is ignored (m/s).
     pub restitution_threshold: Real,
 }
+
+/// Tangential speed (m/s) above which the first tangent follows the sliding direction; below
+/// it a fixed basis is used, so resting contacts keep the same friction box from step to step.
+pub const SLIDING_SPEED: Real = 1e-3;
 
 /// Where a contact's rows are and its tangent basis.
 #[derive(Debug, Clone, Copy)]
@@ -90,27 +94,36 @@ pub fn build_rows(
         let (t1, t2) = {
             let vt = rel - n * un;
             let s = vt.norm();
-            if s > 1e-9 {
+            if s > SLIDING_SPEED {
                 let t1 = vt / s;
                 (t1, n.cross(&t1))
             } else {
                 orthonormal_basis(&n)
             }
         };
-        info.push(ContactRows {
-            row: rows.rows.len(),
-            friction,
-            t1,
-            t2,
-        });
+        let row = rows.rows.len();
+        // Rows are written against the *bias* convention w = J v + b: target moves to −b.
+        rows.push(a, (-n, -r1.cross(&n)), b, (n, r2.cross(&n)), -target, 0.0, c.warm.normal);
+        if rows.rows[row].diag <= 1e-12 * (a.inv_mass.max() + b.inv_mass.max()) {
+            // The normal lies along directions without effective mass (e.g. along z between
+            // extruded planar shapes): nothing can be solved there.
+            rows.rows.pop();
+            rows.warm.pop();
+            info.push(ContactRows {
+                row: usize::MAX,
+                friction: false,
+                t1,
+                t2,
+            });
+            continue;
+        }
+        info.push(ContactRows { row, friction, t1, t2 });
         let kind = if friction {
             BlockKind::Friction { mu: c.friction }
         } else {
             BlockKind::Unilateral
         };
-        rows.begin_block(kind);
-        // Rows are written against the *bias* convention w = J v + b: target moves to −b.
-        rows.push(a, (-n, -r1.cross(&n)), b, (n, r2.cross(&n)), -target, 0.0, c.warm.normal);
+        rows.blocks.push(Block { start: row, kind });
         if friction {
             let wt = Vec3::from(c.warm.tangent);
             for t in [t1, t2] {
@@ -124,6 +137,10 @@ pub fn build_rows(
 pub fn read_impulses(info: &[ContactRows], lambda: &[Real], out: &mut Vec<Impulse>) {
     out.clear();
     for ci in info {
+        if ci.row == usize::MAX {
+            out.push(Impulse::default());
+            continue;
+        }
         let normal = lambda[ci.row];
         let t = if ci.friction {
             ci.t1 * lambda[ci.row + 1] + ci.t2 * lambda[ci.row + 2]

@@ -47,6 +47,10 @@ pub struct Collider {
 
 type Manifold = ContactManifold<(), Impulse>;
 
+/// Contact points of one manifold closer than this fraction of the smaller shape's half
+/// diagonal are merged.
+pub const MERGE_FRACTION: Real = 1e-3;
+
 /// Persistent data of a pair of colliders.
 #[derive(Default)]
 pub struct PairCache {
@@ -154,13 +158,28 @@ impl Geometry {
                 let f1 = w1 * sub1;
                 let f2 = w2 * sub2;
                 let normal = (f1.rotation * from_pv(m.local_n1)).normalize();
+                // Near-coincident points (e.g. the shared corners of two equal faces, reported once
+                // by each face) would give nearly dependent rows that slow every solver down and
+                // add nothing to the support polygon: keep the first within MERGE_FRACTION of the
+                // smaller shape's size.
+                let first = contacts.len();
+                let size = |k: u32| self.aabbs[k as usize].half_extents().length();
+                let tol = MERGE_FRACTION * size(*i).min(size(*j));
+                let keep = reduce_manifold(m, &f1, &normal);
                 for (k, pt) in m.points.iter().enumerate() {
+                    if keep & (1 << k.min(63)) == 0 {
+                        continue;
+                    }
                     let a = f1 * nalgebra::Point3::from(from_pv(pt.local_p1));
                     let b = f2 * nalgebra::Point3::from(from_pv(pt.local_p2));
+                    let point = (a.coords + b.coords) * 0.5;
+                    if contacts[first..].iter().any(|c: &Contact| (c.point - point).norm() <= tol) {
+                        continue;
+                    }
                     contacts.push(Contact {
                         body1: c1.body,
                         body2: c2.body,
-                        point: (a.coords + b.coords) * 0.5,
+                        point,
                         normal,
                         dist: pt.dist,
                         friction,
@@ -187,4 +206,32 @@ impl Geometry {
             }
         }
     }
+}
+
+/// Chooses at most four points of a manifold that span the largest contact area (a bit mask of
+/// the kept points): the deepest point, the point farthest from it, the point making the largest
+/// triangle with them, and the point adding the most area on the other side. A flat patch is
+/// supported by its convex hull; more points only add nearly dependent rows, slow the solvers
+/// and change from step to step, which spoils warm starts.
+fn reduce_manifold(m: &Manifold, pose1: &Iso, normal: &Vec3) -> u64 {
+    let n = m.points.len();
+    if n <= 4 {
+        return u64::MAX;
+    }
+    if n > 64 {
+        // Beyond what the mask holds; keep the first 64 (never happens for convex pairs).
+        return u64::MAX;
+    }
+    let p: Vec<Vec3> = m.points.iter().map(|c| (pose1 * nalgebra::Point3::from(from_pv(c.local_p1))).coords).collect();
+    let i0 = (0..n).min_by(|&a, &b| m.points[a].dist.total_cmp(&m.points[b].dist)).unwrap_or(0);
+    let i1 = (0..n).max_by(|&a, &b| (p[a] - p[i0]).norm_squared().total_cmp(&(p[b] - p[i0]).norm_squared())).unwrap_or(0);
+    let area = |a: usize| (p[i1] - p[i0]).cross(&(p[a] - p[i0])).dot(normal);
+    let i2 = (0..n).max_by(|&a, &b| area(a).abs().total_cmp(&area(b).abs())).unwrap_or(0);
+    let s2 = area(i2).signum();
+    let i3 = (0..n).min_by(|&a, &b| (s2 * area(a)).total_cmp(&(s2 * area(b)))).unwrap_or(0);
+    let mut mask = (1u64 << i0) | (1 << i1) | (1 << i2);
+    if s2 * area(i3) < 0.0 {
+        mask |= 1 << i3;
+    }
+    mask
 }

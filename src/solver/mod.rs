@@ -207,23 +207,27 @@ pub fn project_cone(mu: Real, l: &mut [Real]) {
     l[2] *= s;
 }
 
-/// Fixed-point residual (m/s) of `lambda` given the current row values `w = J v⁺ + b + ε λ`.
+/// Fixed-point residual (m/s) of `lambda` given the current row values `w = J v⁺ + b + ε λ`:
+/// the largest `D_B |λ_B − Π_B(λ_B − w_B / D_B)|` over blocks B, with one scale `D_B` per block
+/// (the mean of its rows' `J M⁻¹ Jᵀ + ε`). One scale per block matters: the fixed point of a cone
+/// projection with a uniform step is the optimality condition, with per-row steps it is not.
 pub fn residual<R: RowSet>(rows: &R, lambda: &[Real], w: &[Real], cone: bool) -> Real {
     let mut res: Real = 0.0;
     let mut tmp = [0.0; 3];
     for b in rows.blocks() {
         let n = b.kind.len();
-        let mut d = [1.0; 3];
+        let d = ((b.start..b.start + n).map(|k| rows.diag(k) + rows.compliance(k)).sum::<Real>() / n as Real).max(1e-300);
         for i in 0..n {
             let k = b.start + i;
-            d[i] = (rows.diag(k) + rows.compliance(k)).max(1e-300);
-            tmp[i] = lambda[k] - w[k] / d[i];
+            tmp[i] = lambda[k] - w[k] / d;
         }
         project(b.kind, &mut tmp[..n], cone);
+        let mut r2 = 0.0;
         for i in 0..n {
-            let k = b.start + i;
-            res = res.max(d[i] * (lambda[k] - tmp[i]).abs());
+            let dl = lambda[b.start + i] - tmp[i];
+            r2 += dl * dl;
         }
+        res = res.max(d * r2.sqrt());
     }
     res
 }

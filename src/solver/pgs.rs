@@ -80,10 +80,14 @@ pub fn solve<R: RowSet>(
     let omega = p.relaxation;
     let mut iterations = 0;
     let mut converged = false;
-    for _ in 0..p.max_iterations {
+    let blocks = rows.blocks();
+    for it in 0..p.max_iterations {
         iterations += 1;
         let mut max_change: Real = 0.0;
-        for b in rows.blocks() {
+        // Symmetric Gauss–Seidel: sweep forward, then backward.
+        let forward = it % 2 == 0;
+        for bi in 0..blocks.len() {
+            let b = if forward { &blocks[bi] } else { &blocks[blocks.len() - 1 - bi] };
             let k = b.start;
             match b.kind {
                 BlockKind::Bilateral => {
