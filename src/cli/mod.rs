@@ -2,6 +2,21 @@
 //! codes — 0 success, 1 run failure (I/O, divergence), 2 bad input (usage or model file).
 
 use crate::io::{run, RunOptions};
+use std::io::Write as _;
+
+/// `println!` that ignores a closed pipe (`vcsim check m.ron | head -1` must not panic).
+macro_rules! outln {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($t)*);
+    }};
+}
+
+/// `eprintln!` that ignores a closed pipe.
+macro_rules! errln {
+    ($($t:tt)*) => {{
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
 use crate::model::{build_world, load_file};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -74,6 +89,9 @@ pub fn choose_out_dir(model: &Path, out: Option<PathBuf>) -> Result<PathBuf, Str
 
 /// Runs the CLI and returns the exit code.
 pub fn main() -> ExitCode {
+    // Wide reports: the first line `file:line:column: field ...: message` stays whole, so editors
+    // and scripts can parse it.
+    let _ = miette::set_hook(Box::new(|_| Box::new(miette::MietteHandlerOpts::new().width(400).build())));
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -94,7 +112,8 @@ pub fn main() -> ExitCode {
 }
 
 fn report_model_error(e: crate::model::ModelError) -> ExitCode {
-    eprintln!("{:?}", miette::Report::new(e));
+    errln!("{:?}", miette::Report::new(e));
+    let _ = std::io::stderr().flush();
     ExitCode::from(2)
 }
 
@@ -106,29 +125,29 @@ fn check(path: &Path) -> ExitCode {
     let mut world = match build_world(&model) {
         Ok(w) => w,
         Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
+            errln!("error: {}: {e}", path.display());
             return ExitCode::from(2);
         }
     };
     let (contacts, rows) = world.initial_rows();
     let count = |k: crate::body::Kind| world.bodies.iter().filter(|b| b.kind == k).count();
-    println!("{}: ok", path.display());
+    outln!("{}: ok", path.display());
     if !model.description.is_empty() {
-        println!("  {}", model.description);
+        outln!("  {}", model.description);
     }
-    println!("  dimension   {:?}", model.scene.dimension);
-    println!(
+    outln!("  dimension   {:?}", model.scene.dimension);
+    outln!(
         "  bodies      {} ({} dynamic, {} kinematic, {} static)",
         world.bodies.len(),
         count(crate::body::Kind::Dynamic),
         count(crate::body::Kind::Kinematic),
         count(crate::body::Kind::Static)
     );
-    println!("  DOFs        {}", world.dof_count());
-    println!("  joints      {}", world.joints.len());
-    println!("  rows at t=0 {rows} ({contacts} contact points)");
-    println!("  solver      {}", world.solver.name());
-    println!("  time        dt = {} s, end = {} s ({} steps)", model.time.dt.0, model.time.end.0, (model.time.end.0 / model.time.dt.0).round());
+    outln!("  DOFs        {}", world.dof_count());
+    outln!("  joints      {}", world.joints.len());
+    outln!("  rows at t=0 {rows} ({contacts} contact points)");
+    outln!("  solver      {}", world.solver.name());
+    outln!("  time        dt = {} s, end = {} s ({} steps)", model.time.dt.0, model.time.end.0, (model.time.end.0 / model.time.dt.0).round());
     ExitCode::SUCCESS
 }
 
@@ -139,34 +158,34 @@ fn run_cmd(path: &Path, out: Option<PathBuf>, end: Option<f64>, threads: Option<
     };
     let end = end.unwrap_or(model.time.end.0);
     if !(end.is_finite() && end > 0.0) {
-        eprintln!("error: --end must be a positive number of seconds, got {end}");
+        errln!("error: --end must be a positive number of seconds, got {end}");
         return ExitCode::from(2);
     }
     if let Some(n) = threads {
         if n == 0 {
-            eprintln!("error: --threads must be at least 1");
+            errln!("error: --threads must be at least 1");
             return ExitCode::from(2);
         }
         if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
-            eprintln!("error: cannot set up {n} threads: {e}");
+            errln!("error: cannot set up {n} threads: {e}");
             return ExitCode::from(1);
         }
     }
     let out = match choose_out_dir(path, out) {
         Ok(o) => o,
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             return ExitCode::from(2);
         }
     };
     let mut world = match build_world(&model) {
         Ok(w) => w,
         Err(e) => {
-            eprintln!("error: {}: {e}", path.display());
+            errln!("error: {}: {e}", path.display());
             return ExitCode::from(2);
         }
     };
-    eprintln!("running {} to t = {end} s, output in {}", path.display(), out.display());
+    errln!("running {} to t = {end} s, output in {}", path.display(), out.display());
     let opts = RunOptions {
         out: out.clone(),
         end,
@@ -174,12 +193,12 @@ fn run_cmd(path: &Path, out: Option<PathBuf>, end: Option<f64>, threads: Option<
     };
     match run(&mut world, &model, &opts) {
         Ok(s) => {
-            print!("{}", s.text);
-            println!("  output           {}", out.display());
+            outln!("{}", s.text.trim_end());
+            outln!("  output           {}", out.display());
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            errln!("error: {e}");
             ExitCode::from(1)
         }
     }

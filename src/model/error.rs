@@ -102,7 +102,7 @@ pub fn field_before(source: &str, offset: usize) -> Option<String> {
                 }
                 depth -= 1;
             }
-            b':' if depth == 0 => {
+            b':' if depth == 0 && !in_line_comment(source, i) => {
                 let end = i;
                 let mut s = end;
                 while s > 0 && (bytes[s - 1].is_ascii_whitespace()) {
@@ -122,4 +122,10 @@ pub fn field_before(source: &str, offset: usize) -> Option<String> {
         }
     }
     None
+}
+
+/// Whether byte `i` lies inside a `//` comment of its line.
+fn in_line_comment(source: &str, i: usize) -> bool {
+    let line_start = source[..i].rfind('\n').map(|p| p + 1).unwrap_or(0);
+    source[line_start..i].contains("//")
 }

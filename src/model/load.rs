@@ -25,7 +25,14 @@ pub fn parse_str(path: &Path, source: &str) -> Result<Model, Box<ModelError>> {
         .with_default_extension(Extensions::IMPLICIT_SOME | Extensions::UNWRAP_VARIANT_NEWTYPES);
     let model: Model = opts.from_str(source).map_err(|e| {
         let pos = e.span.start;
-        Box::new(ModelError::at(path, source, pos.line, pos.col, None, e.code.to_string()))
+        let field = match &e.code {
+            ron::Error::NoSuchStructField { found, .. } => Some(found.clone()),
+            ron::Error::MissingStructField { field, .. } | ron::Error::DuplicateStructField { field, .. } => {
+                Some(field.to_string())
+            }
+            _ => None,
+        };
+        Box::new(ModelError::at(path, source, pos.line, pos.col, field, e.code.to_string()))
     })?;
     validate(path, source, &model)?;
     Ok(model)
@@ -33,9 +40,18 @@ pub fn parse_str(path: &Path, source: &str) -> Result<Model, Box<ModelError>> {
 
 /// Offset of the value of `field` inside the list item that mentions `"name"` under `list:`.
 fn locate(source: &str, list: &str, name: &str, field: &str) -> usize {
+    locate_nth(source, list, name, field, 0)
+}
+
+/// As [`locate`], in the `nth` (0-based) item that mentions `"name"`.
+fn locate_nth(source: &str, list: &str, name: &str, field: &str, nth: usize) -> usize {
     let start = find_key(source, list, 0).unwrap_or(0);
     let quoted = format!("\"{name}\"");
-    let item = source[start..].find(&quoted).map(|o| start + o).unwrap_or(start);
+    let item = source[start..]
+        .match_indices(&quoted)
+        .nth(nth)
+        .map(|(o, _)| start + o)
+        .unwrap_or(start);
     if field.is_empty() {
         return item;
     }
@@ -98,7 +114,7 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
     let mut seen = HashSet::new();
     for mat in &m.materials {
         if !seen.insert(mat.name.as_str()) {
-            return err(locate(source, "materials", &mat.name, ""), "name", format!("material `{}` is defined twice", mat.name));
+            return err(locate_nth(source, "materials", &mat.name, "", 1), "name", format!("material `{}` is defined twice", mat.name));
         }
         materials.insert(&mat.name);
     }
@@ -109,7 +125,7 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
             return err(locate(source, "bodies", "", "name"), "name", "a body needs a non-empty name".into());
         }
         if !names.insert(b.name.as_str()) {
-            return err(locate(source, "bodies", &b.name, ""), "name", format!("body `{}` is defined twice; names must be unique", b.name));
+            return err(locate_nth(source, "bodies", &b.name, "", 1), "name", format!("body `{}` is defined twice; names must be unique", b.name));
         }
         if !materials.contains(b.material.as_str()) {
             let mut known: Vec<_> = materials.iter().copied().collect();
@@ -133,7 +149,7 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
     let mut jnames = HashSet::new();
     for j in &m.joints {
         if !jnames.insert(j.name.as_str()) {
-            return err(locate(source, "joints", &j.name, ""), "name", format!("joint `{}` is defined twice", j.name));
+            return err(locate_nth(source, "joints", &j.name, "", 1), "name", format!("joint `{}` is defined twice", j.name));
         }
         for (field, body) in [("body1", &j.body1), ("body2", &j.body2)] {
             if !names.contains(body.as_str()) {
