@@ -13,12 +13,24 @@ fn incline(planar: bool, solver: &str, mu: f64) -> (f64, f64) {
     let th = 30f64.to_radians();
     // Rotating the incline by +30° about y (3D) or by +30° about z (2D) tilts its top face.
     let (rot, normal, down) = if planar {
-        ("Deg(30)", Vec3::new(-th.sin(), th.cos(), 0.0), Vec3::new(-th.cos(), -th.sin(), 0.0))
+        (
+            "Deg(30)",
+            Vec3::new(-th.sin(), th.cos(), 0.0),
+            Vec3::new(-th.cos(), -th.sin(), 0.0),
+        )
     } else {
-        ("AxisDeg((0, 1, 0), 30)", Vec3::new(th.sin(), 0.0, th.cos()), Vec3::new(th.cos(), 0.0, -th.sin()))
+        (
+            "AxisDeg((0, 1, 0), 30)",
+            Vec3::new(th.sin(), 0.0, th.cos()),
+            Vec3::new(th.cos(), 0.0, -th.sin()),
+        )
     };
     let c = normal * (0.5 + 0.1);
-    let (dim, grav) = if planar { ("Two", "(0, -9.81)") } else { ("Three", "(0, 0, -9.81)") };
+    let (dim, grav) = if planar {
+        ("Two", "(0, -9.81)")
+    } else {
+        ("Three", "(0, 0, -9.81)")
+    };
     let src = format!(
         "Model(scene: (dimension: {dim}, gravity: {grav}, thickness: 0.2), time: (dt: 0.001, end: 2.0), solver: {solver},
            materials: [(name: \"m\", density: 1000, friction: {mu})],
@@ -99,7 +111,10 @@ fn bounce_ratio(planar: bool, solver: &str) -> f64 {
         }
         prev = v;
     });
-    assert!(impact > 4.0, "the ball should hit the ground at about 4.4 m/s, got {impact}");
+    assert!(
+        impact > 4.0,
+        "the ball should hit the ground at about 4.4 m/s, got {impact}"
+    );
     rebound / impact
 }
 
@@ -116,8 +131,18 @@ fn ball_rebounds_with_restitution_half() {
 
 /// A stack of 10 unit cubes on the ground for 10 s at dt = 0.01 s: displacement of the top cube.
 fn stack_drift(planar: bool, solver: &str) -> f64 {
-    let (dim, grav) = if planar { ("Two", "(0, -9.81)") } else { ("Three", "(0, 0, -9.81)") };
-    let up = |h: f64| if planar { format!("(0, {h})") } else { format!("(0, 0, {h})") };
+    let (dim, grav) = if planar {
+        ("Two", "(0, -9.81)")
+    } else {
+        ("Three", "(0, 0, -9.81)")
+    };
+    let up = |h: f64| {
+        if planar {
+            format!("(0, {h})")
+        } else {
+            format!("(0, 0, {h})")
+        }
+    };
     let mut bodies = format!(
         "(name: \"ground\", kind: Static, shape: Cuboid(half_extents: (5, 5, 5)), position: {}, material: \"m\"),",
         up(-5.0)
@@ -135,7 +160,9 @@ fn stack_drift(planar: bool, solver: &str) -> f64 {
     let mut w = world(&src);
     let top0 = w.bodies[10].com();
     let mut worst = 0.0f64;
-    run_until(&mut w, 10.0, |w| worst = worst.max((w.bodies[10].com() - top0).norm()));
+    run_until(&mut w, 10.0, |w| {
+        worst = worst.max((w.bodies[10].com() - top0).norm())
+    });
     worst
 }
 
@@ -165,7 +192,10 @@ fn pgs_and_apgd_agree_on_a_frictional_problem() {
     // LCP, the cone a CCP whose normal velocity after a sliding step is μ|u_t| (see the book).
     let v = Vec3::new(th.cos(), 0.0, -th.sin()) * 0.01 + Vec3::new(0.0, 0.01, 0.0);
     let mut results = Vec::new();
-    for solver in ["Pgs(max_iterations: 5000, tolerance: 1e-11, warm_start: false)", "Apgd(max_iterations: 5000, tolerance: 1e-11, warm_start: false)"] {
+    for solver in [
+        "Pgs(max_iterations: 5000, tolerance: 1e-11, warm_start: false)",
+        "Apgd(max_iterations: 5000, tolerance: 1e-11, warm_start: false)",
+    ] {
         let src = format!(
             "Model(time: (dt: 0.01, end: 1.0), solver: {solver},
                materials: [(name: \"m\", density: 1000, friction: 0.9)],
@@ -192,10 +222,20 @@ fn pgs_and_apgd_agree_on_a_frictional_problem() {
     let (f0, m0, _) = results[0];
     let (f1, m1, _) = results[1];
     // Both solve to 1e-11 m/s; the impulses (N·s) agree to far better than 1e-6 of their size.
-    assert!((f0 - f1).norm() < 1e-6 * f0.norm(), "resultants differ: {f0:?} vs {f1:?}");
-    assert!((m0 - m1).norm() < 1e-6 * f0.norm(), "moments differ: {m0:?} vs {m1:?}");
+    assert!(
+        (f0 - f1).norm() < 1e-6 * f0.norm(),
+        "resultants differ: {f0:?} vs {f1:?}"
+    );
+    assert!(
+        (m0 - m1).norm() < 1e-6 * f0.norm(),
+        "moments differ: {m0:?} vs {m1:?}"
+    );
     // Friction stops the block within the cone.
     let fz = f0.dot(&n);
     let ft = (f0 - n * fz).norm();
-    assert!(fz > 0.0 && ft > 0.0 && ft < 0.9 * fz, "the block must stick: |f_t| = {ft}, μ f_n = {}", 0.9 * fz);
+    assert!(
+        fz > 0.0 && ft > 0.0 && ft < 0.9 * fz,
+        "the block must stick: |f_t| = {ft}, μ f_n = {}",
+        0.9 * fz
+    );
 }

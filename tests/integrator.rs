@@ -31,12 +31,18 @@ fn free_fall_and_projectile_match_the_discrete_solution() {
         let b = &w.bodies[0];
         let disp = (x_discrete - x0).norm();
         let err = (b.com() - x_discrete).norm() / disp;
-        assert!(err < 1e-9, "{dim} v0={v0:?}: position error {err:e} relative to the discrete solution");
+        assert!(
+            err < 1e-9,
+            "{dim} v0={v0:?}: position error {err:e} relative to the discrete solution"
+        );
         // The deviation from the exact parabola is the known discretisation error g t dt / 2.
         let dev = b.com() - x_exact;
         assert!((dev - g * (0.5 * t * dt)).norm() < 1e-9 * disp);
         let verr = (b.lin_vel - (v0 + g * t)).norm();
-        assert!(verr < 1e-12 * (v0 + g * t).norm(), "velocity error {verr:e}");
+        assert!(
+            verr < 1e-12 * (v0 + g * t).norm(),
+            "velocity error {verr:e}"
+        );
     }
 }
 
@@ -71,7 +77,10 @@ fn torque_free(omega: (f64, f64, f64), watch: Vec3) -> (f64, f64, f64, f64) {
 fn torque_free_spin_near_major_axis_conserves_momentum_and_energy() {
     // z has the largest inertia: a spin near it stays a spin.
     let (dl, growth, _, min_dot) = torque_free((0.05, 0.05, 4.0), Vec3::z());
-    assert!(min_dot > 0.95, "spin about the major axis must stay stable, min z·z0 = {min_dot}");
+    assert!(
+        min_dot > 0.95,
+        "spin about the major axis must stay stable, min z·z0 = {min_dot}"
+    );
     assert!(dl < 1e-4, "angular momentum drift {dl:e}");
     assert!(growth < 1e-4, "kinetic energy growth {growth:e}");
 }
@@ -81,7 +90,10 @@ fn torque_free_tumbling_near_intermediate_axis_conserves_momentum_and_energy() {
     // y is the intermediate axis: a spin near it is unstable and the body flips over
     // periodically (Dzhanibekov effect).
     let (dl, growth, _, min_dot) = torque_free((0.01, 4.0, 0.01), Vec3::y());
-    assert!(min_dot < -0.9, "the body should flip over, min y·y0 = {min_dot}");
+    assert!(
+        min_dot < -0.9,
+        "the body should flip over, min y·y0 = {min_dot}"
+    );
     assert!(dl < 1e-4, "angular momentum drift {dl:e}");
     assert!(growth < 1e-4, "kinetic energy growth {growth:e}");
 }

@@ -11,9 +11,19 @@ const G: f64 = 9.81;
 fn pendulum(planar: bool, solver: &str) -> (f64, f64, f64) {
     let (l, r, th0) = (1.0f64, 0.05f64, 30f64.to_radians());
     let (dim, grav, axis, bob) = if planar {
-        ("Two", "(0, -9.81)", "(0, 0, 1)", format!("({}, {})", l * th0.sin(), -l * th0.cos()))
+        (
+            "Two",
+            "(0, -9.81)",
+            "(0, 0, 1)",
+            format!("({}, {})", l * th0.sin(), -l * th0.cos()),
+        )
     } else {
-        ("Three", "(0, 0, -9.81)", "(0, 1, 0)", format!("({}, 0, {})", l * th0.sin(), -l * th0.cos()))
+        (
+            "Three",
+            "(0, 0, -9.81)",
+            "(0, 1, 0)",
+            format!("({}, 0, {})", l * th0.sin(), -l * th0.cos()),
+        )
     };
     let src = format!(
         "Model(scene: (dimension: {dim}, gravity: {grav}), time: (dt: 0.001, end: 10.0), solver: {solver},
@@ -26,10 +36,15 @@ fn pendulum(planar: bool, solver: &str) -> (f64, f64, f64) {
     let mut w = world(&src);
     let b = &w.bodies[1];
     // Physical pendulum: I_pivot = I_cm + m L², period 4 sqrt(I_pivot / (m g L)) K(sin(θ0/2)).
-    let i_cm = if planar { b.inertia_world()[(2, 2)] } else { b.inertia_world()[(1, 1)] };
+    let i_cm = if planar {
+        b.inertia_world()[(2, 2)]
+    } else {
+        b.inertia_world()[(1, 1)]
+    };
     let i_p = i_cm + b.mass * l * l;
     let exact = 4.0 * (i_p / (b.mass * G * l)).sqrt() * elliptic_k((th0 / 2.0).sin());
-    let (mut crossings, mut prev_x, mut prev_t, mut drift) = (Vec::new(), w.bodies[1].com().x, 0.0, 0.0f64);
+    let (mut crossings, mut prev_x, mut prev_t, mut drift) =
+        (Vec::new(), w.bodies[1].com().x, 0.0, 0.0f64);
     run_until(&mut w, 10.0, |w| {
         let x = w.bodies[1].com().x;
         if prev_x < 0.0 && x >= 0.0 {
@@ -91,8 +106,17 @@ fn cantilever(planar: bool, solver: &str) -> (f64, f64, f64) {
     } else {
         ("Three", 2usize, "(0, 1, 0)", "(0.05, 0.01, 0.01)")
     };
-    let v = |x: f64, y: f64| if planar { format!("({x}, {y})") } else { format!("({x}, 0, {y})") };
-    let mut bodies = format!("(name: \"wall\", kind: Static, shape: Cuboid(half_extents: {he}), position: {}),", v(-0.05, 0.0));
+    let v = |x: f64, y: f64| {
+        if planar {
+            format!("({x}, {y})")
+        } else {
+            format!("({x}, 0, {y})")
+        }
+    };
+    let mut bodies = format!(
+        "(name: \"wall\", kind: Static, shape: Cuboid(half_extents: {he}), position: {}),",
+        v(-0.05, 0.0)
+    );
     let mut joints = String::new();
     for s in 0..n {
         let force = if s + 1 == n { v(0.0, -f) } else { v(0.0, 0.0) };
@@ -100,7 +124,11 @@ fn cantilever(planar: bool, solver: &str) -> (f64, f64, f64) {
             "(name: \"s{s}\", shape: Cuboid(half_extents: {he}), position: {}, force: {force}),",
             v(ls * (s as f64 + 0.5), 0.0)
         );
-        let prev = if s == 0 { "wall".to_string() } else { format!("s{}", s - 1) };
+        let prev = if s == 0 {
+            "wall".to_string()
+        } else {
+            format!("s{}", s - 1)
+        };
         joints += &format!(
             "(name: \"h{s}\", kind: Revolute(axis: {axis}, spring: (stiffness: {k}, damping: 5.0)), body1: \"{prev}\", body2: \"s{s}\", anchor: {}),",
             v(ls * s as f64, 0.0)
@@ -113,7 +141,11 @@ fn cantilever(planar: bool, solver: &str) -> (f64, f64, f64) {
     let mut w = world(&src);
     run_until(&mut w, 6.0, |_| {});
     let tip = &w.bodies[n];
-    let speed = w.bodies.iter().map(|b| b.lin_vel.norm()).fold(0.0, f64::max);
+    let speed = w
+        .bodies
+        .iter()
+        .map(|b| b.lin_vel.norm())
+        .fold(0.0, f64::max);
     let p = chain_equilibrium(n, ls, k, f);
     (tip.com()[up], p.1, speed)
 }
@@ -125,7 +157,10 @@ fn cantilever_chain_of_compliant_hinges_matches_the_discrete_spring_chain() {
             let (y, exact, speed) = cantilever(planar, solver);
             let err = (y - exact).abs() / exact.abs();
             eprintln!("planar={planar} {solver}: deflection {y:.6e} m, exact {exact:.6e} m, rel. error {err:.2e}, max speed {speed:.1e} m/s");
-            assert!(speed < 1e-4, "the chain has not come to rest (max speed {speed} m/s)");
+            assert!(
+                speed < 1e-4,
+                "the chain has not come to rest (max speed {speed} m/s)"
+            );
             assert!(err < 0.005, "deflection {y} vs {exact}");
         }
     }

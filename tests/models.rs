@@ -12,15 +12,28 @@ fn every_shipped_model_loads_and_runs() {
             continue;
         }
         n += 1;
-        let (model, _) = vcsim::load_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let mut world = vcsim::build_world(&model).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let (model, _) =
+            vcsim::load_file(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let mut world =
+            vcsim::build_world(&model).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let steps = (0.2 / world.dt).round() as usize;
         for _ in 0..steps {
             world.step();
         }
         for b in &world.bodies {
-            let state = b.pose.translation.vector.iter().chain(b.lin_vel.iter()).chain(b.ang_vel.iter());
-            assert!(state.copied().all(f64::is_finite), "{}: body {} diverged", path.display(), b.name);
+            let state = b
+                .pose
+                .translation
+                .vector
+                .iter()
+                .chain(b.lin_vel.iter())
+                .chain(b.ang_vel.iter());
+            assert!(
+                state.copied().all(f64::is_finite),
+                "{}: body {} diverged",
+                path.display(),
+                b.name
+            );
         }
     }
     assert!(n >= 8, "expected the shipped models, found {n}");
@@ -33,13 +46,26 @@ fn results_do_not_depend_on_the_thread_count() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/pile_3d_apgd.ron");
     let (model, _) = vcsim::load_file(&path).unwrap();
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
         pool.install(|| {
             let mut w = vcsim::build_world(&model).unwrap();
             for _ in 0..400 {
                 w.step();
             }
-            w.bodies.iter().flat_map(|b| b.pose.translation.vector.iter().copied().chain(b.lin_vel.iter().copied())).collect::<Vec<f64>>()
+            w.bodies
+                .iter()
+                .flat_map(|b| {
+                    b.pose
+                        .translation
+                        .vector
+                        .iter()
+                        .copied()
+                        .chain(b.lin_vel.iter().copied())
+                })
+                .collect::<Vec<f64>>()
         })
     };
     assert_eq!(run(1), run(2));

@@ -89,7 +89,9 @@ impl RigidBody {
                 r * Mat3::from_diagonal(&inv) * r.transpose()
             }
             Dofs::Planar => {
-                let izz: Real = (0..3).map(|k| r[(2, k)] * r[(2, k)] * self.inertia[k]).sum();
+                let izz: Real = (0..3)
+                    .map(|k| r[(2, k)] * r[(2, k)] * self.inertia[k])
+                    .sum();
                 let mut m = Mat3::zeros();
                 if izz > 0.0 {
                     m[(2, 2)] = 1.0 / izz;

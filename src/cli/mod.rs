@@ -39,7 +39,8 @@ pub enum Command {
     Run {
         /// The model file (RON).
         model: PathBuf,
-        /// Run folder. Default: runs/<model name>, or runs/<model name>-N if that one is taken.
+        /// Run folder. Default: runs/MODEL, or runs/MODEL-N if that one is taken (MODEL: file name
+        /// without extension).
         /// An existing non-empty folder is never overwritten.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -61,7 +62,10 @@ pub enum Command {
 }
 
 fn is_nonempty_dir(p: &Path) -> bool {
-    p.exists() && std::fs::read_dir(p).map(|mut d| d.next().is_some()).unwrap_or(true)
+    p.exists()
+        && std::fs::read_dir(p)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
 }
 
 /// Picks the run folder: the given one if empty or new, else an error; by default
@@ -91,12 +95,18 @@ pub fn choose_out_dir(model: &Path, out: Option<PathBuf>) -> Result<PathBuf, Str
 pub fn main() -> ExitCode {
     // Wide reports: the first line `file:line:column: field ...: message` stays whole, so editors
     // and scripts can parse it.
-    let _ = miette::set_hook(Box::new(|_| Box::new(miette::MietteHandlerOpts::new().width(400).build())));
+    let _ = miette::set_hook(Box::new(|_| {
+        Box::new(miette::MietteHandlerOpts::new().width(400).build())
+    }));
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return if e.use_stderr() {
+                ExitCode::from(2)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     };
     match cli.command {
@@ -147,11 +157,22 @@ fn check(path: &Path) -> ExitCode {
     outln!("  joints      {}", world.joints.len());
     outln!("  rows at t=0 {rows} ({contacts} contact points)");
     outln!("  solver      {}", world.solver.name());
-    outln!("  time        dt = {} s, end = {} s ({} steps)", model.time.dt.0, model.time.end.0, (model.time.end.0 / model.time.dt.0).round());
+    outln!(
+        "  time        dt = {} s, end = {} s ({} steps)",
+        model.time.dt.0,
+        model.time.end.0,
+        (model.time.end.0 / model.time.dt.0).round()
+    );
     ExitCode::SUCCESS
 }
 
-fn run_cmd(path: &Path, out: Option<PathBuf>, end: Option<f64>, threads: Option<usize>, quiet: bool) -> ExitCode {
+fn run_cmd(
+    path: &Path,
+    out: Option<PathBuf>,
+    end: Option<f64>,
+    threads: Option<usize>,
+    quiet: bool,
+) -> ExitCode {
     let (model, _) = match load_file(path) {
         Ok(m) => m,
         Err(e) => return report_model_error(*e),
@@ -166,7 +187,10 @@ fn run_cmd(path: &Path, out: Option<PathBuf>, end: Option<f64>, threads: Option<
             errln!("error: --threads must be at least 1");
             return ExitCode::from(2);
         }
-        if let Err(e) = rayon::ThreadPoolBuilder::new().num_threads(n).build_global() {
+        if let Err(e) = rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+        {
             errln!("error: cannot set up {n} threads: {e}");
             return ExitCode::from(1);
         }
@@ -185,7 +209,11 @@ fn run_cmd(path: &Path, out: Option<PathBuf>, end: Option<f64>, threads: Option<
             return ExitCode::from(2);
         }
     };
-    errln!("running {} to t = {end} s, output in {}", path.display(), out.display());
+    errln!(
+        "running {} to t = {end} s, output in {}",
+        path.display(),
+        out.display()
+    );
     let opts = RunOptions {
         out: out.clone(),
         end,

@@ -83,13 +83,14 @@ pub fn build_rows(
         let rel = point_velocity(b, v, &r2) - point_velocity(a, v, &r1);
         let un = n.dot(&rel);
         let correction = p.baumgarte * (-c.dist - p.slop).max(0.0) / h;
-        let target = if c.restitution > 0.0 && un < -p.restitution_threshold && c.dist + h * un < 0.0 {
-            (-c.restitution * un).max(correction)
-        } else if c.dist >= 0.0 {
-            -c.dist / h
-        } else {
-            correction
-        };
+        let target =
+            if c.restitution > 0.0 && un < -p.restitution_threshold && c.dist + h * un < 0.0 {
+                (-c.restitution * un).max(correction)
+            } else if c.dist >= 0.0 {
+                -c.dist / h
+            } else {
+                correction
+            };
         let friction = c.friction > 0.0;
         let (t1, t2) = {
             let vt = rel - n * un;
@@ -103,7 +104,15 @@ pub fn build_rows(
         };
         let row = rows.rows.len();
         // Rows are written against the *bias* convention w = J v + b: target moves to −b.
-        rows.push(a, (-n, -r1.cross(&n)), b, (n, r2.cross(&n)), -target, 0.0, c.warm.normal);
+        rows.push(
+            a,
+            (-n, -r1.cross(&n)),
+            b,
+            (n, r2.cross(&n)),
+            -target,
+            0.0,
+            c.warm.normal,
+        );
         if rows.rows[row].diag <= 1e-12 * (a.inv_mass.max() + b.inv_mass.max()) {
             // The normal lies along directions without effective mass (e.g. along z between
             // extruded planar shapes): nothing can be solved there.
@@ -117,7 +126,12 @@ pub fn build_rows(
             });
             continue;
         }
-        info.push(ContactRows { row, friction, t1, t2 });
+        info.push(ContactRows {
+            row,
+            friction,
+            t1,
+            t2,
+        });
         let kind = if friction {
             BlockKind::Friction { mu: c.friction }
         } else {
@@ -127,7 +141,15 @@ pub fn build_rows(
         if friction {
             let wt = Vec3::from(c.warm.tangent);
             for t in [t1, t2] {
-                rows.push(a, (-t, -r1.cross(&t)), b, (t, r2.cross(&t)), 0.0, 0.0, wt.dot(&t));
+                rows.push(
+                    a,
+                    (-t, -r1.cross(&t)),
+                    b,
+                    (t, r2.cross(&t)),
+                    0.0,
+                    0.0,
+                    wt.dot(&t),
+                );
             }
         }
     }

@@ -86,6 +86,7 @@ pub struct Joint {
 
 impl Joint {
     /// Creates a joint at a world anchor with a world axis, from the bodies' current poses.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         name: String,
         kind: JointKind,
@@ -180,15 +181,32 @@ pub fn build_rows(
         let ang_err = 2.0 * e.imag();
         let axis = q1 * j.axis1;
         // (slot, lin1, ang1, lin2, ang2, error, linear?)
-        let mut candidates: Vec<(usize, Vec3, Vec3, Vec3, Vec3, Real, bool)> = Vec::with_capacity(6);
+        let mut candidates: Vec<(usize, Vec3, Vec3, Vec3, Vec3, Real, bool)> =
+            Vec::with_capacity(6);
         let point_rows = |c: &mut Vec<_>| {
             for (s, dir) in [Vec3::x(), Vec3::y(), Vec3::z()].into_iter().enumerate() {
-                c.push((s, -dir, -r1.cross(&dir), dir, r2.cross(&dir), d.dot(&dir), true));
+                c.push((
+                    s,
+                    -dir,
+                    -r1.cross(&dir),
+                    dir,
+                    r2.cross(&dir),
+                    d.dot(&dir),
+                    true,
+                ));
             }
         };
         let rotation_rows = |c: &mut Vec<_>| {
             for (s, dir) in [Vec3::x(), Vec3::y(), Vec3::z()].into_iter().enumerate() {
-                c.push((3 + s, Vec3::zeros(), -dir, Vec3::zeros(), dir, ang_err.dot(&dir), false));
+                c.push((
+                    3 + s,
+                    Vec3::zeros(),
+                    -dir,
+                    Vec3::zeros(),
+                    dir,
+                    ang_err.dot(&dir),
+                    false,
+                ));
             }
         };
         match &j.kind {
@@ -202,7 +220,15 @@ pub fn build_rows(
                 for (s, perp) in j.perp2.iter().enumerate() {
                     let b2 = q2 * perp;
                     let g = b2.cross(&axis);
-                    candidates.push((3 + s, Vec3::zeros(), -g, Vec3::zeros(), g, axis.dot(&b2), false));
+                    candidates.push((
+                        3 + s,
+                        Vec3::zeros(),
+                        -g,
+                        Vec3::zeros(),
+                        g,
+                        axis.dot(&b2),
+                        false,
+                    ));
                 }
             }
             JointKind::Prismatic => {
@@ -222,7 +248,10 @@ pub fn build_rows(
             };
             push_row(rows, info, a, b, (l1, a1), (l2, a2), bias, eps, j, ji, slot);
         }
-        if let JointKind::Revolute { spring: Some((k, c)) } = j.kind {
+        if let JointKind::Revolute {
+            spring: Some((k, c)),
+        } = j.kind
+        {
             let theta = j.hinge_angle(bodies);
             let (eps, bias) = spring_row(k, c, h, theta);
             let z = Vec3::zeros();
@@ -257,11 +286,21 @@ fn push_row(
         start: row,
         kind: BlockKind::Bilateral,
     });
-    info.push(JointRow { joint: ji, slot, row });
+    info.push(JointRow {
+        joint: ji,
+        slot,
+        row,
+    });
 }
 
 /// Stores the impulses and the force/torque on body 2 after the solve (`h` in s).
-pub fn read_impulses(joints: &mut [Joint], rows: &BodyRows, info: &[JointRow], lambda: &[Real], h: Real) {
+pub fn read_impulses(
+    joints: &mut [Joint],
+    rows: &BodyRows,
+    info: &[JointRow],
+    lambda: &[Real],
+    h: Real,
+) {
     for j in joints.iter_mut() {
         j.lambda = [0.0; 6];
         j.force = Vec3::zeros();

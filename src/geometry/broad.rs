@@ -7,7 +7,11 @@
 use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
 
 /// Writes into `out` the sorted pairs `(i, j)`, `i < j`, of overlapping boxes accepted by `keep`.
-pub fn sweep_and_prune(aabbs: &[Aabb], out: &mut Vec<(u32, u32)>, keep: impl Fn(usize, usize) -> bool) {
+pub fn sweep_and_prune(
+    aabbs: &[Aabb],
+    out: &mut Vec<(u32, u32)>,
+    keep: impl Fn(usize, usize) -> bool,
+) {
     out.clear();
     let mut order: Vec<usize> = (0..aabbs.len()).collect();
     order.sort_by(|&a, &b| aabbs[a].mins.x.total_cmp(&aabbs[b].mins.x).then(a.cmp(&b)));

@@ -14,10 +14,10 @@ pub use shapes::{build_shape, shape_mesh, ShapeError};
 
 use crate::body::RigidBody;
 use crate::math::{from_pv, to_pose, Iso, Real, Vec3};
+use parry3d_f64::bounding_volume::BoundingVolume;
 use parry3d_f64::query::{
     ContactManifold, ContactManifoldsWorkspace, DefaultQueryDispatcher, PersistentQueryDispatcher,
 };
-use parry3d_f64::bounding_volume::BoundingVolume;
 use parry3d_f64::shape::SharedShape;
 use rayon::prelude::*;
 
@@ -97,7 +97,11 @@ impl Geometry {
     /// Updates the manifolds of all pairs at the bodies' current poses and returns the contacts.
     /// `prediction` (m) is the distance below which separated shapes already produce contacts.
     pub fn update(&mut self, bodies: &[RigidBody], prediction: Real, contacts: &mut Vec<Contact>) {
-        let poses: Vec<Iso> = self.colliders.iter().map(|c| bodies[c.body].pose * c.local).collect();
+        let poses: Vec<Iso> = self
+            .colliders
+            .iter()
+            .map(|c| bodies[c.body].pose * c.local)
+            .collect();
         self.aabbs.clear();
         for (c, p) in self.colliders.iter().zip(&poses) {
             let aabb = c.shape.compute_aabb(&to_pose(p));
@@ -153,8 +157,14 @@ impl Geometry {
             let restitution = c1.restitution.max(c2.restitution);
             for (mi, m) in cache.manifolds.iter().enumerate() {
                 // Sub-shape poses of composite shapes (relative to their parent shape).
-                let sub1 = m.subshape_pos1().map(|p| Iso::from(*p)).unwrap_or_else(Iso::identity);
-                let sub2 = m.subshape_pos2().map(|p| Iso::from(*p)).unwrap_or_else(Iso::identity);
+                let sub1 = m
+                    .subshape_pos1()
+                    .map(|p| Iso::from(*p))
+                    .unwrap_or_else(Iso::identity);
+                let sub2 = m
+                    .subshape_pos2()
+                    .map(|p| Iso::from(*p))
+                    .unwrap_or_else(Iso::identity);
                 let f1 = w1 * sub1;
                 let f2 = w2 * sub2;
                 let normal = (f1.rotation * from_pv(m.local_n1)).normalize();
@@ -173,7 +183,10 @@ impl Geometry {
                     let a = f1 * nalgebra::Point3::from(from_pv(pt.local_p1));
                     let b = f2 * nalgebra::Point3::from(from_pv(pt.local_p2));
                     let point = (a.coords + b.coords) * 0.5;
-                    if contacts[first..].iter().any(|c: &Contact| (c.point - point).norm() <= tol) {
+                    if contacts[first..]
+                        .iter()
+                        .any(|c: &Contact| (c.point - point).norm() <= tol)
+                    {
                         continue;
                     }
                     contacts.push(Contact {
@@ -222,13 +235,29 @@ fn reduce_manifold(m: &Manifold, pose1: &Iso, normal: &Vec3) -> u64 {
         // Beyond what the mask holds; keep the first 64 (never happens for convex pairs).
         return u64::MAX;
     }
-    let p: Vec<Vec3> = m.points.iter().map(|c| (pose1 * nalgebra::Point3::from(from_pv(c.local_p1))).coords).collect();
-    let i0 = (0..n).min_by(|&a, &b| m.points[a].dist.total_cmp(&m.points[b].dist)).unwrap_or(0);
-    let i1 = (0..n).max_by(|&a, &b| (p[a] - p[i0]).norm_squared().total_cmp(&(p[b] - p[i0]).norm_squared())).unwrap_or(0);
+    let p: Vec<Vec3> = m
+        .points
+        .iter()
+        .map(|c| (pose1 * nalgebra::Point3::from(from_pv(c.local_p1))).coords)
+        .collect();
+    let i0 = (0..n)
+        .min_by(|&a, &b| m.points[a].dist.total_cmp(&m.points[b].dist))
+        .unwrap_or(0);
+    let i1 = (0..n)
+        .max_by(|&a, &b| {
+            (p[a] - p[i0])
+                .norm_squared()
+                .total_cmp(&(p[b] - p[i0]).norm_squared())
+        })
+        .unwrap_or(0);
     let area = |a: usize| (p[i1] - p[i0]).cross(&(p[a] - p[i0])).dot(normal);
-    let i2 = (0..n).max_by(|&a, &b| area(a).abs().total_cmp(&area(b).abs())).unwrap_or(0);
+    let i2 = (0..n)
+        .max_by(|&a, &b| area(a).abs().total_cmp(&area(b).abs()))
+        .unwrap_or(0);
     let s2 = area(i2).signum();
-    let i3 = (0..n).min_by(|&a, &b| (s2 * area(a)).total_cmp(&(s2 * area(b)))).unwrap_or(0);
+    let i3 = (0..n)
+        .min_by(|&a, &b| (s2 * area(a)).total_cmp(&(s2 * area(b))))
+        .unwrap_or(0);
     let mut mask = (1u64 << i0) | (1 << i1) | (1 << i2);
     if s2 * area(i3) < 0.0 {
         mask |= 1 << i3;

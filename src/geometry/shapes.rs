@@ -17,7 +17,11 @@ use std::f64::consts::FRAC_PI_2;
 pub struct ShapeError(pub String);
 
 /// Builds a parry shape and the pose of that shape in the body frame.
-pub fn build_shape(def: &ShapeDef, dofs: Dofs, thickness: Real) -> Result<(SharedShape, Iso), ShapeError> {
+pub fn build_shape(
+    def: &ShapeDef,
+    dofs: Dofs,
+    thickness: Real,
+) -> Result<(SharedShape, Iso), ShapeError> {
     let hz = thickness * 0.5;
     let planar = dofs == Dofs::Planar;
     let err = |m: &str| Err(ShapeError(m.to_string()));
@@ -26,7 +30,10 @@ pub fn build_shape(def: &ShapeDef, dofs: Dofs, thickness: Real) -> Result<(Share
             if planar {
                 // parry's cylinder axis is y; turn it onto z.
                 let rot = Quat::from_axis_angle(&Vec3::x_axis(), FRAC_PI_2);
-                (SharedShape::cylinder(hz, radius.0), Iso::from_parts(Vec3::zeros().into(), rot))
+                (
+                    SharedShape::cylinder(hz, radius.0),
+                    Iso::from_parts(Vec3::zeros().into(), rot),
+                )
             } else {
                 (SharedShape::ball(radius.0), Iso::identity())
             }
@@ -35,11 +42,16 @@ pub fn build_shape(def: &ShapeDef, dofs: Dofs, thickness: Real) -> Result<(Share
             let h = half_extents.0;
             let z = if planar { hz } else { h.2 };
             if z <= 0.0 {
-                return err("a cuboid in a 3D model needs three positive half extents (hx, hy, hz)");
+                return err(
+                    "a cuboid in a 3D model needs three positive half extents (hx, hy, hz)",
+                );
             }
             (SharedShape::cuboid(h.0, h.1, z), Iso::identity())
         }
-        ShapeDef::Capsule { half_height, radius } => {
+        ShapeDef::Capsule {
+            half_height,
+            radius,
+        } => {
             if planar {
                 let (hh, r) = (half_height.0, radius.0);
                 let n = 24;
@@ -57,14 +69,25 @@ pub fn build_shape(def: &ShapeDef, dofs: Dofs, thickness: Real) -> Result<(Share
                     None => return err("could not build the planar capsule"),
                 }
             } else {
-                (SharedShape::capsule_y(half_height.0, radius.0), Iso::identity())
+                (
+                    SharedShape::capsule_y(half_height.0, radius.0),
+                    Iso::identity(),
+                )
             }
         }
-        ShapeDef::Cylinder { half_height, radius } => {
+        ShapeDef::Cylinder {
+            half_height,
+            radius,
+        } => {
             if planar {
-                return err("Cylinder is a 3D shape; in a planar model use Ball (a disc) or Cuboid");
+                return err(
+                    "Cylinder is a 3D shape; in a planar model use Ball (a disc) or Cuboid",
+                );
             }
-            (SharedShape::cylinder(half_height.0, radius.0), Iso::identity())
+            (
+                SharedShape::cylinder(half_height.0, radius.0),
+                Iso::identity(),
+            )
         }
         ShapeDef::ConvexHull { points } => {
             let mut pts = Vec::new();
@@ -107,8 +130,13 @@ pub fn build_shape(def: &ShapeDef, dofs: Dofs, thickness: Real) -> Result<(Share
             }
             let mut shapes = Vec::new();
             for part in parts {
-                if matches!(part.shape, ShapeDef::Compound { .. } | ShapeDef::TriMesh { .. }) {
-                    return err("compound parts must be convex shapes (no nested Compound or TriMesh)");
+                if matches!(
+                    part.shape,
+                    ShapeDef::Compound { .. } | ShapeDef::TriMesh { .. }
+                ) {
+                    return err(
+                        "compound parts must be convex shapes (no nested Compound or TriMesh)",
+                    );
                 }
                 let (s, off) = build_shape(&part.shape, dofs, thickness)?;
                 let Some(rot) = part.rotation.quat() else {
@@ -142,7 +170,10 @@ pub fn shape_mesh(shape: &SharedShape) -> (Vec<Vec3>, Vec<[u32; 3]>) {
                 let (pv, pi) = shape_mesh(s);
                 let iso = Iso::from(*pose);
                 let base = v.len() as u32;
-                v.extend(pv.iter().map(|p| to_pv(&(iso * nalgebra::Point3::from(*p)).coords)));
+                v.extend(
+                    pv.iter()
+                        .map(|p| to_pv(&(iso * nalgebra::Point3::from(*p)).coords)),
+                );
                 i.extend(pi.iter().map(|t| [t[0] + base, t[1] + base, t[2] + base]));
             }
             (v, i)

@@ -39,18 +39,38 @@ impl CsvSeries {
             series: open(
                 dir,
                 "series.csv",
-                &s(&["t", "step", "iterations", "residual", "converged", "contacts", "rows", "kinetic", "potential", "total"]),
+                &s(&[
+                    "t",
+                    "step",
+                    "iterations",
+                    "residual",
+                    "converged",
+                    "contacts",
+                    "rows",
+                    "kinetic",
+                    "potential",
+                    "total",
+                ]),
             )?,
             bodies: open(
                 dir,
                 "bodies.csv",
-                &s(&["t", "body", "x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz"]),
+                &s(&[
+                    "t", "body", "x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx",
+                    "wy", "wz",
+                ]),
             )?,
-            joints: open(dir, "joints.csv", &s(&["t", "joint", "fx", "fy", "fz", "tx", "ty", "tz"]))?,
+            joints: open(
+                dir,
+                "joints.csv",
+                &s(&["t", "joint", "fx", "fy", "fz", "tx", "ty", "tz"]),
+            )?,
             contacts: open(
                 dir,
                 "contacts.csv",
-                &s(&["t", "body1", "body2", "px", "py", "pz", "nx", "ny", "nz", "dist", "fn", "ft"]),
+                &s(&[
+                    "t", "body1", "body2", "px", "py", "pz", "nx", "ny", "nz", "dist", "fn", "ft",
+                ]),
             )?,
             probes: open(dir, "probes.csv", &ph)?,
             row: Vec::new(),
@@ -87,7 +107,14 @@ impl CsvSeries {
             let q = f.rotation;
             r.push(t.clone());
             r.push(b.name.clone());
-            for x in f.translation.vector.iter().chain([q.w, q.i, q.j, q.k].iter()).chain(b.lin_vel.iter()).chain(b.ang_vel.iter()) {
+            for x in f
+                .translation
+                .vector
+                .iter()
+                .chain([q.w, q.i, q.j, q.k].iter())
+                .chain(b.lin_vel.iter())
+                .chain(b.ang_vel.iter())
+            {
                 r.push(format!("{x:.12e}"));
             }
             Self::put(&mut self.bodies, r)?;
@@ -105,7 +132,12 @@ impl CsvSeries {
             r.push(world.bodies[c.body1].name.clone());
             r.push(world.bodies[c.body2].name.clone());
             let tang = crate::math::Vec3::from(imp.tangent).norm();
-            for x in c.point.iter().chain(c.normal.iter()).chain([c.dist, imp.normal / world.dt, tang / world.dt].iter()) {
+            for x in c
+                .point
+                .iter()
+                .chain(c.normal.iter())
+                .chain([c.dist, imp.normal / world.dt, tang / world.dt].iter())
+            {
                 r.push(format!("{x:.9e}"));
             }
             Self::put(&mut self.contacts, r)?;
@@ -117,7 +149,13 @@ impl CsvSeries {
 
     /// Flushes all files.
     pub fn flush(&mut self) -> std::io::Result<()> {
-        for w in [&mut self.series, &mut self.bodies, &mut self.joints, &mut self.contacts, &mut self.probes] {
+        for w in [
+            &mut self.series,
+            &mut self.bodies,
+            &mut self.joints,
+            &mut self.contacts,
+            &mut self.probes,
+        ] {
             w.flush()?;
         }
         Ok(())

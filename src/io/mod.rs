@@ -1,5 +1,5 @@
 //! Outputs and the run loop: CSV series ([`csv_out`]), VTK frames for ParaView ([`vtk`]), plots
-//! ([`plot`]), probes ([`probe`]) and the run itself ([`run`]).
+//! ([`plot`]), probes ([`probe`]) and the run itself ([`run()`]).
 
 pub mod csv_out;
 pub mod plot;

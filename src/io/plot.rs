@@ -66,10 +66,15 @@ pub fn plot_panels(path: &Path, t: &[Real], panels: &[Panel]) -> Result<(), Stri
         for (i, (name, v)) in panel.series.iter().enumerate() {
             let color = Palette99::pick(i).to_rgba();
             chart
-                .draw_series(LineSeries::new(t.iter().copied().zip(v.iter().copied()), color.stroke_width(2)))
+                .draw_series(LineSeries::new(
+                    t.iter().copied().zip(v.iter().copied()),
+                    color.stroke_width(2),
+                ))
                 .map_err(|e| e.to_string())?
                 .label(name.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
+                });
         }
         chart
             .configure_series_labels()

@@ -36,7 +36,9 @@ impl Probe {
         match self {
             Probe::Position(i) => format!("position of {} (m)", world.bodies[*i].name),
             Probe::Velocity(i) => format!("velocity of {} (m/s)", world.bodies[*i].name),
-            Probe::AngularVelocity(i) => format!("angular velocity of {} (rad/s)", world.bodies[*i].name),
+            Probe::AngularVelocity(i) => {
+                format!("angular velocity of {} (rad/s)", world.bodies[*i].name)
+            }
             Probe::JointForce(i) => format!("force of joint {} (N)", world.joints[*i].name),
             Probe::Energy => "energy (J)".to_string(),
         }
@@ -44,7 +46,13 @@ impl Probe {
 
     /// Column names.
     pub fn columns(&self, world: &World) -> Vec<String> {
-        let xyz = |prefix: String| vec![format!("{prefix}.x"), format!("{prefix}.y"), format!("{prefix}.z")];
+        let xyz = |prefix: String| {
+            vec![
+                format!("{prefix}.x"),
+                format!("{prefix}.y"),
+                format!("{prefix}.z"),
+            ]
+        };
         match self {
             Probe::Position(i) => xyz(format!("{}.pos", world.bodies[*i].name)),
             Probe::Velocity(i) => xyz(format!("{}.vel", world.bodies[*i].name)),

@@ -78,17 +78,29 @@ pub fn run(world: &mut World, model: &Model, opts: &RunOptions) -> Result<RunSum
         source,
     };
     std::fs::create_dir_all(&dir).map_err(io)?;
-    let probes: Vec<Probe> = model.probes.iter().filter_map(|p| Probe::resolve(p, world)).collect();
+    let probes: Vec<Probe> = model
+        .probes
+        .iter()
+        .filter_map(|p| Probe::resolve(p, world))
+        .collect();
     let columns: Vec<String> = probes.iter().flat_map(|p| p.columns(world)).collect();
     let mut csv = CsvSeries::create(&dir, &columns).map_err(io)?;
-    let mut vtk = if model.output.vtk { Some(VtkWriter::new(&dir, world).map_err(io)?) } else { None };
+    let mut vtk = if model.output.vtk {
+        Some(VtkWriter::new(&dir, world).map_err(io)?)
+    } else {
+        None
+    };
     let mut times = Vec::new();
     let mut samples: Vec<Vec<Real>> = vec![Vec::new(); columns.len()];
     let mut row = Vec::with_capacity(columns.len());
 
     let total_steps = (opts.end / world.dt).round().max(1.0) as u64;
     let every = (model.output.every.0 / world.dt).round().max(1.0) as u64;
-    let bar = if opts.progress { ProgressBar::new(total_steps) } else { ProgressBar::hidden() };
+    let bar = if opts.progress {
+        ProgressBar::new(total_steps)
+    } else {
+        ProgressBar::hidden()
+    };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} t = {msg} s  {per_sec}  ETA {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
@@ -124,7 +136,13 @@ pub fn run(world: &mut World, model: &Model, opts: &RunOptions) -> Result<RunSum
         summary.max_iterations = summary.max_iterations.max(info.iterations);
         summary.max_residual = summary.max_residual.max(info.residual);
         summary.unconverged_steps += (!info.converged) as u64;
-        if let Some(b) = world.bodies.iter().find(|b| !(b.pose.translation.vector.iter().all(|x| x.is_finite()) && b.lin_vel.iter().chain(b.ang_vel.iter()).all(|x| x.is_finite()))) {
+        if let Some(b) = world.bodies.iter().find(|b| {
+            !(b.pose.translation.vector.iter().all(|x| x.is_finite())
+                && b.lin_vel
+                    .iter()
+                    .chain(b.ang_vel.iter())
+                    .all(|x| x.is_finite()))
+        }) {
             let _ = csv.flush();
             if let Some(v) = vtk.as_ref() {
                 let _ = v.write_collection();
@@ -158,9 +176,20 @@ pub fn run(world: &mut World, model: &Model, opts: &RunOptions) -> Result<RunSum
         let mut col = 0;
         for p in &probes {
             let names = p.columns(world);
-            let series = names.iter().map(|n| (n.clone(), samples[col + names.iter().position(|x| x == n).unwrap_or(0)].clone())).collect();
+            let series = names
+                .iter()
+                .map(|n| {
+                    (
+                        n.clone(),
+                        samples[col + names.iter().position(|x| x == n).unwrap_or(0)].clone(),
+                    )
+                })
+                .collect();
             col += names.len();
-            panels.push(Panel { title: p.title(world), series });
+            panels.push(Panel {
+                title: p.title(world),
+                series,
+            });
         }
         if let Err(e) = plot_panels(&dir.join("plot.png"), &times, &panels) {
             eprintln!("warning: the plot could not be drawn: {e}");
@@ -178,16 +207,45 @@ fn summary_text(world: &World, model: &Model, s: &RunSummary) -> String {
         let _ = writeln!(t, "  model            {}", model.description);
     }
     let _ = writeln!(t, "  solver           {}", world.solver.name());
-    let _ = writeln!(t, "  bodies           {} ({} DOFs), joints {}", world.bodies.len(), world.dof_count(), world.joints.len());
-    let _ = writeln!(t, "  steps            {} of dt = {} s, to t = {:.6} s", s.steps, world.dt, world.time);
-    let _ = writeln!(t, "  wall time        {:.3} s ({:.1} steps/s)", s.wall.as_secs_f64(), s.steps as Real / s.wall.as_secs_f64().max(1e-9));
-    let _ = writeln!(t, "  iterations       mean {:.2}, max {}", s.mean_iterations, s.max_iterations);
-    let _ = writeln!(t, "  residual         max {:.3e} m/s; {} steps stopped at the iteration limit", s.max_residual, s.unconverged_steps);
+    let _ = writeln!(
+        t,
+        "  bodies           {} ({} DOFs), joints {}",
+        world.bodies.len(),
+        world.dof_count(),
+        world.joints.len()
+    );
+    let _ = writeln!(
+        t,
+        "  steps            {} of dt = {} s, to t = {:.6} s",
+        s.steps, world.dt, world.time
+    );
+    let _ = writeln!(
+        t,
+        "  wall time        {:.3} s ({:.1} steps/s)",
+        s.wall.as_secs_f64(),
+        s.steps as Real / s.wall.as_secs_f64().max(1e-9)
+    );
+    let _ = writeln!(
+        t,
+        "  iterations       mean {:.2}, max {}",
+        s.mean_iterations, s.max_iterations
+    );
+    let _ = writeln!(
+        t,
+        "  residual         max {:.3e} m/s; {} steps stopped at the iteration limit",
+        s.max_residual, s.unconverged_steps
+    );
     let _ = writeln!(t, "  frames           {}", s.frames);
     let _ = writeln!(t, "  wall time per stage (total, per step):");
     for st in Stage::ALL {
         let d = world.timings.get(st).as_secs_f64();
-        let _ = writeln!(t, "    {:<16} {:>9.4} s  {:>9.2} µs", st.name(), d, 1e6 * d / s.steps.max(1) as Real);
+        let _ = writeln!(
+            t,
+            "    {:<16} {:>9.4} s  {:>9.2} µs",
+            st.name(),
+            d,
+            1e6 * d / s.steps.max(1) as Real
+        );
     }
     t
 }

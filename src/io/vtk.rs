@@ -24,7 +24,12 @@ impl VtkWriter {
     /// Prepares `dir/frames/` and the meshes of the world's colliders.
     pub fn new(dir: &Path, world: &World) -> std::io::Result<Self> {
         std::fs::create_dir_all(dir.join("frames"))?;
-        let meshes = world.geometry.colliders.iter().map(|c| shape_mesh(&c.shape)).collect();
+        let meshes = world
+            .geometry
+            .colliders
+            .iter()
+            .map(|c| shape_mesh(&c.shape))
+            .collect();
         Ok(VtkWriter {
             dir: dir.to_path_buf(),
             meshes,
@@ -82,9 +87,15 @@ impl VtkWriter {
     /// Writes the `.pvd` collection of all frames written so far.
     pub fn write_collection(&self) -> std::io::Result<()> {
         let mut f = std::io::BufWriter::new(std::fs::File::create(self.dir.join("bodies.pvd"))?);
-        writeln!(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\">\n<Collection>")?;
+        writeln!(
+            f,
+            "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\">\n<Collection>"
+        )?;
         for (t, name) in &self.frames {
-            writeln!(f, "<DataSet timestep=\"{t:.9}\" part=\"0\" file=\"{name}\"/>")?;
+            writeln!(
+                f,
+                "<DataSet timestep=\"{t:.9}\" part=\"0\" file=\"{name}\"/>"
+            )?;
         }
         writeln!(f, "</Collection>\n</VTKFile>")?;
         f.flush()

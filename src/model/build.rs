@@ -24,15 +24,19 @@ pub fn build_world(m: &Model) -> Result<World, String> {
     let mut bodies = Vec::with_capacity(m.bodies.len());
     let mut geometry = Geometry::default();
     for (i, b) in m.bodies.iter().enumerate() {
-        let (shape, offset) = build_shape(&b.shape, dofs, m.scene.thickness.0).map_err(|e| format!("body `{}`: {e}", b.name))?;
-        let (density, friction, restitution) = match b.material.as_str() {
-            name => match m.materials.iter().find(|mat| mat.name == name) {
-                Some(mat) => (mat.density.0, mat.friction.0, mat.restitution.0),
-                None if name == "default" => (1000.0, 0.5, 0.0),
-                None => return Err(format!("body `{}`: unknown material `{name}`", b.name)),
-            },
+        let (shape, offset) = build_shape(&b.shape, dofs, m.scene.thickness.0)
+            .map_err(|e| format!("body `{}`: {e}", b.name))?;
+        let name = b.material.as_str();
+        let (density, friction, restitution) = match m.materials.iter().find(|mat| mat.name == name)
+        {
+            Some(mat) => (mat.density.0, mat.friction.0, mat.restitution.0),
+            None if name == "default" => (1000.0, 0.5, 0.0),
+            None => return Err(format!("body `{}`: unknown material `{name}`", b.name)),
         };
-        let rot = b.rotation.quat().ok_or_else(|| format!("body `{}`: invalid rotation", b.name))?;
+        let rot = b
+            .rotation
+            .quat()
+            .ok_or_else(|| format!("body `{}`: invalid rotation", b.name))?;
         let rot = if planar {
             // Only rotations about z are planar.
             let (_, _, yaw) = rot.euler_angles();
@@ -50,12 +54,24 @@ pub fn build_world(m: &Model) -> Result<World, String> {
             let mp = shape.mass_properties(density);
             let m0 = mp.mass();
             if !(m0 > 0.0 && m0.is_finite()) {
-                return Err(format!("body `{}`: its shape has no volume, so no mass", b.name));
+                return Err(format!(
+                    "body `{}`: its shape has no volume, so no mass",
+                    b.name
+                ));
             }
             let scale = b.mass.map(|mm| mm.0 / m0).unwrap_or(1.0);
-            let principal = Iso::from_parts(from_pv(mp.local_com).into(), Quat::from(mp.principal_inertia_local_frame));
+            let principal = Iso::from_parts(
+                from_pv(mp.local_com).into(),
+                Quat::from(mp.principal_inertia_local_frame),
+            );
             let com_in_body = offset * principal;
-            (frame * com_in_body, com_in_body.inverse(), principal.inverse(), m0 * scale, from_pv(mp.principal_inertia()) * scale)
+            (
+                frame * com_in_body,
+                com_in_body.inverse(),
+                principal.inverse(),
+                m0 * scale,
+                from_pv(mp.principal_inertia()) * scale,
+            )
         } else {
             (frame, Iso::identity(), offset, 0.0, Vec3::zeros())
         };
@@ -68,13 +84,21 @@ pub fn build_world(m: &Model) -> Result<World, String> {
             kind,
             pose,
             lin_vel: flat(b.velocity.vec()),
-            ang_vel: if kind == Kind::Static { Vec3::zeros() } else { ang_vel },
+            ang_vel: if kind == Kind::Static {
+                Vec3::zeros()
+            } else {
+                ang_vel
+            },
             mass,
             inv_mass: if mass > 0.0 { 1.0 / mass } else { 0.0 },
             inertia,
             com_to_frame,
             force: flat(b.force.vec()),
-            torque: if planar { Vec3::new(0.0, 0.0, b.torque.2) } else { b.torque.vec() },
+            torque: if planar {
+                Vec3::new(0.0, 0.0, b.torque.2)
+            } else {
+                b.torque.vec()
+            },
             collider: i,
         });
         geometry.colliders.push(Collider {
@@ -85,7 +109,12 @@ pub fn build_world(m: &Model) -> Result<World, String> {
             restitution,
         });
     }
-    let index = |name: &str| bodies.iter().position(|b: &RigidBody| b.name == name).ok_or_else(|| format!("unknown body `{name}`"));
+    let index = |name: &str| {
+        bodies
+            .iter()
+            .position(|b: &RigidBody| b.name == name)
+            .ok_or_else(|| format!("unknown body `{name}`"))
+    };
     let mut joints = Vec::new();
     for j in &m.joints {
         let (b1, b2) = (index(&j.body1)?, index(&j.body2)?);
@@ -106,7 +135,16 @@ pub fn build_world(m: &Model) -> Result<World, String> {
             linear_damping: c.linear_damping.0,
             angular_damping: c.angular_damping.0,
         });
-        joints.push(Joint::new(j.name.clone(), kind, &bodies, b1, b2, flat(j.anchor.vec()), axis, compliance));
+        joints.push(Joint::new(
+            j.name.clone(),
+            kind,
+            &bodies,
+            b1,
+            b2,
+            flat(j.anchor.vec()),
+            axis,
+            compliance,
+        ));
         geometry.excluded.push((b1.min(b2), b1.max(b2)));
     }
     geometry.excluded.sort_unstable();

@@ -27,7 +27,14 @@ pub struct ModelError {
 impl ModelError {
     /// An error at a 1-based line and column of `source`; the field is found from the text
     /// before the position when not given.
-    pub fn at(path: &Path, source: &str, line: usize, column: usize, field: Option<String>, message: String) -> Self {
+    pub fn at(
+        path: &Path,
+        source: &str,
+        line: usize,
+        column: usize,
+        field: Option<String>,
+        message: String,
+    ) -> Self {
         let offset = offset_of(source, line, column);
         let field = field.or_else(|| field_before(source, offset));
         let len = token_len(source, offset);
@@ -35,7 +42,10 @@ impl ModelError {
             file: path.display().to_string(),
             line,
             column,
-            field_text: field.as_ref().map(|f| format!("field `{f}`: ")).unwrap_or_default(),
+            field_text: field
+                .as_ref()
+                .map(|f| format!("field `{f}`: "))
+                .unwrap_or_default(),
             field,
             message,
             src: NamedSource::new(path.display().to_string(), source.to_string()),
@@ -44,7 +54,13 @@ impl ModelError {
     }
 
     /// An error at a byte offset of `source`.
-    pub fn at_offset(path: &Path, source: &str, offset: usize, field: Option<String>, message: String) -> Self {
+    pub fn at_offset(
+        path: &Path,
+        source: &str,
+        offset: usize,
+        field: Option<String>,
+        message: String,
+    ) -> Self {
         let (line, column) = line_col(source, offset);
         Self::at(path, source, line, column, field, message)
     }
@@ -60,7 +76,11 @@ pub fn offset_of(source: &str, line: usize, column: usize) -> usize {
     let mut off = 0;
     for (i, l) in source.split_inclusive('\n').enumerate() {
         if i + 1 == line {
-            let col_off: usize = l.chars().take(column.saturating_sub(1)).map(char::len_utf8).sum();
+            let col_off: usize = l
+                .chars()
+                .take(column.saturating_sub(1))
+                .map(char::len_utf8)
+                .sum();
             return (off + col_off).min(source.len());
         }
         off += l.len();
@@ -72,7 +92,12 @@ pub fn offset_of(source: &str, line: usize, column: usize) -> usize {
 pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let before = &source[..offset.min(source.len())];
     let line = before.matches('\n').count() + 1;
-    let col = before.rsplit('\n').next().map(|l| l.chars().count()).unwrap_or(0) + 1;
+    let col = before
+        .rsplit('\n')
+        .next()
+        .map(|l| l.chars().count())
+        .unwrap_or(0)
+        + 1;
     (line, col)
 }
 

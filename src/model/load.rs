@@ -13,7 +13,11 @@ use std::path::Path;
 /// Reads and validates a model file.
 pub fn load_file(path: &Path) -> Result<(Model, String), Box<ModelError>> {
     let source = std::fs::read_to_string(path).map_err(|e| {
-        Box::new(ModelError::whole(path, "", format!("cannot read the model file: {e}")))
+        Box::new(ModelError::whole(
+            path,
+            "",
+            format!("cannot read the model file: {e}"),
+        ))
     })?;
     let model = parse_str(path, &source)?;
     Ok((model, source))
@@ -27,12 +31,18 @@ pub fn parse_str(path: &Path, source: &str) -> Result<Model, Box<ModelError>> {
         let pos = e.span.start;
         let field = match &e.code {
             ron::Error::NoSuchStructField { found, .. } => Some(found.clone()),
-            ron::Error::MissingStructField { field, .. } | ron::Error::DuplicateStructField { field, .. } => {
-                Some(field.to_string())
-            }
+            ron::Error::MissingStructField { field, .. }
+            | ron::Error::DuplicateStructField { field, .. } => Some(field.to_string()),
             _ => None,
         };
-        Box::new(ModelError::at(path, source, pos.line, pos.col, field, e.code.to_string()))
+        Box::new(ModelError::at(
+            path,
+            source,
+            pos.line,
+            pos.col,
+            field,
+            e.code.to_string(),
+        ))
     })?;
     validate(path, source, &model)?;
     Ok(model)
@@ -55,7 +65,9 @@ fn locate_nth(source: &str, list: &str, name: &str, field: &str, nth: usize) -> 
     if field.is_empty() {
         return item;
     }
-    find_key(source, field, item).map(|o| value_start(source, o)).unwrap_or(item)
+    find_key(source, field, item)
+        .map(|o| value_start(source, o))
+        .unwrap_or(item)
 }
 
 /// Offset of `key` followed by `:` at or after `from`.
@@ -63,7 +75,9 @@ fn find_key(source: &str, key: &str, from: usize) -> Option<usize> {
     let mut at = from;
     while let Some(o) = source[at..].find(key) {
         let pos = at + o;
-        let before_ok = pos == 0 || !source.as_bytes()[pos - 1].is_ascii_alphanumeric() && source.as_bytes()[pos - 1] != b'_';
+        let before_ok = pos == 0
+            || !source.as_bytes()[pos - 1].is_ascii_alphanumeric()
+                && source.as_bytes()[pos - 1] != b'_';
         let after = source[pos + key.len()..].trim_start();
         if before_ok && after.starts_with(':') {
             return Some(pos);
@@ -74,39 +88,76 @@ fn find_key(source: &str, key: &str, from: usize) -> Option<usize> {
 }
 
 fn value_start(source: &str, key_pos: usize) -> usize {
-    let colon = source[key_pos..].find(':').map(|o| key_pos + o + 1).unwrap_or(key_pos);
+    let colon = source[key_pos..]
+        .find(':')
+        .map(|o| key_pos + o + 1)
+        .unwrap_or(key_pos);
     colon + (source[colon..].len() - source[colon..].trim_start().len())
 }
 
 fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>> {
     let err = |offset: usize, field: &str, msg: String| {
-        let f = if field.is_empty() { field_before(source, offset) } else { Some(field.to_string()) };
-        Err(Box::new(ModelError::at_offset(path, source, offset, f, msg)))
+        let f = if field.is_empty() {
+            field_before(source, offset)
+        } else {
+            Some(field.to_string())
+        };
+        Err(Box::new(ModelError::at_offset(
+            path, source, offset, f, msg,
+        )))
     };
     if m.time.dt.0 > m.time.end.0 {
-        let o = find_key(source, "dt", 0).map(|o| value_start(source, o)).unwrap_or(0);
-        return err(o, "dt", format!("the time step ({} s) is longer than the run (end = {} s)", m.time.dt.0, m.time.end.0));
+        let o = find_key(source, "dt", 0)
+            .map(|o| value_start(source, o))
+            .unwrap_or(0);
+        return err(
+            o,
+            "dt",
+            format!(
+                "the time step ({} s) is longer than the run (end = {} s)",
+                m.time.dt.0, m.time.end.0
+            ),
+        );
     }
     match &m.solver {
         crate::solver::SolverChoice::Pgs(p) => {
-            let o = find_key(source, "solver", 0).map(|o| value_start(source, o)).unwrap_or(0);
+            let o = find_key(source, "solver", 0)
+                .map(|o| value_start(source, o))
+                .unwrap_or(0);
             if p.max_iterations == 0 {
                 return err(o, "max_iterations", "expected at least 1 iteration".into());
             }
             if !(p.tolerance > 0.0 && p.tolerance.is_finite()) {
-                return err(o, "tolerance", format!("expected a positive tolerance (m/s), got {}", p.tolerance));
+                return err(
+                    o,
+                    "tolerance",
+                    format!("expected a positive tolerance (m/s), got {}", p.tolerance),
+                );
             }
             if !(p.relaxation > 0.0 && p.relaxation < 2.0) {
-                return err(o, "relaxation", format!("expected a relaxation factor in (0, 2), got {}", p.relaxation));
+                return err(
+                    o,
+                    "relaxation",
+                    format!(
+                        "expected a relaxation factor in (0, 2), got {}",
+                        p.relaxation
+                    ),
+                );
             }
         }
         crate::solver::SolverChoice::Apgd(p) => {
-            let o = find_key(source, "solver", 0).map(|o| value_start(source, o)).unwrap_or(0);
+            let o = find_key(source, "solver", 0)
+                .map(|o| value_start(source, o))
+                .unwrap_or(0);
             if p.max_iterations == 0 {
                 return err(o, "max_iterations", "expected at least 1 iteration".into());
             }
             if !(p.tolerance > 0.0 && p.tolerance.is_finite()) {
-                return err(o, "tolerance", format!("expected a positive tolerance (m/s), got {}", p.tolerance));
+                return err(
+                    o,
+                    "tolerance",
+                    format!("expected a positive tolerance (m/s), got {}", p.tolerance),
+                );
             }
         }
     }
@@ -114,18 +165,34 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
     let mut seen = HashSet::new();
     for mat in &m.materials {
         if !seen.insert(mat.name.as_str()) {
-            return err(locate_nth(source, "materials", &mat.name, "", 1), "name", format!("material `{}` is defined twice", mat.name));
+            return err(
+                locate_nth(source, "materials", &mat.name, "", 1),
+                "name",
+                format!("material `{}` is defined twice", mat.name),
+            );
         }
         materials.insert(&mat.name);
     }
-    let dofs = if m.scene.dimension == Dimension::Two { Dofs::Planar } else { Dofs::Spatial };
+    let dofs = if m.scene.dimension == Dimension::Two {
+        Dofs::Planar
+    } else {
+        Dofs::Spatial
+    };
     let mut names = HashSet::new();
     for b in &m.bodies {
         if b.name.is_empty() {
-            return err(locate(source, "bodies", "", "name"), "name", "a body needs a non-empty name".into());
+            return err(
+                locate(source, "bodies", "", "name"),
+                "name",
+                "a body needs a non-empty name".into(),
+            );
         }
         if !names.insert(b.name.as_str()) {
-            return err(locate_nth(source, "bodies", &b.name, "", 1), "name", format!("body `{}` is defined twice; names must be unique", b.name));
+            return err(
+                locate_nth(source, "bodies", &b.name, "", 1),
+                "name",
+                format!("body `{}` is defined twice; names must be unique", b.name),
+            );
         }
         if !materials.contains(b.material.as_str()) {
             let mut known: Vec<_> = materials.iter().copied().collect();
@@ -133,14 +200,26 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
             return err(
                 locate(source, "bodies", &b.name, "material"),
                 "material",
-                format!("unknown material `{}`; expected one of: {}", b.material, known.join(", ")),
+                format!(
+                    "unknown material `{}`; expected one of: {}",
+                    b.material,
+                    known.join(", ")
+                ),
             );
         }
         if b.rotation.quat().is_none() {
-            return err(locate(source, "bodies", &b.name, "rotation"), "rotation", "expected a non-zero axis or quaternion".into());
+            return err(
+                locate(source, "bodies", &b.name, "rotation"),
+                "rotation",
+                "expected a non-zero axis or quaternion".into(),
+            );
         }
         if matches!(b.shape, ShapeDef::TriMesh { .. }) && b.kind != BodyKind::Static {
-            return err(locate(source, "bodies", &b.name, "kind"), "kind", "a TriMesh body must be Static (triangle meshes have no volume)".into());
+            return err(
+                locate(source, "bodies", &b.name, "kind"),
+                "kind",
+                "a TriMesh body must be Static (triangle meshes have no volume)".into(),
+            );
         }
         if let Err(e) = build_shape(&b.shape, dofs, m.scene.thickness.0) {
             return err(locate(source, "bodies", &b.name, "shape"), "shape", e.0);
@@ -149,19 +228,30 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
     let mut jnames = HashSet::new();
     for j in &m.joints {
         if !jnames.insert(j.name.as_str()) {
-            return err(locate_nth(source, "joints", &j.name, "", 1), "name", format!("joint `{}` is defined twice", j.name));
+            return err(
+                locate_nth(source, "joints", &j.name, "", 1),
+                "name",
+                format!("joint `{}` is defined twice", j.name),
+            );
         }
         for (field, body) in [("body1", &j.body1), ("body2", &j.body2)] {
             if !names.contains(body.as_str()) {
                 return err(
                     locate(source, "joints", &j.name, field),
                     field,
-                    format!("joint `{}` names unknown body `{}`; expected the name of a body", j.name, body),
+                    format!(
+                        "joint `{}` names unknown body `{}`; expected the name of a body",
+                        j.name, body
+                    ),
                 );
             }
         }
         if j.body1 == j.body2 {
-            return err(locate(source, "joints", &j.name, "body2"), "body2", format!("joint `{}` joins body `{}` to itself", j.name, j.body1));
+            return err(
+                locate(source, "joints", &j.name, "body2"),
+                "body2",
+                format!("joint `{}` joins body `{}` to itself", j.name, j.body1),
+            );
         }
         let axis = match &j.kind {
             JointKindDef::Revolute { axis, .. } | JointKindDef::Prismatic { axis } => Some(axis),
@@ -169,20 +259,34 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
         };
         if let Some(a) = axis {
             if a.vec().norm() < 1e-12 {
-                return err(locate(source, "joints", &j.name, "axis"), "axis", "expected a non-zero axis".into());
+                return err(
+                    locate(source, "joints", &j.name, "axis"),
+                    "axis",
+                    "expected a non-zero axis".into(),
+                );
             }
         }
     }
     for p in &m.probes {
         let (name, is_joint) = match p {
-            ProbeDef::Position(n) | ProbeDef::Velocity(n) | ProbeDef::AngularVelocity(n) => (n, false),
+            ProbeDef::Position(n) | ProbeDef::Velocity(n) | ProbeDef::AngularVelocity(n) => {
+                (n, false)
+            }
             ProbeDef::JointForce(n) => (n, true),
             ProbeDef::Energy => continue,
         };
-        let ok = if is_joint { jnames.contains(name.as_str()) } else { names.contains(name.as_str()) };
+        let ok = if is_joint {
+            jnames.contains(name.as_str())
+        } else {
+            names.contains(name.as_str())
+        };
         if !ok {
             let what = if is_joint { "joint" } else { "body" };
-            return err(locate(source, "probes", name, ""), "probes", format!("probe names unknown {what} `{name}`"));
+            return err(
+                locate(source, "probes", name, ""),
+                "probes",
+                format!("probe names unknown {what} `{name}`"),
+            );
         }
     }
     Ok(())

@@ -12,7 +12,9 @@ fn finite<'de, D: Deserializer<'de>>(d: D) -> Result<Real, D::Error> {
     if v.is_finite() {
         Ok(v)
     } else {
-        Err(de::Error::custom(format!("expected a finite number, got {v}")))
+        Err(de::Error::custom(format!(
+            "expected a finite number, got {v}"
+        )))
     }
 }
 

@@ -9,7 +9,7 @@
 //! 6 integrate         symplectic Euler, quaternion exp map         -> new state
 //! ```
 //!
-//! Probes and output (stage 7) are done by the runner ([`crate::io::run`]) between steps.
+//! Probes and output (stage 7) are done by the runner ([`crate::io::run()`]) between steps.
 //! State that matters lives in [`World`]; scratch buffers live in [`Scratch`], never saved.
 
 mod timing;
@@ -100,13 +100,22 @@ impl World {
 
         // 3 geometry
         let t0 = Instant::now();
-        self.geometry.update(&self.bodies, self.contact.prediction, &mut s.contacts);
+        self.geometry
+            .update(&self.bodies, self.contact.prediction, &mut s.contacts);
         self.timings.add(Stage::Geometry, t0);
 
         // 4 rows
         let t0 = Instant::now();
         s.rows.clear();
-        contact::build_rows(&s.contacts, &s.masses, &s.v, h, &self.contact, &mut s.rows, &mut s.contact_rows);
+        contact::build_rows(
+            &s.contacts,
+            &s.masses,
+            &s.v,
+            h,
+            &self.contact,
+            &mut s.rows,
+            &mut s.contact_rows,
+        );
         joint::build_rows(
             &self.joints,
             &self.bodies,
@@ -122,7 +131,9 @@ impl World {
         let t0 = Instant::now();
         s.lambda.clear();
         s.lambda.extend_from_slice(&s.rows.warm);
-        let info = self.solver.solve(&s.rows, &mut s.lambda, &mut s.v, &mut s.solver);
+        let info = self
+            .solver
+            .solve(&s.rows, &mut s.lambda, &mut s.v, &mut s.solver);
         contact::read_impulses(&s.contact_rows, &s.lambda, &mut s.impulses);
         self.geometry.store_impulses(&s.contacts, &s.impulses);
         joint::read_impulses(&mut self.joints, &s.rows, &s.joint_rows, &s.lambda, h);
@@ -198,10 +209,27 @@ impl World {
         for b in self.bodies.iter().filter(|b| b.is_dynamic()) {
             s.v.extend(b.lin_vel.iter().chain(b.ang_vel.iter()));
         }
-        self.geometry.update(&self.bodies, self.contact.prediction, &mut s.contacts);
+        self.geometry
+            .update(&self.bodies, self.contact.prediction, &mut s.contacts);
         s.rows.clear();
-        contact::build_rows(&s.contacts, &s.masses, &s.v, self.dt, &self.contact, &mut s.rows, &mut s.contact_rows);
-        joint::build_rows(&self.joints, &self.bodies, &s.masses, self.dt, self.contact.baumgarte, &mut s.rows, &mut s.joint_rows);
+        contact::build_rows(
+            &s.contacts,
+            &s.masses,
+            &s.v,
+            self.dt,
+            &self.contact,
+            &mut s.rows,
+            &mut s.contact_rows,
+        );
+        joint::build_rows(
+            &self.joints,
+            &self.bodies,
+            &s.masses,
+            self.dt,
+            self.contact.baumgarte,
+            &mut s.rows,
+            &mut s.joint_rows,
+        );
         (s.contacts.len(), s.rows.rows.len())
     }
 }

@@ -52,7 +52,6 @@ impl Default for ApgdParams {
     }
 }
 
-
 /// `out = ∇f(x) = J (v* + M⁻¹ Jᵀ x) + b + E x`, using `u` as DOF scratch.
 fn gradient<R: RowSet>(rows: &R, vstar: &[Real], x: &[Real], u: &mut [Real], out: &mut [Real]) {
     u.copy_from_slice(vstar);
@@ -91,7 +90,16 @@ pub fn solve<R: RowSet>(
     vstar.truncate(ndof);
     vstar.copy_from_slice(v);
     u.truncate(ndof);
-    for b in [&mut *r, &mut *x, &mut *x_prev, &mut *y, &mut *g, &mut *gx, &mut *best, &mut *tmp] {
+    for b in [
+        &mut *r,
+        &mut *x,
+        &mut *x_prev,
+        &mut *y,
+        &mut *g,
+        &mut *gx,
+        &mut *best,
+        &mut *tmp,
+    ] {
         b.truncate(n);
     }
     // r = J v* + b (the gradient at λ = 0).
@@ -100,7 +108,12 @@ pub fn solve<R: RowSet>(
         *rk += rows.bias(k);
     }
     let f_of = |x: &[Real], grad: &[Real], r: &[Real]| -> Real {
-        0.5 * x.iter().zip(grad).zip(r).map(|((a, gk), rk)| a * (gk + rk)).sum::<Real>()
+        0.5 * x
+            .iter()
+            .zip(grad)
+            .zip(r)
+            .map(|((a, gk), rk)| a * (gk + rk))
+            .sum::<Real>()
     };
 
     if p.warm_start {
@@ -115,7 +128,12 @@ pub fn solve<R: RowSet>(
         tmp[k] = x[k] + 1.0;
     }
     gradient(rows, vstar, tmp, u, gx);
-    let num: Real = g.iter().zip(gx.iter()).map(|(a, b)| (a - b) * (a - b)).sum::<Real>().sqrt();
+    let num: Real = g
+        .iter()
+        .zip(gx.iter())
+        .map(|(a, b)| (a - b) * (a - b))
+        .sum::<Real>()
+        .sqrt();
     let mut lip = (num / (n as Real).sqrt()).max(1e-12);
     let mut t = 1.0 / lip;
     let mut theta: Real = 1.0;

@@ -128,7 +128,13 @@ impl SolverChoice {
 
     /// Solves the problem: `lambda` holds the warm start on entry and the impulses on exit;
     /// `v` holds `v*` on entry and `v⁺` on exit.
-    pub fn solve<R: RowSet>(&self, rows: &R, lambda: &mut [Real], v: &mut [Real], ws: &mut Workspace) -> SolveInfo {
+    pub fn solve<R: RowSet>(
+        &self,
+        rows: &R,
+        lambda: &mut [Real],
+        v: &mut [Real],
+        ws: &mut Workspace,
+    ) -> SolveInfo {
         match self {
             SolverChoice::Pgs(p) => pgs::solve(p, rows, lambda, v, ws),
             SolverChoice::Apgd(p) => apgd::solve(p, rows, lambda, v, ws),
@@ -216,17 +222,21 @@ pub fn residual<R: RowSet>(rows: &R, lambda: &[Real], w: &[Real], cone: bool) ->
     let mut tmp = [0.0; 3];
     for b in rows.blocks() {
         let n = b.kind.len();
-        let d = ((b.start..b.start + n).map(|k| rows.diag(k) + rows.compliance(k)).sum::<Real>() / n as Real).max(1e-300);
-        for i in 0..n {
+        let d = ((b.start..b.start + n)
+            .map(|k| rows.diag(k) + rows.compliance(k))
+            .sum::<Real>()
+            / n as Real)
+            .max(1e-300);
+        for (i, t) in tmp[..n].iter_mut().enumerate() {
             let k = b.start + i;
-            tmp[i] = lambda[k] - w[k] / d;
+            *t = lambda[k] - w[k] / d;
         }
         project(b.kind, &mut tmp[..n], cone);
-        let mut r2 = 0.0;
-        for i in 0..n {
-            let dl = lambda[b.start + i] - tmp[i];
-            r2 += dl * dl;
-        }
+        let r2: Real = tmp[..n]
+            .iter()
+            .zip(&lambda[b.start..])
+            .map(|(t, l)| (l - t) * (l - t))
+            .sum();
         res = res.max(d * r2.sqrt());
     }
     res

@@ -73,7 +73,9 @@ pub fn solve<R: RowSet>(
     } else {
         lambda.iter_mut().for_each(|l| *l = 0.0);
     }
-    let [d, w] = ws.take(2, n) else { unreachable!() };
+    let [d, w] = ws.take(2, n) else {
+        unreachable!()
+    };
     for (k, dk) in d.iter_mut().enumerate() {
         *dk = (rows.diag(k) + rows.compliance(k)).max(1e-300);
     }
@@ -87,20 +89,52 @@ pub fn solve<R: RowSet>(
         // Symmetric Gauss–Seidel: sweep forward, then backward.
         let forward = it % 2 == 0;
         for bi in 0..blocks.len() {
-            let b = if forward { &blocks[bi] } else { &blocks[blocks.len() - 1 - bi] };
+            let b = if forward {
+                &blocks[bi]
+            } else {
+                &blocks[blocks.len() - 1 - bi]
+            };
             let k = b.start;
             match b.kind {
                 BlockKind::Bilateral => {
-                    max_change = max_change.max(row_update(rows, d, lambda, v, omega, k, Real::NEG_INFINITY, Real::INFINITY));
+                    max_change = max_change.max(row_update(
+                        rows,
+                        d,
+                        lambda,
+                        v,
+                        omega,
+                        k,
+                        Real::NEG_INFINITY,
+                        Real::INFINITY,
+                    ));
                 }
                 BlockKind::Unilateral => {
-                    max_change = max_change.max(row_update(rows, d, lambda, v, omega, k, 0.0, Real::INFINITY));
+                    max_change = max_change.max(row_update(
+                        rows,
+                        d,
+                        lambda,
+                        v,
+                        omega,
+                        k,
+                        0.0,
+                        Real::INFINITY,
+                    ));
                 }
                 BlockKind::Friction { mu } => {
-                    max_change = max_change.max(row_update(rows, d, lambda, v, omega, k, 0.0, Real::INFINITY));
+                    max_change = max_change.max(row_update(
+                        rows,
+                        d,
+                        lambda,
+                        v,
+                        omega,
+                        k,
+                        0.0,
+                        Real::INFINITY,
+                    ));
                     let lim = mu * lambda[k];
                     for t in [k + 1, k + 2] {
-                        max_change = max_change.max(row_update(rows, d, lambda, v, omega, t, -lim, lim));
+                        max_change =
+                            max_change.max(row_update(rows, d, lambda, v, omega, t, -lim, lim));
                     }
                 }
             }

@@ -23,7 +23,10 @@ pub fn run_until(w: &mut World, t: f64, mut f: impl FnMut(&World)) {
 }
 
 /// Both solvers, as RON.
-pub const SOLVERS: [&str; 2] = ["Pgs(max_iterations: 500, tolerance: 1e-10)", "Apgd(max_iterations: 1000, tolerance: 1e-10)"];
+pub const SOLVERS: [&str; 2] = [
+    "Pgs(max_iterations: 500, tolerance: 1e-10)",
+    "Apgd(max_iterations: 1000, tolerance: 1e-10)",
+];
 
 /// Complete elliptic integral of the first kind K(k) by the arithmetic–geometric mean.
 pub fn elliptic_k(k: f64) -> f64 {
