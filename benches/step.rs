@@ -1,1 +1,42 @@
-fn main() {}
+//! Step cost of fixed scenes: `cargo bench --bench step`.
+//!
+//! Each benchmark loads a shipped model, advances it to a representative state (outside the
+//! timing), then times single steps: geometry, rows and solve included, output excluded.
+
+use std::path::Path;
+use vcsim::World;
+
+fn main() {
+    divan::main();
+}
+
+fn world_at(model: &str, settle_steps: usize) -> World {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models").join(model);
+    let (m, _) = vcsim::load_file(&path).expect("shipped model loads");
+    let mut w = vcsim::build_world(&m).expect("shipped model builds");
+    for _ in 0..settle_steps {
+        w.step();
+    }
+    w
+}
+
+/// Ten resting cubes (40 contact points, 120 rows), warm-started.
+#[divan::bench(args = ["stack_pgs.ron", "stack_apgd.ron"])]
+fn stack_of_ten(b: divan::Bencher, model: &str) {
+    let mut w = world_at(model, 200);
+    b.bench_local(|| w.step());
+}
+
+/// 18 mixed shapes piling up on a triangle-mesh ramp (3D, APGD), at t = 1.6 s.
+#[divan::bench]
+fn mixed_pile(b: divan::Bencher) {
+    let mut w = world_at("pile_3d_apgd.ron", 800);
+    b.bench_local(|| w.step());
+}
+
+/// Ten segments with compliant hinges (2D, PGS), near equilibrium.
+#[divan::bench]
+fn cantilever_chain(b: divan::Bencher) {
+    let mut w = world_at("cantilever_chain_2d_pgs.ron", 2500);
+    b.bench_local(|| w.step());
+}
