@@ -11,7 +11,9 @@ fn main() {
 }
 
 fn world_at(model: &str, settle_steps: usize) -> World {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models").join(model);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("models")
+        .join(model);
     let (m, _) = vcsim::load_file(&path).expect("shipped model loads");
     let mut w = vcsim::build_world(&m).expect("shipped model builds");
     for _ in 0..settle_steps {

@@ -15,7 +15,9 @@
 //! (stiffness k, damping c) uses [`super::spring_row`]: an implicit spring-damper solved in the
 //! same solve — the mechanism by which a chain of rigid segments with compliant hinges becomes a
 //! flexible beam (003). Rows whose effective mass vanishes (directions locked by the planar
-//! mode, or joints between two bodies without DOFs) are left out.
+//! mode, or joints between two bodies without DOFs) are left out. The rows of one joint form one
+//! bilateral block, which PGS solves exactly (they are strongly coupled through the bodies'
+//! rotations: a small bob far from its hinge makes its two point rows nearly dependent).
 
 use super::{spring_row, BodyMass, BodyRows};
 use crate::body::RigidBody;
@@ -170,6 +172,7 @@ pub fn build_rows(
 ) {
     info.clear();
     for (ji, j) in joints.iter().enumerate() {
+        let first = rows.rows.len();
         let (a, b) = (&masses[j.body1], &masses[j.body2]);
         let (p1, p2) = j.anchors(bodies);
         let r1 = p1 - a.com;
@@ -257,6 +260,14 @@ pub fn build_rows(
             let z = Vec3::zeros();
             push_row(rows, info, a, b, (z, -axis), (z, axis), bias, eps, j, ji, 5);
         }
+        // All rows of the joint form one block, solved exactly within each PGS sweep.
+        let len = rows.rows.len() - first;
+        if len > 0 {
+            rows.blocks.push(Block {
+                start: first,
+                kind: BlockKind::Bilateral { len },
+            });
+        }
     }
 }
 
@@ -282,10 +293,6 @@ fn push_row(
         rows.warm.pop();
         return;
     }
-    rows.blocks.push(Block {
-        start: row,
-        kind: BlockKind::Bilateral,
-    });
     info.push(JointRow {
         joint: ji,
         slot,

@@ -192,6 +192,17 @@ impl RowSet for BodyRows {
     fn diag(&self, k: usize) -> Real {
         self.rows[k].diag
     }
+    fn coupling(&self, k: usize, l: usize) -> Real {
+        let mut s = 0.0;
+        for a in &self.rows[k].sides {
+            for b in &self.rows[l].sides {
+                if a.dof != NO_DOF && a.dof == b.dof {
+                    s += a.lin.dot(&b.mlin) + a.ang.dot(&b.mang);
+                }
+            }
+        }
+        s
+    }
     fn bias(&self, k: usize) -> Real {
         self.rows[k].bias
     }

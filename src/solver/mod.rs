@@ -27,8 +27,13 @@ pub use pgs::PgsParams;
 /// How the impulses of a block of consecutive rows are projected onto their admissible set.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum BlockKind {
-    /// One bilateral row: λ free.
-    Bilateral,
+    /// `len` bilateral rows (1 to 6) solved together: λ free. PGS solves the block exactly
+    /// (a dense `len × len` solve with the couplings `J_k M⁻¹ J_lᵀ`), so strongly coupled rows
+    /// of one joint do not slow the sweep down.
+    Bilateral {
+        /// Number of rows, 1 to [`MAX_BLOCK`].
+        len: usize,
+    },
     /// One unilateral row: λ ≥ 0.
     Unilateral,
     /// Three rows `[normal, tangent1, tangent2]` of a frictional contact with coefficient μ.
@@ -43,7 +48,8 @@ impl BlockKind {
     pub fn len(&self) -> usize {
         match self {
             BlockKind::Friction { .. } => 3,
-            _ => 1,
+            BlockKind::Bilateral { len } => *len,
+            BlockKind::Unilateral => 1,
         }
     }
 
@@ -52,6 +58,9 @@ impl BlockKind {
         false
     }
 }
+
+/// Largest number of rows in a bilateral block.
+pub const MAX_BLOCK: usize = 6;
 
 /// A block of consecutive rows starting at `start`.
 #[derive(Debug, Clone, Copy)]
@@ -81,6 +90,8 @@ pub trait RowSet: Sync {
     fn apply(&self, k: usize, dlambda: Real, v: &mut [Real]);
     /// `J_k M⁻¹ J_kᵀ` (without compliance).
     fn diag(&self, k: usize) -> Real;
+    /// `J_k M⁻¹ J_lᵀ`, the coupling of two rows (used for the rows of one block).
+    fn coupling(&self, k: usize, l: usize) -> Real;
     /// The bias `b_k`.
     fn bias(&self, k: usize) -> Real;
     /// The compliance `ε_k ≥ 0`.
@@ -146,20 +157,26 @@ impl SolverChoice {
 #[derive(Debug, Default, Clone)]
 pub struct Workspace {
     pub(crate) bufs: Vec<Vec<Real>>,
+    pub(crate) offsets: Vec<usize>,
 }
 
 impl Workspace {
     /// Ensures `n` buffers of length `len`, all zeroed, and returns them.
     pub(crate) fn take(&mut self, n: usize, len: usize) -> &mut [Vec<Real>] {
-        if self.bufs.len() < n {
-            self.bufs.resize(n, Vec::new());
-        }
-        for b in &mut self.bufs[..n] {
-            b.clear();
-            b.resize(len, 0.0);
-        }
-        &mut self.bufs[..n]
+        take(&mut self.bufs, n, len)
     }
+}
+
+/// Ensures `n` buffers of length `len` in `bufs`, all zeroed, and returns them.
+pub(crate) fn take(bufs: &mut Vec<Vec<Real>>, n: usize, len: usize) -> &mut [Vec<Real>] {
+    if bufs.len() < n {
+        bufs.resize(n, Vec::new());
+    }
+    for b in &mut bufs[..n] {
+        b.clear();
+        b.resize(len, 0.0);
+    }
+    &mut bufs[..n]
 }
 
 /// What a solve reports.
@@ -178,7 +195,7 @@ pub struct SolveInfo {
 /// friction blocks; otherwise the box `|λ_t,i| ≤ μ λ_n` is used).
 pub fn project(kind: BlockKind, l: &mut [Real], cone: bool) {
     match kind {
-        BlockKind::Bilateral => {}
+        BlockKind::Bilateral { .. } => {}
         BlockKind::Unilateral => l[0] = l[0].max(0.0),
         BlockKind::Friction { mu } => {
             if cone {
@@ -219,7 +236,7 @@ pub fn project_cone(mu: Real, l: &mut [Real]) {
 /// projection with a uniform step is the optimality condition, with per-row steps it is not.
 pub fn residual<R: RowSet>(rows: &R, lambda: &[Real], w: &[Real], cone: bool) -> Real {
     let mut res: Real = 0.0;
-    let mut tmp = [0.0; 3];
+    let mut tmp = [0.0; MAX_BLOCK];
     for b in rows.blocks() {
         let n = b.kind.len();
         let d = ((b.start..b.start + n)

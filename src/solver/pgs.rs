@@ -7,7 +7,7 @@
 //! `μ λ_n` of the current normal impulse (box friction); the solver stops when the largest
 //! velocity-scaled update `D_k |Δλ_k|` of a sweep falls below the tolerance.
 
-use super::{residual, BlockKind, RowSet, SolveInfo, Workspace};
+use super::{residual, BlockKind, RowSet, SolveInfo, Workspace, MAX_BLOCK};
 use crate::math::Real;
 use serde::{Deserialize, Serialize};
 
@@ -73,7 +73,8 @@ pub fn solve<R: RowSet>(
     } else {
         lambda.iter_mut().for_each(|l| *l = 0.0);
     }
-    let [d, w] = ws.take(2, n) else {
+    let Workspace { bufs, offsets } = ws;
+    let [d, w, factors] = super::take(bufs, 3, n) else {
         unreachable!()
     };
     for (k, dk) in d.iter_mut().enumerate() {
@@ -83,20 +84,39 @@ pub fn solve<R: RowSet>(
     let mut iterations = 0;
     let mut converged = false;
     let blocks = rows.blocks();
+    // Factor the matrices of multi-row bilateral blocks once per solve.
+    offsets.clear();
+    factors.clear();
+    for b in blocks {
+        offsets.push(factors.len());
+        if let BlockKind::Bilateral { len } = b.kind {
+            if len > 1 {
+                let at = factors.len();
+                factors.resize(at + len * len, 0.0);
+                for i in 0..len {
+                    for j in 0..len {
+                        let mut a = rows.coupling(b.start + i, b.start + j);
+                        if i == j {
+                            a += rows.compliance(b.start + i);
+                        }
+                        factors[at + i * len + j] = a;
+                    }
+                }
+                cholesky_in_place(&mut factors[at..at + len * len], len);
+            }
+        }
+    }
     for it in 0..p.max_iterations {
         iterations += 1;
         let mut max_change: Real = 0.0;
         // Symmetric Gauss–Seidel: sweep forward, then backward.
         let forward = it % 2 == 0;
         for bi in 0..blocks.len() {
-            let b = if forward {
-                &blocks[bi]
-            } else {
-                &blocks[blocks.len() - 1 - bi]
-            };
+            let bi = if forward { bi } else { blocks.len() - 1 - bi };
+            let b = &blocks[bi];
             let k = b.start;
             match b.kind {
-                BlockKind::Bilateral => {
+                BlockKind::Bilateral { len: 1 } => {
                     max_change = max_change.max(row_update(
                         rows,
                         d,
@@ -107,6 +127,10 @@ pub fn solve<R: RowSet>(
                         Real::NEG_INFINITY,
                         Real::INFINITY,
                     ));
+                }
+                BlockKind::Bilateral { len } => {
+                    let f = &factors[offsets[bi]..offsets[bi] + len * len];
+                    max_change = max_change.max(block_update(rows, f, lambda, v, omega, k, len));
                 }
                 BlockKind::Unilateral => {
                     max_change = max_change.max(row_update(
@@ -178,4 +202,76 @@ fn row_update<R: RowSet>(
         lambda[k] = new;
     }
     d[k] * dl.abs()
+}
+
+/// In-place Cholesky factor `A = L Lᵀ` of a symmetric positive semi-definite `n × n` matrix
+/// (row-major; L in the lower triangle). A pivot that vanishes (a dependent row) is set to
+/// zero, and that row then gets no update.
+fn cholesky_in_place(a: &mut [Real], n: usize) {
+    let scale = (0..n).map(|i| a[i * n + i]).fold(0.0, Real::max);
+    for j in 0..n {
+        let mut s = a[j * n + j];
+        for k in 0..j {
+            s -= a[j * n + k] * a[j * n + k];
+        }
+        let pivot = if s > 1e-12 * scale { s.sqrt() } else { 0.0 };
+        a[j * n + j] = pivot;
+        for i in j + 1..n {
+            let mut t = a[i * n + j];
+            for k in 0..j {
+                t -= a[i * n + k] * a[j * n + k];
+            }
+            a[i * n + j] = if pivot > 0.0 { t / pivot } else { 0.0 };
+        }
+    }
+}
+
+/// Exact update of a bilateral block: `Δλ = −ω A⁻¹ w` with the block's Cholesky factor.
+/// Returns the largest velocity-scaled change.
+fn block_update<R: RowSet>(
+    rows: &R,
+    f: &[Real],
+    lambda: &mut [Real],
+    v: &mut [Real],
+    omega: Real,
+    k: usize,
+    n: usize,
+) -> Real {
+    let mut x = [0.0; MAX_BLOCK];
+    for i in 0..n {
+        x[i] = -(rows.jv(k + i, v) + rows.bias(k + i) + rows.compliance(k + i) * lambda[k + i]);
+    }
+    // Forward and back substitution with L and Lᵀ.
+    for i in 0..n {
+        let mut t = x[i];
+        for j in 0..i {
+            t -= f[i * n + j] * x[j];
+        }
+        x[i] = if f[i * n + i] > 0.0 {
+            t / f[i * n + i]
+        } else {
+            0.0
+        };
+    }
+    for i in (0..n).rev() {
+        let mut t = x[i];
+        for j in i + 1..n {
+            t -= f[j * n + i] * x[j];
+        }
+        x[i] = if f[i * n + i] > 0.0 {
+            t / f[i * n + i]
+        } else {
+            0.0
+        };
+    }
+    let mut change: Real = 0.0;
+    for i in 0..n {
+        let dl = omega * x[i];
+        if dl != 0.0 {
+            rows.apply(k + i, dl, v);
+            lambda[k + i] += dl;
+        }
+        change = change.max((rows.diag(k + i) + rows.compliance(k + i)) * dl.abs());
+    }
+    change
 }
