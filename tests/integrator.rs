@@ -39,6 +39,9 @@ fn free_fall_and_projectile_match_the_discrete_solution() {
         let dev = b.com() - x_exact;
         assert!((dev - g * (0.5 * t * dt)).norm() < 1e-9 * disp);
         let verr = (b.lin_vel - (v0 + g * t)).norm();
+        eprintln!(
+            "{dim} v0 = {v0:?}: position error {err:.2e} (relative), velocity error {verr:.2e} m/s"
+        );
         assert!(
             verr < 1e-12 * (v0 + g * t).norm(),
             "velocity error {verr:e}"

@@ -102,15 +102,15 @@ pub fn run(world: &mut World, model: &Model, opts: &RunOptions) -> Result<RunSum
         ProgressBar::hidden()
     };
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} t = {msg} s  {per_sec}  ETA {eta}")
+        ProgressStyle::with_template("{bar:40} t = {msg} s | {per_sec} steps | ETA {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    bar.set_message(format!("{:.4}", world.time));
     let start = Instant::now();
     let mut summary = RunSummary::default();
     let mut iter_sum = 0u64;
     let mut frame = 0;
     let mut output = |world: &World, summary: &mut RunSummary| -> Result<(), RunError> {
-        let t0 = Instant::now();
         row.clear();
         for p in &probes {
             p.sample(world, &mut row);
@@ -125,11 +125,9 @@ pub fn run(world: &mut World, model: &Model, opts: &RunOptions) -> Result<RunSum
         }
         frame += 1;
         summary.frames = frame;
-        let _ = t0;
         Ok(())
     };
     output(world, &mut summary)?;
-    let mut out_time = Duration::ZERO;
     for step in 1..=total_steps {
         let info = world.step();
         iter_sum += info.iterations as u64;
@@ -157,13 +155,12 @@ pub fn run(world: &mut World, model: &Model, opts: &RunOptions) -> Result<RunSum
         if step % every == 0 || step == total_steps {
             let t0 = Instant::now();
             output(world, &mut summary)?;
-            out_time += t0.elapsed();
+            world.timings.add(Stage::Output, t0);
             bar.set_position(step);
             bar.set_message(format!("{:.4}", world.time));
         }
     }
     bar.finish_and_clear();
-    world.timings.add(Stage::Output, Instant::now() - out_time);
     csv.flush().map_err(io)?;
     if let Some(v) = vtk.as_ref() {
         v.write_collection().map_err(io)?;

@@ -154,3 +154,25 @@ fn in_line_comment(source: &str, i: usize) -> bool {
     let line_start = source[..i].rfind('\n').map(|p| p + 1).unwrap_or(0);
     source[line_start..i].contains("//")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_is_found_before_a_value_and_not_in_comments() {
+        let src = "// note: x\nModel(time: (dt: -1, end: 2), v: (1, -2, 3))";
+        let at = |needle: &str| src.find(needle).unwrap();
+        assert_eq!(field_before(src, at("-1")).as_deref(), Some("dt"));
+        assert_eq!(field_before(src, at("-2")).as_deref(), Some("v"));
+        assert_eq!(field_before(src, 5), None);
+    }
+
+    #[test]
+    fn line_and_column_round_trip() {
+        let src = "ab\ncdé\nf";
+        for (line, col) in [(1, 1), (2, 3), (3, 1)] {
+            assert_eq!(line_col(src, offset_of(src, line, col)), (line, col));
+        }
+    }
+}

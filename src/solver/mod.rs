@@ -258,3 +258,50 @@ pub fn residual<R: RowSet>(rows: &R, lambda: &[Real], w: &[Real], cone: bool) ->
     }
     res
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The cone projection is the Euclidean projection: idempotent, inside points unchanged,
+    /// and the residual is orthogonal to the projected point (Moreau decomposition of a cone).
+    #[test]
+    fn cone_projection_is_the_euclidean_projection() {
+        let mu = 0.6;
+        let pts = [
+            [1.0, 0.2, 0.1],
+            [1.0, 2.0, -1.0],
+            [-1.0, 0.1, 0.0],
+            [-0.2, 3.0, 4.0],
+            [0.0, 0.0, 0.0],
+        ];
+        for p in pts {
+            let mut q = p;
+            project_cone(mu, &mut q);
+            let t = (q[1] * q[1] + q[2] * q[2]).sqrt();
+            assert!(
+                t <= mu * q[0] * (1.0 + 1e-12) + 1e-15,
+                "{q:?} not in the cone"
+            );
+            let mut q2 = q;
+            project_cone(mu, &mut q2);
+            assert_eq!(q, q2, "projection must be idempotent");
+            let r = [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
+            let dot = r[0] * q[0] + r[1] * q[1] + r[2] * q[2];
+            assert!(dot.abs() < 1e-12, "residual not orthogonal: {dot}");
+        }
+        let mut inside = [1.0, 0.3, 0.2];
+        project_cone(mu, &mut inside);
+        assert_eq!(inside, [1.0, 0.3, 0.2]);
+    }
+
+    #[test]
+    fn box_projection_bounds_each_tangent() {
+        let mut l = [2.0, 5.0, -5.0];
+        project(BlockKind::Friction { mu: 0.5 }, &mut l, false);
+        assert_eq!(l, [2.0, 1.0, -1.0]);
+        let mut l = [-1.0, 5.0, -5.0];
+        project(BlockKind::Friction { mu: 0.5 }, &mut l, false);
+        assert_eq!(l, [0.0, 0.0, 0.0]);
+    }
+}

@@ -275,3 +275,37 @@ fn block_update<R: RowSet>(
     }
     change
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The block solve inverts a symmetric positive definite matrix exactly.
+    #[test]
+    fn cholesky_solves_a_spd_system() {
+        let a = [4.0, 1.0, 0.5, 1.0, 3.0, 0.2, 0.5, 0.2, 2.0];
+        let mut f = a;
+        cholesky_in_place(&mut f, 3);
+        let b = [1.0, -2.0, 0.5];
+        // Solve L Lᵀ x = b as block_update does.
+        let mut x = b;
+        for i in 0..3 {
+            let mut t = x[i];
+            for j in 0..i {
+                t -= f[i * 3 + j] * x[j];
+            }
+            x[i] = t / f[i * 3 + i];
+        }
+        for i in (0..3).rev() {
+            let mut t = x[i];
+            for j in i + 1..3 {
+                t -= f[j * 3 + i] * x[j];
+            }
+            x[i] = t / f[i * 3 + i];
+        }
+        for i in 0..3 {
+            let ax: f64 = (0..3).map(|j| a[i * 3 + j] * x[j]).sum();
+            assert!((ax - b[i]).abs() < 1e-14, "row {i}: {ax} vs {}", b[i]);
+        }
+    }
+}
