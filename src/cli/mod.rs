@@ -182,6 +182,14 @@ fn run_cmd(
         errln!("error: --end must be a positive number of seconds, got {end}");
         return ExitCode::from(2);
     }
+    if end / model.time.dt.0 > crate::model::load::MAX_STEPS {
+        errln!(
+            "error: --end {end} s with dt = {} s is more than {:e} steps",
+            model.time.dt.0,
+            crate::model::load::MAX_STEPS
+        );
+        return ExitCode::from(2);
+    }
     if let Some(n) = threads {
         if n == 0 {
             errln!("error: --threads must be at least 1");

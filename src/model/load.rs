@@ -10,6 +10,9 @@ use ron::extensions::Extensions;
 use std::collections::HashSet;
 use std::path::Path;
 
+/// The largest number of steps a run may have (end / dt).
+pub const MAX_STEPS: f64 = 1e9;
+
 /// Reads and validates a model file.
 pub fn load_file(path: &Path) -> Result<(Model, String), Box<ModelError>> {
     let source = std::fs::read_to_string(path).map_err(|e| {
@@ -119,6 +122,13 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
             ),
         );
     }
+    let steps = m.time.end.0 / m.time.dt.0;
+    if steps > MAX_STEPS {
+        let o = find_key(source, "dt", 0)
+            .map(|o| value_start(source, o))
+            .unwrap_or(0);
+        return err(o, "dt", format!("end / dt = {steps:.3e} steps; more than {MAX_STEPS:e} steps is not a run that finishes — raise dt or lower end"));
+    }
     match &m.solver {
         crate::solver::SolverChoice::Pgs(p) => {
             let o = find_key(source, "solver", 0)
@@ -221,8 +231,31 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
                 "a TriMesh body must be Static (triangle meshes have no volume)".into(),
             );
         }
-        if let Err(e) = build_shape(&b.shape, dofs, m.scene.thickness.0) {
-            return err(locate(source, "bodies", &b.name, "shape"), "shape", e.0);
+        let shape = match build_shape(&b.shape, dofs, m.scene.thickness.0) {
+            Ok((s, _)) => s,
+            Err(e) => return err(locate(source, "bodies", &b.name, "shape"), "shape", e.0),
+        };
+        if b.kind == BodyKind::Dynamic {
+            let density = m
+                .materials
+                .iter()
+                .find(|x| x.name == b.material)
+                .map(|x| x.density.0)
+                .unwrap_or(1000.0);
+            let mp = shape.mass_properties(density);
+            let mass = mp.mass();
+            let inertia = mp.principal_inertia();
+            let ok = |x: f64| x.is_finite() && x > 0.0;
+            if !(ok(mass) && ok(inertia.x) && ok(inertia.y) && ok(inertia.z)) {
+                return err(
+                    locate(source, "bodies", &b.name, "shape"),
+                    "shape",
+                    format!(
+                        "a dynamic body needs a finite positive mass and inertia; this shape gives mass {mass:e} kg and principal inertia ({:e}, {:e}, {:e}) kg·m² (check its size and the density)",
+                        inertia.x, inertia.y, inertia.z
+                    ),
+                );
+            }
         }
     }
     let mut jnames = HashSet::new();
