@@ -91,19 +91,19 @@ pub struct Geometry {
     pairs: Vec<((u32, u32), PairCache)>,
     candidates: Vec<(u32, u32)>,
     aabbs: Vec<parry3d_f64::bounding_volume::Aabb>,
+    poses: Vec<Iso>,
 }
 
 impl Geometry {
     /// Updates the manifolds of all pairs at the bodies' current poses and returns the contacts.
     /// `prediction` (m) is the distance below which separated shapes already produce contacts.
     pub fn update(&mut self, bodies: &[RigidBody], prediction: Real, contacts: &mut Vec<Contact>) {
-        let poses: Vec<Iso> = self
-            .colliders
-            .iter()
-            .map(|c| bodies[c.body].pose * c.local)
-            .collect();
+        self.poses.clear();
+        self.poses
+            .extend(self.colliders.iter().map(|c| bodies[c.body].pose * c.local));
+        let poses = &self.poses;
         self.aabbs.clear();
-        for (c, p) in self.colliders.iter().zip(&poses) {
+        for (c, p) in self.colliders.iter().zip(poses) {
             let aabb = c.shape.compute_aabb(&to_pose(p));
             self.aabbs.push(aabb.loosened(prediction * 0.5));
         }
@@ -221,6 +221,9 @@ impl Geometry {
     }
 }
 
+/// Manifolds with more points than this are not reduced.
+const MAX_MANIFOLD_POINTS: usize = 32;
+
 /// Chooses at most four points of a manifold that span the largest contact area (a bit mask of
 /// the kept points): the deepest point, the point farthest from it, the point making the largest
 /// triangle with them, and the point adding the most area on the other side. A flat patch is
@@ -231,15 +234,14 @@ fn reduce_manifold(m: &Manifold, pose1: &Iso, normal: &Vec3) -> u64 {
     if n <= 4 {
         return u64::MAX;
     }
-    if n > 64 {
-        // Beyond what the mask holds; keep the first 64 (never happens for convex pairs).
+    if n > MAX_MANIFOLD_POINTS {
+        // Beyond what is reduced here; keep them all (parry's convex manifolds stay far below).
         return u64::MAX;
     }
-    let p: Vec<Vec3> = m
-        .points
-        .iter()
-        .map(|c| (pose1 * nalgebra::Point3::from(from_pv(c.local_p1))).coords)
-        .collect();
+    let mut p = [Vec3::zeros(); MAX_MANIFOLD_POINTS];
+    for (q, c) in p.iter_mut().zip(&m.points) {
+        *q = (pose1 * nalgebra::Point3::from(from_pv(c.local_p1))).coords;
+    }
     let i0 = (0..n)
         .min_by(|&a, &b| m.points[a].dist.total_cmp(&m.points[b].dist))
         .unwrap_or(0);

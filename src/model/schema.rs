@@ -168,15 +168,12 @@ pub struct MaterialDef {
     pub friction: NonNegative,
     /// Coefficient of restitution in [0, 1]. Pairs combine as the maximum.
     #[serde(default)]
-    pub restitution: UnitIntervalDefault,
+    pub restitution: UnitInterval,
 }
 
 fn half() -> NonNegative {
     NonNegative(0.5)
 }
-
-/// A restitution coefficient with default 0.
-pub type UnitIntervalDefault = UnitInterval;
 
 impl Default for UnitInterval {
     fn default() -> Self {

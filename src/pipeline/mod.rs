@@ -75,7 +75,6 @@ impl World {
     /// Advances the world by one step of `dt`.
     pub fn step(&mut self) -> SolveInfo {
         let h = self.dt;
-        let s = &mut self.scratch;
 
         // 1 external forces -> v*
         let t0 = Instant::now();
@@ -90,42 +89,12 @@ impl World {
                 b.ang_vel.y = 0.0;
             }
         }
-        let ndof = BodyMass::of(&self.bodies, self.dofs, &mut s.masses);
-        s.v.clear();
-        for b in self.bodies.iter().filter(|b| b.is_dynamic()) {
-            s.v.extend(b.lin_vel.iter().chain(b.ang_vel.iter()));
-        }
-        debug_assert_eq!(s.v.len(), ndof);
         self.timings.add(Stage::External, t0);
 
-        // 3 geometry
-        let t0 = Instant::now();
-        self.geometry
-            .update(&self.bodies, self.contact.prediction, &mut s.contacts);
-        self.timings.add(Stage::Geometry, t0);
-
-        // 4 rows
-        let t0 = Instant::now();
-        s.rows.clear();
-        contact::build_rows(
-            &s.contacts,
-            &s.masses,
-            &s.v,
-            h,
-            &self.contact,
-            &mut s.rows,
-            &mut s.contact_rows,
-        );
-        joint::build_rows(
-            &self.joints,
-            &self.bodies,
-            &s.masses,
-            h,
-            self.contact.baumgarte,
-            &mut s.rows,
-            &mut s.joint_rows,
-        );
-        self.timings.add(Stage::Rows, t0);
+        // 3 geometry, 4 rows
+        let ndof = self.detect_and_build_rows();
+        debug_assert_eq!(self.scratch.v.len(), ndof);
+        let s = &mut self.scratch;
 
         // 5 solve
         let t0 = Instant::now();
@@ -200,23 +169,26 @@ impl World {
 }
 
 impl World {
-    /// Detects contacts and builds the rows at the current state without stepping; returns
-    /// (contact points, rows). Used by `check`.
-    pub fn initial_rows(&mut self) -> (usize, usize) {
-        let s = &mut self.scratch;
-        BodyMass::of(&self.bodies, self.dofs, &mut s.masses);
+    /// Stages 3 and 4 at the current state and velocities (taken as `v*`): mass data, the DOF
+    /// vector, contacts, rows. Returns the number of DOFs. Timed as geometry and rows.
+    fn detect_and_build_rows(&mut self) -> usize {
+        let (h, s) = (self.dt, &mut self.scratch);
+        let ndof = BodyMass::of(&self.bodies, self.dofs, &mut s.masses);
         s.v.clear();
         for b in self.bodies.iter().filter(|b| b.is_dynamic()) {
             s.v.extend(b.lin_vel.iter().chain(b.ang_vel.iter()));
         }
+        let t0 = Instant::now();
         self.geometry
             .update(&self.bodies, self.contact.prediction, &mut s.contacts);
+        self.timings.add(Stage::Geometry, t0);
+        let t0 = Instant::now();
         s.rows.clear();
         contact::build_rows(
             &s.contacts,
             &s.masses,
             &s.v,
-            self.dt,
+            h,
             &self.contact,
             &mut s.rows,
             &mut s.contact_rows,
@@ -225,11 +197,19 @@ impl World {
             &self.joints,
             &self.bodies,
             &s.masses,
-            self.dt,
+            h,
             self.contact.baumgarte,
             &mut s.rows,
             &mut s.joint_rows,
         );
-        (s.contacts.len(), s.rows.rows.len())
+        self.timings.add(Stage::Rows, t0);
+        ndof
+    }
+
+    /// Detects contacts and builds the rows at the current state without stepping; returns
+    /// (contact points, rows). Used by `check`.
+    pub fn initial_rows(&mut self) -> (usize, usize) {
+        self.detect_and_build_rows();
+        (self.scratch.contacts.len(), self.scratch.rows.rows.len())
     }
 }

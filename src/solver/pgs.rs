@@ -115,53 +115,26 @@ pub fn solve<R: RowSet>(
             let bi = if forward { bi } else { blocks.len() - 1 - bi };
             let b = &blocks[bi];
             let k = b.start;
-            match b.kind {
+            let update = |k: usize, lo: Real, hi: Real, lambda: &mut [Real], v: &mut [Real]| {
+                row_update(rows, d, lambda, v, omega, k, lo, hi)
+            };
+            let change = match b.kind {
                 BlockKind::Bilateral { len: 1 } => {
-                    max_change = max_change.max(row_update(
-                        rows,
-                        d,
-                        lambda,
-                        v,
-                        omega,
-                        k,
-                        Real::NEG_INFINITY,
-                        Real::INFINITY,
-                    ));
+                    update(k, Real::NEG_INFINITY, Real::INFINITY, lambda, v)
                 }
                 BlockKind::Bilateral { len } => {
                     let f = &factors[offsets[bi]..offsets[bi] + len * len];
-                    max_change = max_change.max(block_update(rows, f, lambda, v, omega, k, len));
+                    block_update(rows, f, lambda, v, omega, k, len)
                 }
-                BlockKind::Unilateral => {
-                    max_change = max_change.max(row_update(
-                        rows,
-                        d,
-                        lambda,
-                        v,
-                        omega,
-                        k,
-                        0.0,
-                        Real::INFINITY,
-                    ));
-                }
+                BlockKind::Unilateral => update(k, 0.0, Real::INFINITY, lambda, v),
                 BlockKind::Friction { mu } => {
-                    max_change = max_change.max(row_update(
-                        rows,
-                        d,
-                        lambda,
-                        v,
-                        omega,
-                        k,
-                        0.0,
-                        Real::INFINITY,
-                    ));
+                    let normal = update(k, 0.0, Real::INFINITY, lambda, v);
                     let lim = mu * lambda[k];
-                    for t in [k + 1, k + 2] {
-                        max_change =
-                            max_change.max(row_update(rows, d, lambda, v, omega, t, -lim, lim));
-                    }
+                    let t1 = update(k + 1, -lim, lim, lambda, v);
+                    normal.max(t1).max(update(k + 2, -lim, lim, lambda, v))
                 }
-            }
+            };
+            max_change = max_change.max(change);
         }
         if max_change < p.tolerance {
             converged = true;
