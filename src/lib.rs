@@ -12,6 +12,7 @@
 pub mod body;
 pub mod cli;
 pub mod constraints;
+pub mod fluid;
 pub mod geometry;
 pub mod io;
 pub mod math;

@@ -5,7 +5,9 @@
 //! body's state is kept in its centre-of-mass principal frame; the user's frame is kept as an
 //! offset. Planar models have the thickness as extrusion depth, so their masses are per that depth.
 
-use super::schema::{BodyKind, Dimension, JointKindDef, Model};
+use super::schema::{BodyKind, Dimension, FluidDef, JointKindDef, Model, RegionDef, VelocityDef};
+use crate::fluid::kernel::{Kernel, KernelKind};
+use crate::fluid::{sampling, Fluid, FluidParams};
 use crate::body::{Dofs, Kind, RigidBody};
 use crate::constraints::contact::ContactParams;
 use crate::constraints::joint::{Joint, JointCompliance, JointKind};
@@ -149,6 +151,10 @@ pub fn build_world(m: &Model) -> Result<World, String> {
     }
     geometry.excluded.sort_unstable();
     geometry.excluded.dedup();
+    let fluid = match &m.fluid {
+        Some(f) => Some(build_fluid(f, m, &bodies, &geometry)?),
+        None => None,
+    };
     Ok(World {
         dofs,
         gravity: flat(m.scene.gravity.vec()),
@@ -168,5 +174,77 @@ pub fn build_world(m: &Model) -> Result<World, String> {
         timings: Default::default(),
         scratch: Default::default(),
         last_solve: Default::default(),
+        fluid,
     })
+}
+
+/// The most fluid plus boundary particles a model may ask for.
+pub const MAX_PARTICLES: usize = 20_000_000;
+
+/// Samples the fluid regions and the walls (every static body, filled to the kernel support
+/// below its surface).
+fn build_fluid(f: &FluidDef, m: &Model, bodies: &[RigidBody], geometry: &Geometry) -> Result<Fluid, String> {
+    let planar = m.scene.dimension == Dimension::Two;
+    let l = f.spacing.0;
+    let kind = f.kernel;
+    let ratio = f.smoothing.map(|s| s.0).unwrap_or(if kind == KernelKind::Mps { 2.1 } else { 1.3 });
+    let kernel = Kernel::new(kind, ratio * l, if planar { 2 } else { 3 });
+    let mut pos = Vec::new();
+    let mut vel = Vec::new();
+    for r in &f.regions {
+        let first = pos.len();
+        let field = match r {
+            RegionDef::Box { min, max, velocity } => {
+                sampling::fill_box(min.vec(), max.vec(), l, planar, &mut pos);
+                velocity
+            }
+            RegionDef::Ball { center, radius, velocity } => {
+                let mut c = center.vec();
+                if planar {
+                    c.z = 0.0;
+                }
+                sampling::fill_ball(c, radius.0, l, planar, &mut pos);
+                velocity
+            }
+        };
+        if pos.len() > MAX_PARTICLES {
+            return Err(format!("the fluid regions hold more than {MAX_PARTICLES} particles at spacing {l} m"));
+        }
+        for p in &pos[first..] {
+            vel.push(match field {
+                VelocityDef::Uniform(u) => u.vec(),
+                VelocityDef::Linear(a, b, c) => Vec3::new(a.vec().dot(p), b.vec().dot(p), c.vec().dot(p)),
+            });
+        }
+    }
+    if pos.is_empty() {
+        return Err(format!("the fluid regions hold no particle at spacing {l} m"));
+    }
+    let mut boundary = Vec::new();
+    let depth = kernel.support();
+    for (c, b) in geometry.colliders.iter().zip(bodies) {
+        if b.kind == Kind::Static {
+            sampling::fill_shape_layer(&c.shape, &(b.pose * c.local), l, depth, planar, &mut boundary);
+            if boundary.len() + pos.len() > MAX_PARTICLES {
+                return Err(format!("the walls need more than {MAX_PARTICLES} boundary particles at spacing {l} m; make the static bodies smaller"));
+            }
+        }
+    }
+    let params = FluidParams {
+        method: f.method,
+        kernel,
+        spacing: l,
+        rho0: f.density.0,
+        viscosity: f.viscosity.0,
+        beta: f.stabilisation.0,
+        compliance: f.compliance.0,
+        planar,
+        thickness: if planar { m.scene.thickness.0 } else { 1.0 },
+    };
+    if planar {
+        for v in vel.iter_mut() {
+            v.z = 0.0;
+        }
+    }
+    Ok(Fluid::new(params, pos, vel, boundary))
 }

@@ -54,6 +54,95 @@ pub struct Model {
     /// Measured series written to `probes.csv` and plotted.
     #[serde(default)]
     pub probes: Vec<ProbeDef>,
+    /// An SPH fluid solved together with the bodies (optional).
+    #[serde(default)]
+    pub fluid: Option<FluidDef>,
+}
+
+/// An SPH fluid: particles on a lattice filling the regions; every static body becomes a wall
+/// of boundary particles.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FluidDef {
+    /// `Unilateral` (001, default) or `Kcsph` (004) density rows.
+    #[serde(default)]
+    pub method: crate::fluid::DensityMethod,
+    /// `Wendland` (default), `CubicSpline` or `Mps`.
+    #[serde(default)]
+    pub kernel: crate::fluid::kernel::KernelKind,
+    /// Particle spacing l (m).
+    pub spacing: Positive,
+    /// Smoothing length over spacing, h / l. Default 1.3 (support 2.6 l); for `Mps` it is
+    /// r_e / l, default 2.1.
+    #[serde(default)]
+    pub smoothing: Option<Positive>,
+    /// Rest density ρ0 (kg/m³). Default 1000.
+    #[serde(default = "water")]
+    pub density: Positive,
+    /// Kinematic viscosity ν (m²/s). Default 1e-6 (water).
+    #[serde(default = "water_nu")]
+    pub viscosity: NonNegative,
+    /// Density-error feedback β in [0, 1] per step (001's α). Default 0.05.
+    #[serde(default = "beta")]
+    pub stabilisation: UnitInterval,
+    /// Row compliance ε ≥ 0 (regularisation). Default 0.
+    #[serde(default)]
+    pub compliance: NonNegative,
+    /// Where the fluid starts.
+    pub regions: Vec<RegionDef>,
+}
+
+fn water() -> Positive {
+    Positive(1000.0)
+}
+fn water_nu() -> NonNegative {
+    NonNegative(1e-6)
+}
+fn beta() -> UnitInterval {
+    UnitInterval(0.05)
+}
+
+/// A region filled with fluid particles.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum RegionDef {
+    /// The box `[min, max]` (m).
+    Box {
+        /// Lower corner (m).
+        min: V3,
+        /// Upper corner (m).
+        max: V3,
+        /// Initial velocity.
+        #[serde(default)]
+        velocity: VelocityDef,
+    },
+    /// A ball (planar: disc) of `radius` (m) around `center`.
+    Ball {
+        /// Centre (m).
+        center: V3,
+        /// Radius (m).
+        radius: Positive,
+        /// Initial velocity.
+        #[serde(default)]
+        velocity: VelocityDef,
+    },
+}
+
+/// An initial velocity field.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum VelocityDef {
+    /// The same velocity everywhere (m/s).
+    Uniform(V3),
+    /// `u = G x`, G given by its rows (1/s); e.g. `Linear((1, 0, 0), (0, -1, 0), (0, 0, 0))`
+    /// is the circular patch's `u = (x, −y)`.
+    Linear(V3, V3, V3),
+}
+
+impl Default for VelocityDef {
+    fn default() -> Self {
+        VelocityDef::Uniform(V3::default())
+    }
 }
 
 /// Spatial dimension of the model.

@@ -2,10 +2,10 @@
 //!
 //! ```text
 //! 1 external forces   gravity, applied forces, gyroscopic step     -> v*
-//! 2 neighbours        (fluid particles, later)
+//! 2 neighbours        fluid particles: cell sort, neighbour lists, gravity + viscosity
 //! 3 geometry          broad + narrow phase                         -> contacts (warm λ)
-//! 4 rows              contact + friction, joints                   -> constraint rows
-//! 5 solve             PGS | APGD                                   -> λ, SolveInfo
+//! 4 rows              contact + friction, joints, fluid density    -> constraint rows
+//! 5 solve             PGS | APGD, all rows in one solve            -> λ, SolveInfo
 //! 6 integrate         symplectic Euler, quaternion exp map         -> new state
 //! ```
 //!
@@ -22,7 +22,8 @@ use crate::constraints::joint::{self, Joint, JointRow};
 use crate::constraints::{BodyMass, BodyRows};
 use crate::geometry::{Contact, Geometry, Impulse};
 use crate::math::{Real, Vec3};
-use crate::solver::{SolveInfo, SolverChoice, Workspace};
+use crate::fluid::Fluid;
+use crate::solver::{Block, SolveInfo, SolverChoice, Stacked, Workspace};
 use std::time::Instant;
 
 /// Scratch buffers of a step, reused to avoid allocation per step.
@@ -39,6 +40,8 @@ pub struct Scratch {
     v: Vec<Real>,
     impulses: Vec<Impulse>,
     solver: Workspace,
+    blocks: Vec<Block>,
+    body_dofs: usize,
 }
 
 /// Everything that evolves, and the settings of its evolution.
@@ -69,6 +72,8 @@ pub struct World {
     pub scratch: Scratch,
     /// What the last solve reported.
     pub last_solve: SolveInfo,
+    /// SPH fluid particles, if the model has a fluid.
+    pub fluid: Option<Fluid>,
 }
 
 impl World {
@@ -91,18 +96,36 @@ impl World {
         }
         self.timings.add(Stage::External, t0);
 
+        // 2 neighbours (fluid), then the fluid's explicit forces
+        if let Some(f) = self.fluid.as_mut() {
+            let t0 = Instant::now();
+            f.update_neighbours();
+            self.timings.add(Stage::Neighbours, t0);
+            let t0 = Instant::now();
+            f.external(&self.gravity, h);
+            self.timings.add(Stage::External, t0);
+        }
+
         // 3 geometry, 4 rows
         let ndof = self.detect_and_build_rows();
         debug_assert_eq!(self.scratch.v.len(), ndof);
         let s = &mut self.scratch;
 
-        // 5 solve
+        // 5 solve: body rows alone, or body and fluid rows in one monolithic solve
         let t0 = Instant::now();
         s.lambda.clear();
         s.lambda.extend_from_slice(&s.rows.warm);
-        let info = self
-            .solver
-            .solve(&s.rows, &mut s.lambda, &mut s.v, &mut s.solver);
+        let nbody_rows = s.lambda.len();
+        let info = match self.fluid.as_mut() {
+            None => self.solver.solve(&s.rows, &mut s.lambda, &mut s.v, &mut s.solver),
+            Some(f) => {
+                s.lambda.extend_from_slice(&f.lambda);
+                let rows = Stacked::new(&s.rows, &f.rows, &mut s.blocks);
+                let info = self.solver.solve(&rows, &mut s.lambda, &mut s.v, &mut s.solver);
+                f.store_solution(&s.v, &s.lambda[nbody_rows..], s.body_dofs, h);
+                info
+            }
+        };
         contact::read_impulses(&s.contact_rows, &s.lambda, &mut s.impulses);
         self.geometry.store_impulses(&s.contacts, &s.impulses);
         joint::read_impulses(&mut self.joints, &s.rows, &s.joint_rows, &s.lambda, h);
@@ -120,6 +143,9 @@ impl World {
             if b.kind != crate::body::Kind::Static {
                 integrate_pose(b, h);
             }
+        }
+        if let Some(f) = self.fluid.as_mut() {
+            f.integrate(h);
         }
         self.steps += 1;
         self.time = self.steps as Real * h;
@@ -174,9 +200,13 @@ impl World {
     fn detect_and_build_rows(&mut self) -> usize {
         let (h, s) = (self.dt, &mut self.scratch);
         let ndof = BodyMass::of(&self.bodies, self.dofs, &mut s.masses);
+        s.body_dofs = ndof;
         s.v.clear();
         for b in self.bodies.iter().filter(|b| b.is_dynamic()) {
             s.v.extend(b.lin_vel.iter().chain(b.ang_vel.iter()));
+        }
+        if let Some(f) = self.fluid.as_ref() {
+            s.v.extend(f.vel.iter().flat_map(|v| v.iter().copied()));
         }
         let t0 = Instant::now();
         self.geometry
@@ -202,8 +232,11 @@ impl World {
             &mut s.rows,
             &mut s.joint_rows,
         );
+        if let Some(f) = self.fluid.as_mut() {
+            f.build_rows(ndof, h);
+        }
         self.timings.add(Stage::Rows, t0);
-        ndof
+        s.v.len()
     }
 
     /// Detects contacts and builds the rows at the current state without stepping; returns

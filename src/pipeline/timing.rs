@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 pub enum Stage {
     /// External forces and the gyroscopic step.
     External,
+    /// Fluid neighbour search (cell sort and lists).
+    Neighbours,
     /// Broad and narrow phase.
     Geometry,
     /// Building the rows.
@@ -21,8 +23,9 @@ pub enum Stage {
 
 impl Stage {
     /// All stages in order.
-    pub const ALL: [Stage; 6] = [
+    pub const ALL: [Stage; 7] = [
         Stage::External,
+        Stage::Neighbours,
         Stage::Geometry,
         Stage::Rows,
         Stage::Solve,
@@ -34,6 +37,7 @@ impl Stage {
     pub fn name(self) -> &'static str {
         match self {
             Stage::External => "external forces",
+            Stage::Neighbours => "neighbours",
             Stage::Geometry => "geometry",
             Stage::Rows => "rows",
             Stage::Solve => "solve",
@@ -46,7 +50,7 @@ impl Stage {
 /// Accumulated wall time per stage.
 #[derive(Debug, Clone, Default)]
 pub struct StageTimes {
-    totals: [Duration; 6],
+    totals: [Duration; 7],
 }
 
 impl StageTimes {

@@ -1,0 +1,338 @@
+//! SPH fluid particles as 3-DOF entities in the same solve as the rigid bodies.
+//!
+//! Each fluid particle carries a velocity (three DOFs, appended after the bodies' DOFs in the
+//! velocity vector) and one density row ([`density`]). Walls are static bodies filled with
+//! boundary particles ([`sampling`]) that count in the fluid density.
+//!
+//! **Rest density and volumes.** The particle volume is `V = 1 / n0` (m^d) with
+//! `n0 = Σ_k W(|k| l)` the kernel sum over the ideal lattice of spacing l (self included), so a
+//! particle inside the initial lattice has exactly `ρ = ρ0` whatever the kernel's discrete
+//! normalisation error. Mass `m = ρ0 V t` (kg), `t` the planar thickness (1 in 3D).
+//!
+//! **Step** (the fluid part of [`crate::pipeline::World::step`]): sort particles into cell
+//! order, find neighbours, add gravity and explicit viscosity (Morris et al. 1997 Laplacian,
+//! `a_i = 2ν Σ_j V (r_ij · ∇_i W_ij) / (r_ij² + 0.01 h²) (v_i − v_j)`, 1/s² · m), build the
+//! density rows, solve together with the body rows, move `x += h v⁺`.
+//!
+//! Pressure from the impulse: `p_i = λ_i / (h V t)` (Pa); smoothed pressure (001 eq. 42)
+//! `p̃_i = Σ_j w_s p_j / Σ_j w_s` with `w_s = (r_e² − r²)³` over the kernel support.
+//!
+//! Status (issue 3, in progress): fluid–static-wall coupling through boundary particles, the
+//! unilateral (001) and bilateral (KCSPH, 004) density rows, viscosity. Not yet: fluid–dynamic
+//! body coupling, fluid–wall contact rows, probes.
+
+pub mod density;
+pub mod grid;
+pub mod kernel;
+pub mod sampling;
+
+use crate::math::{Real, Vec3};
+use density::DensityRows;
+use grid::{CellGrid, Neighbours};
+use kernel::Kernel;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// How incompressibility is imposed, by name in RON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum DensityMethod {
+    /// 001: unilateral rows (λ ≥ 0), the density may only grow at the target rate; free surfaces
+    /// need no detection.
+    #[default]
+    Unilateral,
+    /// 004 KCSPH: bilateral rows ρ_i = ρ0.
+    Kcsph,
+}
+
+/// Fluid parameters (SI units).
+#[derive(Debug, Clone, Copy)]
+pub struct FluidParams {
+    /// Density rows.
+    pub method: DensityMethod,
+    /// Kernel.
+    pub kernel: Kernel,
+    /// Particle spacing l (m).
+    pub spacing: Real,
+    /// Rest density ρ0 (kg/m³).
+    pub rho0: Real,
+    /// Kinematic viscosity ν (m²/s).
+    pub viscosity: Real,
+    /// Density-error feedback β in [0, 1] (001's α).
+    pub beta: Real,
+    /// Row compliance ε ≥ 0.
+    pub compliance: Real,
+    /// Planar model.
+    pub planar: bool,
+    /// Planar thickness t (m); 1 in 3D.
+    pub thickness: Real,
+}
+
+/// The fluid: particles in cell order, boundary particles, neighbour data and rows.
+#[derive(Debug, Clone)]
+pub struct Fluid {
+    /// Parameters.
+    pub params: FluidParams,
+    /// Particle volume V = 1/n0 (m^d).
+    pub volume: Real,
+    /// Particle mass (kg).
+    pub mass: Real,
+    /// Positions (m).
+    pub pos: Vec<Vec3>,
+    /// Velocities (m/s).
+    pub vel: Vec<Vec3>,
+    /// Original particle ids (positions are re-sorted into cell order every step).
+    pub id: Vec<u32>,
+    /// Impulses of the last solve (warm start).
+    pub lambda: Vec<Real>,
+    /// Pressure from the last solve (Pa).
+    pub pressure: Vec<Real>,
+    /// Density error (ρ − ρ0)/ρ0 at the start of the last step.
+    pub density_error: Vec<Real>,
+    /// Static boundary particles (m).
+    pub boundary: Vec<Vec3>,
+    /// The density rows of the current step.
+    pub rows: DensityRows,
+    grid: CellGrid,
+    bgrid: CellGrid,
+    ff: Neighbours,
+    fb: Neighbours,
+    perm_pos: Vec<Vec3>,
+    perm_vel: Vec<Vec3>,
+    perm_id: Vec<u32>,
+    perm_l: Vec<Real>,
+}
+
+/// `n0 = Σ_k W(|k| l)` over the ideal lattice (self included).
+pub fn lattice_sum(kernel: &Kernel, l: Real) -> Real {
+    let n = (kernel.support() / l).ceil() as i64;
+    let zr = if kernel.dim == 2 { 0..=0 } else { -n..=n };
+    let mut s = 0.0;
+    for k in zr {
+        for j in -n..=n {
+            for i in -n..=n {
+                s += kernel.w(Vec3::new(i as Real, j as Real, k as Real).norm() * l);
+            }
+        }
+    }
+    s
+}
+
+impl Fluid {
+    /// A fluid of particles at `pos` with velocities `vel`, walls given as boundary particles.
+    pub fn new(params: FluidParams, pos: Vec<Vec3>, vel: Vec<Vec3>, boundary: Vec<Vec3>) -> Fluid {
+        assert_eq!(pos.len(), vel.len(), "one velocity per particle");
+        let volume = 1.0 / lattice_sum(&params.kernel, params.spacing);
+        let n = pos.len();
+        Fluid {
+            volume,
+            mass: params.rho0 * volume * params.thickness,
+            params,
+            pos,
+            vel,
+            id: (0..n as u32).collect(),
+            lambda: vec![0.0; n],
+            pressure: vec![0.0; n],
+            density_error: vec![0.0; n],
+            boundary,
+            rows: DensityRows::default(),
+            grid: CellGrid::default(),
+            bgrid: CellGrid::default(),
+            ff: Neighbours::default(),
+            fb: Neighbours::default(),
+            perm_pos: Vec::new(),
+            perm_vel: Vec::new(),
+            perm_id: Vec::new(),
+            perm_l: Vec::new(),
+        }
+    }
+
+    /// Number of fluid particles.
+    pub fn len(&self) -> usize {
+        self.pos.len()
+    }
+
+    /// Whether there are no particles.
+    pub fn is_empty(&self) -> bool {
+        self.pos.is_empty()
+    }
+
+    /// Stage 2: sorts particles into cell order and finds fluid–fluid and fluid–boundary
+    /// neighbours within the kernel support.
+    pub fn update_neighbours(&mut self) {
+        let r = self.params.kernel.support();
+        let planar = self.params.planar;
+        self.grid.build(&self.pos, r, planar);
+        // Reorder into cell order (warm-start impulses move with their particles).
+        let order = &self.grid.items;
+        self.perm_pos.clear();
+        self.perm_pos.extend(order.iter().map(|&i| self.pos[i as usize]));
+        self.perm_vel.clear();
+        self.perm_vel.extend(order.iter().map(|&i| self.vel[i as usize]));
+        self.perm_id.clear();
+        self.perm_id.extend(order.iter().map(|&i| self.id[i as usize]));
+        self.perm_l.clear();
+        self.perm_l.extend(order.iter().map(|&i| self.lambda[i as usize]));
+        std::mem::swap(&mut self.pos, &mut self.perm_pos);
+        std::mem::swap(&mut self.vel, &mut self.perm_vel);
+        std::mem::swap(&mut self.id, &mut self.perm_id);
+        std::mem::swap(&mut self.lambda, &mut self.perm_l);
+        self.grid.build(&self.pos, r, planar);
+        self.ff.build(&self.pos, &self.grid, &self.pos, r, true);
+        if self.bgrid.items.len() != self.boundary.len() || self.bgrid.items.is_empty() {
+            self.bgrid.build(&self.boundary, r, planar);
+        }
+        self.fb.build(&self.pos, &self.bgrid, &self.boundary, r, false);
+    }
+
+    /// Adds gravity and explicit viscosity over a step `h` (s).
+    pub fn external(&mut self, gravity: &Vec3, h: Real) {
+        let nu = self.params.viscosity;
+        let k = &self.params.kernel;
+        let (pos, vel, ff, v0) = (&self.pos, &self.vel, &self.ff, self.volume);
+        let eta2 = 0.01 * k.h * k.h;
+        let mask = if self.params.planar { Vec3::new(1.0, 1.0, 0.0) } else { Vec3::repeat(1.0) };
+        let mut acc: Vec<Vec3> = (0..pos.len())
+            .into_par_iter()
+            .map(|i| {
+                let mut a = *gravity;
+                if nu > 0.0 {
+                    for &j in ff.of(i) {
+                        let j = j as usize;
+                        let rij = pos[i] - pos[j];
+                        let r = rij.norm();
+                        if r > 0.0 {
+                            let rdotgrad = k.dw(r) * r; // r_ij · ∇_i W_ij
+                            a += (vel[i] - vel[j]) * (2.0 * nu * v0 * rdotgrad / (r * r + eta2));
+                        }
+                    }
+                }
+                a.component_mul(&mask)
+            })
+            .collect();
+        for (v, a) in self.vel.iter_mut().zip(acc.drain(..)) {
+            *v += a * h;
+        }
+    }
+
+    /// Stage 4: density errors and the density rows with DOFs starting at `dof0`.
+    pub fn build_rows(&mut self, dof0: usize, h: Real) {
+        let k = self.params.kernel;
+        let v0 = self.volume;
+        let n = self.pos.len();
+        let (pos, boundary, ff, fb) = (&self.pos, &self.boundary, &self.ff, &self.fb);
+        let rows = &mut self.rows;
+        rows.dof0 = dof0;
+        let minv = 1.0 / self.mass;
+        rows.minv = if self.params.planar { Vec3::new(minv, minv, 0.0) } else { Vec3::repeat(minv) };
+        rows.compliance = self.params.compliance;
+        rows.start.clear();
+        rows.start.extend_from_slice(&ff.start);
+        rows.nbr.clear();
+        rows.nbr.extend_from_slice(&ff.list);
+        rows.coef.clear();
+        rows.coef.resize(ff.list.len(), Vec3::zeros());
+        rows.self_coef.clear();
+        rows.self_coef.resize(n, Vec3::zeros());
+        rows.diag.clear();
+        rows.diag.resize(n, 0.0);
+        rows.bias.clear();
+        rows.bias.resize(n, 0.0);
+        self.density_error.clear();
+        self.density_error.resize(n, 0.0);
+        let grad = |xi: &Vec3, xj: &Vec3| {
+            let d = xi - xj;
+            let r = d.norm();
+            if r > 0.0 {
+                d * (v0 * k.dw(r) / r)
+            } else {
+                Vec3::zeros()
+            }
+        };
+        // Per-row coefficients (parallel over rows; each row writes its own slice).
+        let coef_chunks: Vec<(usize, &mut [Vec3])> = {
+            let mut out = Vec::new();
+            let mut rest: &mut [Vec3] = &mut rows.coef;
+            for i in 0..n {
+                let len = (ff.start[i + 1] - ff.start[i]) as usize;
+                let (a, b) = rest.split_at_mut(len);
+                out.push((i, a));
+                rest = b;
+            }
+            out
+        };
+        let beta = self.params.beta;
+        let unilateral = self.params.method == DensityMethod::Unilateral;
+        let results: Vec<(Vec3, Real, Real, Real)> = coef_chunks
+            .into_par_iter()
+            .map(|(i, c)| {
+                let xi = &pos[i];
+                let mut s = Vec3::zeros();
+                let mut rho = v0 * k.w(0.0);
+                let mut dsum = 0.0;
+                for (e, &j) in ff.of(i).iter().enumerate() {
+                    let xj = &pos[j as usize];
+                    rho += v0 * k.w((xi - xj).norm());
+                    let g = grad(xi, xj);
+                    c[e] = g;
+                    s -= g;
+                    dsum += g.dot(&g);
+                }
+                for &b in fb.of(i) {
+                    let xb = &boundary[b as usize];
+                    rho += v0 * k.w((xi - xb).norm());
+                    s -= grad(xi, xb);
+                }
+                let gap = 1.0 - rho;
+                let err = rho - 1.0;
+                let target = if unilateral { gap } else { gap.min(0.0) };
+                (s, dsum, err, beta / h * target)
+            })
+            .collect();
+        let mask = rows.minv;
+        for (i, (s, dsum, err, bias)) in results.into_iter().enumerate() {
+            rows.self_coef[i] = s;
+            rows.diag[i] = s.component_mul(&mask).dot(&s) + dsum * minv;
+            self.density_error[i] = err;
+            rows.bias[i] = bias;
+        }
+        rows.set_blocks(n, unilateral);
+    }
+
+    /// Reads the solution: velocities from `v` (DOFs from `dof0`), impulses, pressure.
+    pub fn store_solution(&mut self, v: &[Real], lambda: &[Real], dof0: usize, h: Real) {
+        for (i, vel) in self.vel.iter_mut().enumerate() {
+            let o = dof0 + 3 * i;
+            *vel = Vec3::new(v[o], v[o + 1], v[o + 2]);
+        }
+        self.lambda.clear();
+        self.lambda.extend_from_slice(lambda);
+        let scale = 1.0 / (h * self.volume * self.params.thickness);
+        self.pressure.clear();
+        self.pressure.extend(lambda.iter().map(|l| l * scale));
+    }
+
+    /// Moves the particles with their new velocities.
+    pub fn integrate(&mut self, h: Real) {
+        for (x, v) in self.pos.iter_mut().zip(&self.vel) {
+            *x += v * h;
+        }
+    }
+
+    /// Smoothed pressure (001 eq. 42) with `w_s = (r_e² − r²)³`, `r_e` the kernel support (Pa).
+    pub fn smoothed_pressure(&self) -> Vec<Real> {
+        let re2 = self.params.kernel.support().powi(2);
+        (0..self.len())
+            .into_par_iter()
+            .map(|i| {
+                let (mut num, mut den) = (re2.powi(3) * self.pressure[i], re2.powi(3));
+                for &j in self.ff.of(i) {
+                    let r2 = (self.pos[i] - self.pos[j as usize]).norm_squared();
+                    let w = (re2 - r2).max(0.0).powi(3);
+                    num += w * self.pressure[j as usize];
+                    den += w;
+                }
+                num / den
+            })
+            .collect()
+    }
+}
