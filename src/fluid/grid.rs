@@ -27,7 +27,10 @@ impl CellGrid {
     pub fn build(&mut self, pts: &[Vec3], cell: Real, planar: bool) {
         assert!(cell > 0.0, "cell size must be positive");
         self.cell = cell;
-        let (mut lo, mut hi) = (Vec3::repeat(Real::INFINITY), Vec3::repeat(Real::NEG_INFINITY));
+        let (mut lo, mut hi) = (
+            Vec3::repeat(Real::INFINITY),
+            Vec3::repeat(Real::NEG_INFINITY),
+        );
         for p in pts {
             lo = lo.inf(p);
             hi = hi.sup(p);
@@ -38,16 +41,26 @@ impl CellGrid {
         }
         self.min = lo;
         for a in 0..3 {
-            self.dims[a] = if planar && a == 2 { 1 } else { (((hi[a] - lo[a]) / cell).floor() as usize) + 1 };
+            self.dims[a] = if planar && a == 2 {
+                1
+            } else {
+                (((hi[a] - lo[a]) / cell).floor() as usize) + 1
+            };
         }
         let ncell = self.dims[0] * self.dims[1] * self.dims[2];
-        assert!(ncell < u32::MAX as usize, "too many grid cells ({ncell}): the particle cloud is too spread out for its spacing");
+        assert!(
+            ncell < u32::MAX as usize,
+            "too many grid cells ({ncell}): the particle cloud is too spread out for its spacing"
+        );
         self.keys.clear();
         self.keys.resize(pts.len(), 0);
         let (min, dims) = (self.min, self.dims);
-        self.keys.par_iter_mut().zip(pts.par_iter()).for_each(|(k, p)| {
-            *k = cell_key(p, &min, cell, &dims);
-        });
+        self.keys
+            .par_iter_mut()
+            .zip(pts.par_iter())
+            .for_each(|(k, p)| {
+                *k = cell_key(p, &min, cell, &dims);
+            });
         self.start.clear();
         self.start.resize(ncell + 1, 0);
         for &k in &self.keys {
@@ -116,12 +129,21 @@ impl Neighbours {
 
     /// Finds, for each query point, the points of `grid` (positions `pts`) closer than
     /// `radius` (m); with `skip_self`, query i skips point i (queries and points the same set).
-    pub fn build(&mut self, queries: &[Vec3], grid: &CellGrid, pts: &[Vec3], radius: Real, skip_self: bool) {
+    pub fn build(
+        &mut self,
+        queries: &[Vec3],
+        grid: &CellGrid,
+        pts: &[Vec3],
+        radius: Real,
+        skip_self: bool,
+    ) {
         let r2 = radius * radius;
         let count = |i: usize| {
             let mut n = 0u32;
             grid.for_each_near(&queries[i], |j| {
-                if !(skip_self && j as usize == i) && (pts[j as usize] - queries[i]).norm_squared() < r2 {
+                if !(skip_self && j as usize == i)
+                    && (pts[j as usize] - queries[i]).norm_squared() < r2
+                {
                     n += 1;
                 }
             });
@@ -129,12 +151,16 @@ impl Neighbours {
         };
         self.start.clear();
         self.start.resize(queries.len() + 1, 0);
-        self.start[1..].par_iter_mut().enumerate().for_each(|(i, s)| *s = count(i));
+        self.start[1..]
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(i, s)| *s = count(i));
         for i in 0..queries.len() {
             self.start[i + 1] += self.start[i];
         }
         self.list.clear();
-        self.list.resize(*self.start.last().unwrap_or(&0) as usize, 0);
+        self.list
+            .resize(*self.start.last().unwrap_or(&0) as usize, 0);
         // Fill disjoint slices in parallel, in chunks of queries.
         const CHUNK: usize = 1024;
         let mut slices = Vec::with_capacity(queries.len() / CHUNK + 1);
@@ -150,10 +176,11 @@ impl Neighbours {
         }
         slices.into_par_iter().for_each(|(q0, q1, out)| {
             let mut at = 0;
-            for i in q0..q1 {
+            for (i, q) in queries.iter().enumerate().take(q1).skip(q0) {
                 let first = at;
-                grid.for_each_near(&queries[i], |j| {
-                    if !(skip_self && j as usize == i) && (pts[j as usize] - queries[i]).norm_squared() < r2 {
+                grid.for_each_near(q, |j| {
+                    if !(skip_self && j as usize == i) && (pts[j as usize] - q).norm_squared() < r2
+                    {
                         out[at] = j;
                         at += 1;
                     }
@@ -174,7 +201,9 @@ mod tests {
         let mut pts = Vec::new();
         let mut s: u64 = 12345;
         let mut rnd = || {
-            s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            s = s
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             (s >> 11) as Real / (1u64 << 53) as Real
         };
         for _ in 0..2000 {

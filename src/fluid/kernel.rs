@@ -145,7 +145,11 @@ mod tests {
     /// difference of W.
     #[test]
     fn kernels_are_normalised_and_gradients_consistent() {
-        for kind in [KernelKind::Wendland, KernelKind::CubicSpline, KernelKind::Mps] {
+        for kind in [
+            KernelKind::Wendland,
+            KernelKind::CubicSpline,
+            KernelKind::Mps,
+        ] {
             for dim in [2u32, 3] {
                 let k = Kernel::new(kind, 0.1, dim);
                 let n = if dim == 2 { 400 } else { 120 };
@@ -165,11 +169,18 @@ mod tests {
                         }
                     }
                 }
-                assert!((sum - 1.0).abs() < 2e-3, "{kind:?} {dim}D integrates to {sum}");
+                assert!(
+                    (sum - 1.0).abs() < 2e-3,
+                    "{kind:?} {dim}D integrates to {sum}"
+                );
                 for r in [0.013, 0.05, 0.09, 0.13, 0.17] {
                     let e = 1e-7;
                     let fd = (k.w(r + e) - k.w(r - e)) / (2.0 * e);
-                    assert!((fd - k.dw(r)).abs() <= 1e-5 * (1.0 + fd.abs()), "{kind:?} {dim}D dW({r}) = {} vs {fd}", k.dw(r));
+                    assert!(
+                        (fd - k.dw(r)).abs() <= 1e-5 * (1.0 + fd.abs()),
+                        "{kind:?} {dim}D dW({r}) = {} vs {fd}",
+                        k.dw(r)
+                    );
                 }
             }
         }

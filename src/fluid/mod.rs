@@ -14,7 +14,8 @@
 //! `a_i = 2ν Σ_j V (r_ij · ∇_i W_ij) / (r_ij² + 0.01 h²) (v_i − v_j)`, 1/s² · m), build the
 //! density rows, solve together with the body rows, move `x += h v⁺`.
 //!
-//! Pressure from the impulse: `p_i = λ_i / (h V t)` (Pa); smoothed pressure (001 eq. 42)
+//! Pressure from the impulse: `p_i = κ λ_i / (h V t)` (Pa), κ the lattice gradient moment
+//! ([`lattice_gradient_moment`]); smoothed pressure (001 eq. 42)
 //! `p̃_i = Σ_j w_s p_j / Σ_j w_s` with `w_s = (r_e² − r²)³` over the kernel support.
 //!
 //! Status (issue 3, in progress): fluid–static-wall coupling through boundary particles, the
@@ -74,6 +75,8 @@ pub struct Fluid {
     pub params: FluidParams,
     /// Particle volume V = 1/n0 (m^d).
     pub volume: Real,
+    /// Lattice gradient moment κ (see [`lattice_gradient_moment`]).
+    pub kappa: Real,
     /// Particle mass (kg).
     pub mass: Real,
     /// Positions (m).
@@ -92,14 +95,48 @@ pub struct Fluid {
     pub boundary: Vec<Vec3>,
     /// The density rows of the current step.
     pub rows: DensityRows,
+    /// Wall pressure of the last solve per boundary particle (Pa; 0 away from the fluid).
+    pub boundary_pressure: Vec<Real>,
     grid: CellGrid,
     bgrid: CellGrid,
     ff: Neighbours,
     fb: Neighbours,
+    bf: Neighbours,
+    /// Σ V W over the boundary particles around each boundary particle (static).
+    bdens: Vec<Real>,
+    /// Wall row of each boundary particle this step (`u32::MAX`: none).
+    brow: Vec<u32>,
+    /// Boundary particle of each wall row.
+    bactive: Vec<u32>,
+    /// Wall-row impulses per boundary particle (warm start).
+    blambda: Vec<Real>,
     perm_pos: Vec<Vec3>,
     perm_vel: Vec<Vec3>,
     perm_id: Vec<u32>,
     perm_l: Vec<Real>,
+}
+
+/// The gradient moment `κ = Σ_k V (−r W'(r)) e_x²` over the ideal lattice (self excluded):
+/// the discrete `Σ_j V ∇_i W_ij ⊗ (x_j − x_i)` is `κ I` on the lattice (1 for the exact
+/// integral). A pressure gradient G gives the row force `−V κ G`, so hydrostatic balance holds
+/// with `G = ρ0 g / κ`: the physical pressure is `κ λ / (h V t)`. This is 001's gradient
+/// correction constant C (eq. 6) in the SPH setting.
+pub fn lattice_gradient_moment(kernel: &Kernel, l: Real, volume: Real) -> Real {
+    let n = (kernel.support() / l).ceil() as i64;
+    let zr = if kernel.dim == 2 { 0..=0 } else { -n..=n };
+    let mut s = 0.0;
+    for k in zr {
+        for j in -n..=n {
+            for i in -n..=n {
+                let d = Vec3::new(i as Real, j as Real, k as Real) * l;
+                let r = d.norm();
+                if r > 0.0 {
+                    s += volume * (-r * kernel.dw(r)) * (d.x / r).powi(2);
+                }
+            }
+        }
+    }
+    s
 }
 
 /// `n0 = Σ_k W(|k| l)` over the ideal lattice (self included).
@@ -124,6 +161,7 @@ impl Fluid {
         let volume = 1.0 / lattice_sum(&params.kernel, params.spacing);
         let n = pos.len();
         Fluid {
+            kappa: lattice_gradient_moment(&params.kernel, params.spacing, volume),
             volume,
             mass: params.rho0 * volume * params.thickness,
             params,
@@ -133,12 +171,18 @@ impl Fluid {
             lambda: vec![0.0; n],
             pressure: vec![0.0; n],
             density_error: vec![0.0; n],
+            boundary_pressure: vec![0.0; boundary.len()],
+            blambda: vec![0.0; boundary.len()],
             boundary,
             rows: DensityRows::default(),
             grid: CellGrid::default(),
             bgrid: CellGrid::default(),
             ff: Neighbours::default(),
             fb: Neighbours::default(),
+            bf: Neighbours::default(),
+            bdens: Vec::new(),
+            brow: Vec::new(),
+            bactive: Vec::new(),
             perm_pos: Vec::new(),
             perm_vel: Vec::new(),
             perm_id: Vec::new(),
@@ -165,23 +209,42 @@ impl Fluid {
         // Reorder into cell order (warm-start impulses move with their particles).
         let order = &self.grid.items;
         self.perm_pos.clear();
-        self.perm_pos.extend(order.iter().map(|&i| self.pos[i as usize]));
+        self.perm_pos
+            .extend(order.iter().map(|&i| self.pos[i as usize]));
         self.perm_vel.clear();
-        self.perm_vel.extend(order.iter().map(|&i| self.vel[i as usize]));
+        self.perm_vel
+            .extend(order.iter().map(|&i| self.vel[i as usize]));
         self.perm_id.clear();
-        self.perm_id.extend(order.iter().map(|&i| self.id[i as usize]));
+        self.perm_id
+            .extend(order.iter().map(|&i| self.id[i as usize]));
         self.perm_l.clear();
-        self.perm_l.extend(order.iter().map(|&i| self.lambda[i as usize]));
+        self.perm_l
+            .extend(order.iter().map(|&i| self.lambda[i as usize]));
         std::mem::swap(&mut self.pos, &mut self.perm_pos);
         std::mem::swap(&mut self.vel, &mut self.perm_vel);
         std::mem::swap(&mut self.id, &mut self.perm_id);
         std::mem::swap(&mut self.lambda, &mut self.perm_l);
         self.grid.build(&self.pos, r, planar);
         self.ff.build(&self.pos, &self.grid, &self.pos, r, true);
-        if self.bgrid.items.len() != self.boundary.len() || self.bgrid.items.is_empty() {
+        if self.bdens.len() != self.boundary.len() {
+            // Walls are static: their grid and their own density sums are computed once.
             self.bgrid.build(&self.boundary, r, planar);
+            let mut bb = Neighbours::default();
+            bb.build(&self.boundary, &self.bgrid, &self.boundary, r, false);
+            let (k, v0) = (self.params.kernel, self.volume);
+            self.bdens = (0..self.boundary.len())
+                .map(|b| {
+                    bb.of(b)
+                        .iter()
+                        .map(|&c| v0 * k.w((self.boundary[b] - self.boundary[c as usize]).norm()))
+                        .sum()
+                })
+                .collect();
         }
-        self.fb.build(&self.pos, &self.bgrid, &self.boundary, r, false);
+        self.fb
+            .build(&self.pos, &self.bgrid, &self.boundary, r, false);
+        self.bf
+            .build(&self.boundary, &self.grid, &self.pos, r, false);
     }
 
     /// Adds gravity and explicit viscosity over a step `h` (s).
@@ -190,7 +253,11 @@ impl Fluid {
         let k = &self.params.kernel;
         let (pos, vel, ff, v0) = (&self.pos, &self.vel, &self.ff, self.volume);
         let eta2 = 0.01 * k.h * k.h;
-        let mask = if self.params.planar { Vec3::new(1.0, 1.0, 0.0) } else { Vec3::repeat(1.0) };
+        let mask = if self.params.planar {
+            Vec3::new(1.0, 1.0, 0.0)
+        } else {
+            Vec3::repeat(1.0)
+        };
         let mut acc: Vec<Vec3> = (0..pos.len())
             .into_par_iter()
             .map(|i| {
@@ -223,7 +290,11 @@ impl Fluid {
         let rows = &mut self.rows;
         rows.dof0 = dof0;
         let minv = 1.0 / self.mass;
-        rows.minv = if self.params.planar { Vec3::new(minv, minv, 0.0) } else { Vec3::repeat(minv) };
+        rows.minv = if self.params.planar {
+            Vec3::new(minv, minv, 0.0)
+        } else {
+            Vec3::repeat(minv)
+        };
         rows.compliance = self.params.compliance;
         rows.start.clear();
         rows.start.extend_from_slice(&ff.start);
@@ -295,20 +366,78 @@ impl Fluid {
             self.density_error[i] = err;
             rows.bias[i] = bias;
         }
-        rows.set_blocks(n, unilateral);
+        rows.nf = n;
+        // Wall rows: boundary particles with fluid neighbours.
+        let (bf, bdens) = (&self.bf, &self.bdens);
+        self.brow.clear();
+        self.brow.resize(boundary.len(), u32::MAX);
+        self.bactive.clear();
+        rows.bstart.clear();
+        rows.bstart.push(0);
+        rows.bnbr.clear();
+        rows.bcoef.clear();
+        for b in 0..boundary.len() {
+            let nb = bf.of(b);
+            if nb.is_empty() {
+                continue;
+            }
+            self.brow[b] = self.bactive.len() as u32;
+            self.bactive.push(b as u32);
+            let xb = &boundary[b];
+            let mut rho = bdens[b];
+            let mut dsum = 0.0;
+            for &j in nb {
+                let xj = &pos[j as usize];
+                rho += v0 * k.w((xb - xj).norm());
+                let c = grad(xb, xj);
+                dsum += c.component_mul(&mask).dot(&c);
+                rows.bnbr.push(j);
+                rows.bcoef.push(c);
+            }
+            rows.bstart.push(rows.bnbr.len() as u32);
+            rows.diag.push(dsum);
+            let gap = 1.0 - rho;
+            let target = if unilateral { gap } else { gap.min(0.0) };
+            rows.bias.push(beta / h * target);
+        }
+        // For each fluid particle, the wall rows of its boundary neighbours and c_bk.
+        rows.fb_start.clear();
+        rows.fb_start.extend_from_slice(&fb.start);
+        rows.fb_row.clear();
+        rows.fb_coef.clear();
+        for (i, xi) in pos.iter().enumerate() {
+            for &b in fb.of(i) {
+                rows.fb_row.push(self.brow[b as usize]);
+                rows.fb_coef.push(grad(&boundary[b as usize], xi));
+            }
+        }
+        rows.set_blocks(rows.diag.len(), unilateral);
+    }
+
+    /// Warm-start impulses of all density rows (fluid rows, then wall rows), appended to `out`.
+    pub fn warm_start(&self, out: &mut Vec<Real>) {
+        out.extend_from_slice(&self.lambda);
+        out.extend(self.bactive.iter().map(|&b| self.blambda[b as usize]));
     }
 
     /// Reads the solution: velocities from `v` (DOFs from `dof0`), impulses, pressure.
     pub fn store_solution(&mut self, v: &[Real], lambda: &[Real], dof0: usize, h: Real) {
+        let n = self.len();
         for (i, vel) in self.vel.iter_mut().enumerate() {
             let o = dof0 + 3 * i;
             *vel = Vec3::new(v[o], v[o + 1], v[o + 2]);
         }
         self.lambda.clear();
-        self.lambda.extend_from_slice(lambda);
-        let scale = 1.0 / (h * self.volume * self.params.thickness);
+        self.lambda.extend_from_slice(&lambda[..n]);
+        let scale = self.kappa / (h * self.volume * self.params.thickness);
         self.pressure.clear();
-        self.pressure.extend(lambda.iter().map(|l| l * scale));
+        self.pressure.extend(lambda[..n].iter().map(|l| l * scale));
+        self.blambda.iter_mut().for_each(|l| *l = 0.0);
+        self.boundary_pressure.iter_mut().for_each(|p| *p = 0.0);
+        for (r, &b) in self.bactive.iter().enumerate() {
+            self.blambda[b as usize] = lambda[n + r];
+            self.boundary_pressure[b as usize] = lambda[n + r] * scale;
+        }
     }
 
     /// Moves the particles with their new velocities.

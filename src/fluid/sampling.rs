@@ -11,8 +11,16 @@ pub fn fill_box(min: Vec3, max: Vec3, l: Real, planar: bool, out: &mut Vec<Vec3>
     for k in 0..nz {
         for j in 0..n(1) {
             for i in 0..n(0) {
-                let z = if planar { 0.0 } else { min.z + (k as Real + 0.5) * l };
-                out.push(Vec3::new(min.x + (i as Real + 0.5) * l, min.y + (j as Real + 0.5) * l, z));
+                let z = if planar {
+                    0.0
+                } else {
+                    min.z + (k as Real + 0.5) * l
+                };
+                out.push(Vec3::new(
+                    min.x + (i as Real + 0.5) * l,
+                    min.y + (j as Real + 0.5) * l,
+                    z,
+                ));
             }
         }
     }
@@ -38,7 +46,14 @@ pub fn fill_ball(center: Vec3, radius: Real, l: Real, planar: bool, out: &mut Ve
 /// Boundary particles of a body: lattice points of spacing l in the body's shape frame
 /// (offset by ½ l from the shape's bounding box), inside the shape and at most `depth` (m)
 /// below its surface, returned in world coordinates. Planar: the z = 0 layer.
-pub fn fill_shape_layer(shape: &SharedShape, pose: &Iso, l: Real, depth: Real, planar: bool, out: &mut Vec<Vec3>) {
+pub fn fill_shape_layer(
+    shape: &SharedShape,
+    pose: &Iso,
+    l: Real,
+    depth: Real,
+    planar: bool,
+    out: &mut Vec<Vec3>,
+) {
     let aabb = shape.compute_local_aabb();
     let (lo, hi) = (from_pv(aabb.mins), from_pv(aabb.maxs));
     let n = |a: usize| ((hi[a] - lo[a]) / l + 1e-9).floor().max(0.0) as usize;
@@ -50,7 +65,9 @@ pub fn fill_shape_layer(shape: &SharedShape, pose: &Iso, l: Real, depth: Real, p
                 if planar {
                     // The planar layer is z = 0 in the world: take the local point that maps there.
                     let w = pose * nalgebra::Point3::from(Vec3::new(p.x, p.y, 0.0));
-                    p = pose.inverse_transform_point(&nalgebra::Point3::new(w.x, w.y, 0.0)).coords;
+                    p = pose
+                        .inverse_transform_point(&nalgebra::Point3::new(w.x, w.y, 0.0))
+                        .coords;
                 }
                 let lp = to_pv(&p);
                 if !shape.contains_local_point(lp) {

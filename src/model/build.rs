@@ -6,11 +6,11 @@
 //! offset. Planar models have the thickness as extrusion depth, so their masses are per that depth.
 
 use super::schema::{BodyKind, Dimension, FluidDef, JointKindDef, Model, RegionDef, VelocityDef};
-use crate::fluid::kernel::{Kernel, KernelKind};
-use crate::fluid::{sampling, Fluid, FluidParams};
 use crate::body::{Dofs, Kind, RigidBody};
 use crate::constraints::contact::ContactParams;
 use crate::constraints::joint::{Joint, JointCompliance, JointKind};
+use crate::fluid::kernel::{Kernel, KernelKind};
+use crate::fluid::{sampling, Fluid, FluidParams};
 use crate::geometry::{build_shape, Collider, Geometry};
 use crate::math::{from_pv, Iso, Quat, Vec3};
 use crate::pipeline::World;
@@ -183,11 +183,19 @@ pub const MAX_PARTICLES: usize = 20_000_000;
 
 /// Samples the fluid regions and the walls (every static body, filled to the kernel support
 /// below its surface).
-fn build_fluid(f: &FluidDef, m: &Model, bodies: &[RigidBody], geometry: &Geometry) -> Result<Fluid, String> {
+fn build_fluid(
+    f: &FluidDef,
+    m: &Model,
+    bodies: &[RigidBody],
+    geometry: &Geometry,
+) -> Result<Fluid, String> {
     let planar = m.scene.dimension == Dimension::Two;
     let l = f.spacing.0;
     let kind = f.kernel;
-    let ratio = f.smoothing.map(|s| s.0).unwrap_or(if kind == KernelKind::Mps { 2.1 } else { 1.3 });
+    let ratio = f
+        .smoothing
+        .map(|s| s.0)
+        .unwrap_or(if kind == KernelKind::Mps { 2.1 } else { 1.3 });
     let kernel = Kernel::new(kind, ratio * l, if planar { 2 } else { 3 });
     let mut pos = Vec::new();
     let mut vel = Vec::new();
@@ -198,7 +206,11 @@ fn build_fluid(f: &FluidDef, m: &Model, bodies: &[RigidBody], geometry: &Geometr
                 sampling::fill_box(min.vec(), max.vec(), l, planar, &mut pos);
                 velocity
             }
-            RegionDef::Ball { center, radius, velocity } => {
+            RegionDef::Ball {
+                center,
+                radius,
+                velocity,
+            } => {
                 let mut c = center.vec();
                 if planar {
                     c.z = 0.0;
@@ -208,23 +220,36 @@ fn build_fluid(f: &FluidDef, m: &Model, bodies: &[RigidBody], geometry: &Geometr
             }
         };
         if pos.len() > MAX_PARTICLES {
-            return Err(format!("the fluid regions hold more than {MAX_PARTICLES} particles at spacing {l} m"));
+            return Err(format!(
+                "the fluid regions hold more than {MAX_PARTICLES} particles at spacing {l} m"
+            ));
         }
         for p in &pos[first..] {
             vel.push(match field {
                 VelocityDef::Uniform(u) => u.vec(),
-                VelocityDef::Linear(a, b, c) => Vec3::new(a.vec().dot(p), b.vec().dot(p), c.vec().dot(p)),
+                VelocityDef::Linear(a, b, c) => {
+                    Vec3::new(a.vec().dot(p), b.vec().dot(p), c.vec().dot(p))
+                }
             });
         }
     }
     if pos.is_empty() {
-        return Err(format!("the fluid regions hold no particle at spacing {l} m"));
+        return Err(format!(
+            "the fluid regions hold no particle at spacing {l} m"
+        ));
     }
     let mut boundary = Vec::new();
     let depth = kernel.support();
     for (c, b) in geometry.colliders.iter().zip(bodies) {
         if b.kind == Kind::Static {
-            sampling::fill_shape_layer(&c.shape, &(b.pose * c.local), l, depth, planar, &mut boundary);
+            sampling::fill_shape_layer(
+                &c.shape,
+                &(b.pose * c.local),
+                l,
+                depth,
+                planar,
+                &mut boundary,
+            );
             if boundary.len() + pos.len() > MAX_PARTICLES {
                 return Err(format!("the walls need more than {MAX_PARTICLES} boundary particles at spacing {l} m; make the static bodies smaller"));
             }

@@ -20,9 +20,9 @@ use crate::body::{gyroscopic_step, integrate_pose, linear_mask, Dofs, RigidBody}
 use crate::constraints::contact::{self, ContactParams, ContactRows};
 use crate::constraints::joint::{self, Joint, JointRow};
 use crate::constraints::{BodyMass, BodyRows};
+use crate::fluid::Fluid;
 use crate::geometry::{Contact, Geometry, Impulse};
 use crate::math::{Real, Vec3};
-use crate::fluid::Fluid;
 use crate::solver::{Block, SolveInfo, SolverChoice, Stacked, Workspace};
 use std::time::Instant;
 
@@ -117,11 +117,15 @@ impl World {
         s.lambda.extend_from_slice(&s.rows.warm);
         let nbody_rows = s.lambda.len();
         let info = match self.fluid.as_mut() {
-            None => self.solver.solve(&s.rows, &mut s.lambda, &mut s.v, &mut s.solver),
+            None => self
+                .solver
+                .solve(&s.rows, &mut s.lambda, &mut s.v, &mut s.solver),
             Some(f) => {
-                s.lambda.extend_from_slice(&f.lambda);
+                f.warm_start(&mut s.lambda);
                 let rows = Stacked::new(&s.rows, &f.rows, &mut s.blocks);
-                let info = self.solver.solve(&rows, &mut s.lambda, &mut s.v, &mut s.solver);
+                let info = self
+                    .solver
+                    .solve(&rows, &mut s.lambda, &mut s.v, &mut s.solver);
                 f.store_solution(&s.v, &s.lambda[nbody_rows..], s.body_dofs, h);
                 info
             }
