@@ -73,3 +73,36 @@ fn fluid_steps_do_not_depend_on_the_thread_count() {
     };
     assert_eq!(run(1), run(2));
 }
+
+/// `run` on a fluid model writes the particle frames and the fluid series (and does not panic
+/// on the frame written before the first step).
+#[test]
+fn a_fluid_run_writes_particle_frames() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/hydrostatic_2d_apgd.ron");
+    let out = std::env::temp_dir().join(format!("vcsim-fluid-run-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_vcsim"))
+        .args(["run", "--quiet", "--end", "0.02"])
+        .arg(&model)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let frame = std::fs::read_to_string(out.join("frames/fluid_000001.vtu")).unwrap();
+    assert!(frame.contains("NumberOfPoints=\"625\"") && frame.contains("Name=\"pressure\""));
+    assert!(std::fs::read_to_string(out.join("fluid.pvd"))
+        .unwrap()
+        .contains("fluid_000001.vtu"));
+    // Header, t = 0 and the last step (output every 0.05 s, run to 0.02 s).
+    let lines = std::fs::read_to_string(out.join("fluid.csv"))
+        .unwrap()
+        .lines()
+        .count();
+    assert_eq!(lines, 3);
+    let _ = std::fs::remove_dir_all(&out);
+}

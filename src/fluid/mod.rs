@@ -449,6 +449,10 @@ impl Fluid {
 
     /// Smoothed pressure (001 eq. 42) with `w_s = (r_e² − r²)³`, `r_e` the kernel support (Pa).
     pub fn smoothed_pressure(&self) -> Vec<Real> {
+        if self.ff.start.len() != self.len() + 1 {
+            // No neighbour lists yet (before the first step): nothing to smooth with.
+            return self.pressure.clone();
+        }
         let re2 = self.params.kernel.support().powi(2);
         (0..self.len())
             .into_par_iter()

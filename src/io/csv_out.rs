@@ -1,6 +1,7 @@
 //! CSV time series of a run: `series.csv` (solver and energy), `bodies.csv` (pose and
 //! velocities), `joints.csv` (constraint forces), `contacts.csv` (contact points and forces),
-//! `probes.csv` (the model's probes). Units: SI; forces are impulses divided by the step.
+//! `probes.csv` (the model's probes), `fluid.csv` (fluid models: compression, speeds, kinetic
+//! energy). Units: SI; forces are impulses divided by the step.
 
 use crate::pipeline::World;
 use crate::Real;
@@ -17,6 +18,7 @@ pub struct CsvSeries {
     joints: Writer,
     contacts: Writer,
     probes: Writer,
+    fluid: Option<Writer>,
     row: Vec<String>,
 }
 
@@ -32,7 +34,7 @@ fn s(v: &[&str]) -> Vec<String> {
 
 impl CsvSeries {
     /// Creates the files in `dir` with their headers; `probe_columns` names the probe columns.
-    pub fn create(dir: &Path, probe_columns: &[String]) -> std::io::Result<Self> {
+    pub fn create(dir: &Path, probe_columns: &[String], with_fluid: bool) -> std::io::Result<Self> {
         let mut ph = vec!["t".to_string()];
         ph.extend(probe_columns.iter().cloned());
         Ok(CsvSeries {
@@ -73,6 +75,23 @@ impl CsvSeries {
                 ]),
             )?,
             probes: open(dir, "probes.csv", &ph)?,
+            fluid: if with_fluid {
+                Some(open(
+                    dir,
+                    "fluid.csv",
+                    &s(&[
+                        "t",
+                        "particles",
+                        "max_compression",
+                        "mean_density_error",
+                        "max_speed",
+                        "mean_speed",
+                        "kinetic",
+                    ]),
+                )?)
+            } else {
+                None
+            },
             row: Vec::new(),
         })
     }
@@ -141,6 +160,23 @@ impl CsvSeries {
                 r.push(format!("{x:.9e}"));
             }
             Self::put(&mut self.contacts, r)?;
+        }
+        if let (Some(w), Some(f)) = (self.fluid.as_mut(), world.fluid.as_ref()) {
+            let n = f.len().max(1) as Real;
+            let speeds = f.vel.iter().map(|v| v.norm());
+            let kinetic: Real = f.vel.iter().map(|v| 0.5 * f.mass * v.norm_squared()).sum();
+            r.push(t.clone());
+            r.push(f.len().to_string());
+            for x in [
+                f.density_error.iter().copied().fold(0.0, Real::max),
+                f.density_error.iter().sum::<Real>() / n,
+                speeds.clone().fold(0.0, Real::max),
+                speeds.sum::<Real>() / n,
+                kinetic,
+            ] {
+                r.push(format!("{x:.9e}"));
+            }
+            Self::put(w, r)?;
         }
         r.push(t);
         r.extend(probes.iter().map(|x| format!("{x:.12e}")));

@@ -84,7 +84,7 @@ pub fn run(world: &mut World, model: &Model, opts: &RunOptions) -> Result<RunSum
         .filter_map(|p| Probe::resolve(p, world))
         .collect();
     let columns: Vec<String> = probes.iter().flat_map(|p| p.columns(world)).collect();
-    let mut csv = CsvSeries::create(&dir, &columns).map_err(io)?;
+    let mut csv = CsvSeries::create(&dir, &columns, world.fluid.is_some()).map_err(io)?;
     let mut vtk = if model.output.vtk {
         Some(VtkWriter::new(&dir, world).map_err(io)?)
     } else {

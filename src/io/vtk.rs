@@ -1,5 +1,6 @@
 //! VTK output for ParaView: one XML UnstructuredGrid file (`.vtu`, ASCII) per frame with the
-//! bodies' surface triangles in world coordinates, and a `.pvd` collection with their times.
+//! bodies' surface triangles in world coordinates, one with the fluid particles (if any), and
+//! `.pvd` collections with their times.
 //!
 //! Written by hand (the format is small and stable): the maintained Rust VTK crate pulls
 //! dependencies that current compilers warn about.
@@ -17,6 +18,7 @@ pub struct VtkWriter {
     dir: PathBuf,
     meshes: Vec<(Vec<Vec3>, Vec<[u32; 3]>)>,
     frames: Vec<(Real, String)>,
+    fluid_frames: Vec<(Real, String)>,
     buf: String,
 }
 
@@ -34,6 +36,7 @@ impl VtkWriter {
             dir: dir.to_path_buf(),
             meshes,
             frames: Vec::new(),
+            fluid_frames: Vec::new(),
             buf: String::new(),
         })
     }
@@ -81,23 +84,100 @@ impl VtkWriter {
         b.push_str("\n</DataArray>\n</CellData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
         std::fs::write(self.dir.join(&name), b.as_bytes())?;
         self.frames.push((world.time, name));
+        if world.fluid.is_some() {
+            self.write_fluid_frame(world, frame)?;
+        }
         Ok(())
     }
 
-    /// Writes the `.pvd` collection of all frames written so far.
+    /// Fluid particles as VTK vertices with velocity (m/s), pressure and smoothed pressure (Pa),
+    /// density error and the particle id.
+    fn write_fluid_frame(&mut self, world: &World, frame: usize) -> std::io::Result<()> {
+        let Some(f) = world.fluid.as_ref() else {
+            return Ok(());
+        };
+        let name = format!("frames/fluid_{frame:06}.vtu");
+        let n = f.len();
+        let smooth = f.smoothed_pressure();
+        let b = &mut self.buf;
+        b.clear();
+        let _ = write!(
+            b,
+            "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n<Piece NumberOfPoints=\"{n}\" NumberOfCells=\"{n}\">\n<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n"
+        );
+        for p in &f.pos {
+            let _ = writeln!(b, "{:.9e} {:.9e} {:.9e}", p.x, p.y, p.z);
+        }
+        b.push_str("</DataArray>\n</Points>\n<Cells>\n<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n");
+        for k in 0..n {
+            let _ = write!(b, "{k} ");
+        }
+        b.push_str(
+            "\n</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n",
+        );
+        for k in 1..=n {
+            let _ = write!(b, "{k} ");
+        }
+        b.push_str("\n</DataArray>\n<DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n");
+        for _ in 0..n {
+            b.push_str("1 ");
+        }
+        b.push_str(
+            "\n</DataArray>\n</Cells>\n<PointData Scalars=\"pressure\" Vectors=\"velocity\">\n",
+        );
+        b.push_str("<DataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\" format=\"ascii\">\n");
+        for v in &f.vel {
+            let _ = writeln!(b, "{:.6e} {:.6e} {:.6e}", v.x, v.y, v.z);
+        }
+        b.push_str("</DataArray>\n");
+        for (label, values) in [
+            ("pressure", &f.pressure),
+            ("smoothed_pressure", &smooth),
+            ("density_error", &f.density_error),
+        ] {
+            let _ = writeln!(
+                b,
+                "<DataArray type=\"Float64\" Name=\"{label}\" format=\"ascii\">"
+            );
+            for x in values.iter() {
+                let _ = write!(b, "{x:.6e} ");
+            }
+            b.push_str("\n</DataArray>\n");
+        }
+        b.push_str("<DataArray type=\"UInt32\" Name=\"id\" format=\"ascii\">\n");
+        for id in &f.id {
+            let _ = write!(b, "{id} ");
+        }
+        b.push_str("\n</DataArray>\n</PointData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
+        std::fs::write(self.dir.join(&name), b.as_bytes())?;
+        self.fluid_frames.push((world.time, name));
+        Ok(())
+    }
+
+    /// Writes the `.pvd` collections (`bodies.pvd`, and `fluid.pvd` for fluid models) of all
+    /// frames written so far.
     pub fn write_collection(&self) -> std::io::Result<()> {
-        let mut f = std::io::BufWriter::new(std::fs::File::create(self.dir.join("bodies.pvd"))?);
-        writeln!(
-            f,
-            "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\">\n<Collection>"
-        )?;
-        for (t, name) in &self.frames {
+        for (file, frames) in [
+            ("bodies.pvd", &self.frames),
+            ("fluid.pvd", &self.fluid_frames),
+        ] {
+            if frames.is_empty() {
+                continue;
+            }
+            let mut f = std::io::BufWriter::new(std::fs::File::create(self.dir.join(file))?);
             writeln!(
                 f,
-                "<DataSet timestep=\"{t:.9}\" part=\"0\" file=\"{name}\"/>"
+                "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\">\n<Collection>"
             )?;
+            for (t, name) in frames {
+                writeln!(
+                    f,
+                    "<DataSet timestep=\"{t:.9}\" part=\"0\" file=\"{name}\"/>"
+                )?;
+            }
+            writeln!(f, "</Collection>\n</VTKFile>")?;
+            f.flush()?;
         }
-        writeln!(f, "</Collection>\n</VTKFile>")?;
-        f.flush()
+        Ok(())
     }
 }
