@@ -1,6 +1,8 @@
 //! Fluid references (issue 3, in progress): the hydrostatic tank against ρ g (depth), and
 //! thread-count independence of a fluid step.
 
+mod common;
+use common::with_threads;
 use std::path::Path;
 
 fn load(model: &str) -> vcsim::World {
@@ -53,11 +55,7 @@ fn hydrostatic_tank() {
 #[test]
 fn fluid_steps_do_not_depend_on_the_thread_count() {
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        with_threads(threads, || {
             let mut w = load("hydrostatic_2d_apgd.ron");
             for _ in 0..20 {
                 w.step();

@@ -1,5 +1,7 @@
 //! Every shipped model in `models/` loads, validates and runs its first 0.2 s with a finite state.
 
+mod common;
+use common::with_threads;
 use std::path::Path;
 
 #[test]
@@ -46,11 +48,7 @@ fn results_do_not_depend_on_the_thread_count() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/pile_3d_apgd.ron");
     let (model, _) = vcsim::load_file(&path).unwrap();
     let run = |threads: usize| {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        pool.install(|| {
+        with_threads(threads, || {
             let mut w = vcsim::build_world(&model).unwrap();
             for _ in 0..400 {
                 w.step();

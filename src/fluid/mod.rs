@@ -116,42 +116,36 @@ pub struct Fluid {
     perm_l: Vec<Real>,
 }
 
+/// The offsets `k l` of the ideal lattice (square in 2D, cubic in 3D) within the kernel support
+/// (a bounding cube of it; the kernel vanishes outside), the origin included.
+fn lattice_offsets(kernel: &Kernel, l: Real) -> impl Iterator<Item = Vec3> {
+    let n = (kernel.support() / l).ceil() as i64;
+    let nz = if kernel.dim == 2 { 0 } else { n };
+    (-nz..=nz).flat_map(move |k| {
+        (-n..=n).flat_map(move |j| {
+            (-n..=n).map(move |i| Vec3::new(i as Real, j as Real, k as Real) * l)
+        })
+    })
+}
+
 /// The gradient moment `κ = Σ_k V (−r W'(r)) e_x²` over the ideal lattice (self excluded):
 /// the discrete `Σ_j V ∇_i W_ij ⊗ (x_j − x_i)` is `κ I` on the lattice (1 for the exact
 /// integral). A pressure gradient G gives the row force `−V κ G`, so hydrostatic balance holds
 /// with `G = ρ0 g / κ`: the physical pressure is `κ λ / (h V t)`. This is 001's gradient
 /// correction constant C (eq. 6) in the SPH setting.
 pub fn lattice_gradient_moment(kernel: &Kernel, l: Real, volume: Real) -> Real {
-    let n = (kernel.support() / l).ceil() as i64;
-    let zr = if kernel.dim == 2 { 0..=0 } else { -n..=n };
-    let mut s = 0.0;
-    for k in zr {
-        for j in -n..=n {
-            for i in -n..=n {
-                let d = Vec3::new(i as Real, j as Real, k as Real) * l;
-                let r = d.norm();
-                if r > 0.0 {
-                    s += volume * (-r * kernel.dw(r)) * (d.x / r).powi(2);
-                }
-            }
-        }
-    }
-    s
+    lattice_offsets(kernel, l)
+        .filter(|d| d.norm() > 0.0)
+        .map(|d| {
+            let r = d.norm();
+            volume * (-r * kernel.dw(r)) * (d.x / r).powi(2)
+        })
+        .sum()
 }
 
 /// `n0 = Σ_k W(|k| l)` over the ideal lattice (self included).
 pub fn lattice_sum(kernel: &Kernel, l: Real) -> Real {
-    let n = (kernel.support() / l).ceil() as i64;
-    let zr = if kernel.dim == 2 { 0..=0 } else { -n..=n };
-    let mut s = 0.0;
-    for k in zr {
-        for j in -n..=n {
-            for i in -n..=n {
-                s += kernel.w(Vec3::new(i as Real, j as Real, k as Real).norm() * l);
-            }
-        }
-    }
-    s
+    lattice_offsets(kernel, l).map(|d| kernel.w(d.norm())).sum()
 }
 
 impl Fluid {

@@ -38,3 +38,12 @@ pub fn elliptic_k(k: f64) -> f64 {
     }
     std::f64::consts::PI / (2.0 * a)
 }
+
+/// Runs `f` on a pool of `threads` threads.
+pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool")
+        .install(f)
+}
