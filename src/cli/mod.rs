@@ -155,6 +155,14 @@ fn check(path: &Path) -> ExitCode {
     );
     outln!("  DOFs        {}", world.dof_count());
     outln!("  joints      {}", world.joints.len());
+    if let Some(f) = world.fluid.as_ref() {
+        outln!(
+            "  fluid       {} particles, {} boundary particles, spacing {} m",
+            f.len(),
+            f.boundary.len(),
+            f.params.spacing
+        );
+    }
     outln!("  rows at t=0 {rows} ({contacts} contact points)");
     outln!("  solver      {}", world.solver.name());
     outln!(

@@ -2,7 +2,8 @@
 //!
 //! The grid covers the bounding box of the points with cubic cells of edge ≥ the search radius;
 //! a counting sort puts point indices in cell order (x fastest), so a point's neighbours are in
-//! the 3^d cells around it. Neighbour lists are compressed rows (CSR) built in two parallel
+//! the 3^d cells around it. The number of cells is capped at 8 per point (cells grow when the
+//! cloud is spread out), so memory stays proportional to the particle count. Neighbour lists are compressed rows (CSR) built in two parallel
 //! passes (count, then fill disjoint slices): the result is independent of the thread count.
 //! The cell order is also what the fluid arrays are sorted by, for cache locality.
 
@@ -40,6 +41,24 @@ impl CellGrid {
             hi = Vec3::zeros();
         }
         self.min = lo;
+        // A cloud spread far beyond its spacing (a diverging run) would need an unbounded number
+        // of cells: cap them at 8 per point by enlarging the cells (still ≥ the search radius,
+        // so the search stays exact, only slower).
+        let axes = if planar { 2 } else { 3 };
+        let max_cells = (8 * pts.len()).max(4096) as Real;
+        let count = |c: Real| {
+            (0..axes)
+                .map(|a| ((hi[a] - lo[a]) / c).floor() + 1.0)
+                .product::<Real>()
+        };
+        let mut cell = cell;
+        if count(cell) > max_cells {
+            cell *= (count(cell) / max_cells).powf(1.0 / axes as Real);
+            while count(cell) > max_cells {
+                cell *= 1.1;
+            }
+        }
+        self.cell = cell;
         for a in 0..3 {
             self.dims[a] = if planar && a == 2 {
                 1
@@ -48,13 +67,10 @@ impl CellGrid {
             };
         }
         let ncell = self.dims[0] * self.dims[1] * self.dims[2];
-        assert!(
-            ncell < u32::MAX as usize,
-            "too many grid cells ({ncell}): the particle cloud is too spread out for its spacing"
-        );
         self.keys.clear();
         self.keys.resize(pts.len(), 0);
         let (min, dims) = (self.min, self.dims);
+        let cell = self.cell;
         self.keys
             .par_iter_mut()
             .zip(pts.par_iter())
@@ -220,5 +236,28 @@ mod tests {
                 .collect();
             assert_eq!(nb.of(i), &brute[..], "point {i}");
         }
+    }
+}
+
+#[cfg(test)]
+mod cap_tests {
+    use super::*;
+
+    /// A far-away outlier enlarges the cells instead of allocating billions of them, and the
+    /// neighbour lists stay exact.
+    #[test]
+    fn an_outlier_does_not_blow_up_the_grid() {
+        let mut pts: Vec<Vec3> = (0..100)
+            .map(|i| Vec3::new(0.01 * i as Real, 0.0, 0.0))
+            .collect();
+        pts.push(Vec3::new(1e9, 1e9, 1e9));
+        let mut g = CellGrid::default();
+        g.build(&pts, 0.025, false);
+        // At most max(8 n, 4096) cells (instead of ~1e31 at the requested cell size).
+        assert!(g.start.len() <= (8 * pts.len()).max(4096) + 1);
+        let mut nb = Neighbours::default();
+        nb.build(&pts, &g, &pts, 0.025, true);
+        assert_eq!(nb.of(50), &[48, 49, 51, 52]);
+        assert!(nb.of(100).is_empty());
     }
 }

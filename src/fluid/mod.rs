@@ -66,6 +66,8 @@ pub struct FluidParams {
     pub planar: bool,
     /// Planar thickness t (m); 1 in 3D.
     pub thickness: Real,
+    /// The initial lattice (for n0 and κ).
+    pub lattice: sampling::LatticeKind,
 }
 
 /// The fluid: particles in cell order, boundary particles, neighbour data and rows.
@@ -116,16 +118,13 @@ pub struct Fluid {
     perm_l: Vec<Real>,
 }
 
-/// The offsets `k l` of the ideal lattice (square in 2D, cubic in 3D) within the kernel support
-/// (a bounding cube of it; the kernel vanishes outside), the origin included.
-fn lattice_offsets(kernel: &Kernel, l: Real) -> impl Iterator<Item = Vec3> {
-    let n = (kernel.support() / l).ceil() as i64;
-    let nz = if kernel.dim == 2 { 0 } else { n };
-    (-nz..=nz).flat_map(move |k| {
-        (-n..=n).flat_map(move |j| {
-            (-n..=n).map(move |i| Vec3::new(i as Real, j as Real, k as Real) * l)
-        })
-    })
+/// The offsets of the ideal lattice within the kernel support, the origin included.
+fn lattice_offsets(
+    kernel: &Kernel,
+    l: Real,
+    kind: sampling::LatticeKind,
+) -> impl Iterator<Item = Vec3> {
+    sampling::Lattice::offsets_within(kind, l, kernel.dim == 2, kernel.support()).into_iter()
 }
 
 /// The gradient moment `κ = Σ_k V (−r W'(r)) e_x²` over the ideal lattice (self excluded):
@@ -133,8 +132,13 @@ fn lattice_offsets(kernel: &Kernel, l: Real) -> impl Iterator<Item = Vec3> {
 /// integral). A pressure gradient G gives the row force `−V κ G`, so hydrostatic balance holds
 /// with `G = ρ0 g / κ`: the physical pressure is `κ λ / (h V t)`. This is 001's gradient
 /// correction constant C (eq. 6) in the SPH setting.
-pub fn lattice_gradient_moment(kernel: &Kernel, l: Real, volume: Real) -> Real {
-    lattice_offsets(kernel, l)
+pub fn lattice_gradient_moment(
+    kernel: &Kernel,
+    l: Real,
+    kind: sampling::LatticeKind,
+    volume: Real,
+) -> Real {
+    lattice_offsets(kernel, l, kind)
         .filter(|d| d.norm() > 0.0)
         .map(|d| {
             let r = d.norm();
@@ -144,18 +148,20 @@ pub fn lattice_gradient_moment(kernel: &Kernel, l: Real, volume: Real) -> Real {
 }
 
 /// `n0 = Σ_k W(|k| l)` over the ideal lattice (self included).
-pub fn lattice_sum(kernel: &Kernel, l: Real) -> Real {
-    lattice_offsets(kernel, l).map(|d| kernel.w(d.norm())).sum()
+pub fn lattice_sum(kernel: &Kernel, l: Real, kind: sampling::LatticeKind) -> Real {
+    lattice_offsets(kernel, l, kind)
+        .map(|d| kernel.w(d.norm()))
+        .sum()
 }
 
 impl Fluid {
     /// A fluid of particles at `pos` with velocities `vel`, walls given as boundary particles.
     pub fn new(params: FluidParams, pos: Vec<Vec3>, vel: Vec<Vec3>, boundary: Vec<Vec3>) -> Fluid {
         assert_eq!(pos.len(), vel.len(), "one velocity per particle");
-        let volume = 1.0 / lattice_sum(&params.kernel, params.spacing);
+        let volume = 1.0 / lattice_sum(&params.kernel, params.spacing, params.lattice);
         let n = pos.len();
         Fluid {
-            kappa: lattice_gradient_moment(&params.kernel, params.spacing, volume),
+            kappa: lattice_gradient_moment(&params.kernel, params.spacing, params.lattice, volume),
             volume,
             mass: params.rho0 * volume * params.thickness,
             params,
@@ -275,8 +281,14 @@ impl Fluid {
         }
     }
 
-    /// Stage 4: density errors and the density rows with DOFs starting at `dof0`.
+    /// Stage 4: density errors and the density rows with DOFs starting at `dof0`. Needs the
+    /// neighbour lists of [`Fluid::update_neighbours`] for the current positions.
     pub fn build_rows(&mut self, dof0: usize, h: Real) {
+        assert_eq!(
+            self.ff.start.len(),
+            self.len() + 1,
+            "build_rows needs update_neighbours first"
+        );
         let k = self.params.kernel;
         let v0 = self.volume;
         let n = self.pos.len();

@@ -1,83 +1,160 @@
-//! Particle sampling on lattices of spacing l: fluid regions, and boundary particles filling
-//! the inside of static bodies to a given depth.
+//! Particle sampling on one global lattice of spacing l: fluid regions, and boundary particles
+//! filling the inside of static bodies to a given depth. Fluid and walls use the same lattice,
+//! so a wall continues the fluid's lattice across the interface.
+//!
+//! Lattices (nearest-neighbour distance l): square (2D) / cubic (3D), and hexagonal (2D:
+//! rows `√3/2 l` apart, every other row shifted by `l/2`) / face-centred cubic (3D: cubic cell
+//! `√2 l`, four points per cell). The hexagonal packing is the stable one for particles that only
+//! push each other: a particle rests in the hollow between two below it, where on a square
+//! lattice it balances on top of one.
 
 use crate::math::{from_pv, to_pv, Iso, Real, Vec3};
 use parry3d_f64::shape::SharedShape;
+use serde::{Deserialize, Serialize};
 
-/// Lattice points `min + (i + ½) l` inside the box `[min, max]` (m); planar: the z = 0 layer.
-pub fn fill_box(min: Vec3, max: Vec3, l: Real, planar: bool, out: &mut Vec<Vec3>) {
-    let n = |a: usize| ((max[a] - min[a]) / l + 1e-9).floor().max(0.0) as usize;
-    let nz = if planar { 1 } else { n(2) };
-    for k in 0..nz {
-        for j in 0..n(1) {
-            for i in 0..n(0) {
-                let z = if planar {
-                    0.0
-                } else {
-                    min.z + (k as Real + 0.5) * l
-                };
-                out.push(Vec3::new(
-                    min.x + (i as Real + 0.5) * l,
-                    min.y + (j as Real + 0.5) * l,
-                    z,
-                ));
-            }
-        }
-    }
+/// The lattice kind, by name in RON.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum LatticeKind {
+    /// Square (2D) / simple cubic (3D).
+    #[default]
+    Square,
+    /// Hexagonal (2D) / face-centred cubic (3D).
+    Hexagonal,
 }
 
-/// Lattice points of spacing l inside the ball (disc in planar models) of `radius` around
-/// `center`, the lattice centred on `center`.
-pub fn fill_ball(center: Vec3, radius: Real, l: Real, planar: bool, out: &mut Vec<Vec3>) {
-    let n = (radius / l).ceil() as i64 + 1;
-    let zr = if planar { 0..=0 } else { -n..=n };
-    for k in zr {
-        for j in -n..=n {
-            for i in -n..=n {
-                let d = Vec3::new(i as Real, j as Real, k as Real) * l;
-                if d.norm() < radius {
-                    out.push(center + d);
+/// A lattice anchored at `origin`.
+#[derive(Debug, Clone, Copy)]
+pub struct Lattice {
+    /// Kind.
+    pub kind: LatticeKind,
+    /// Nearest-neighbour distance l (m).
+    pub l: Real,
+    /// A lattice point (m).
+    pub origin: Vec3,
+    /// Planar: the z = 0 layer only.
+    pub planar: bool,
+}
+
+impl Lattice {
+    /// Calls `f` with every lattice point in the closed box `[lo, hi]`.
+    pub fn for_each_in(&self, lo: Vec3, hi: Vec3, mut f: impl FnMut(Vec3)) {
+        let l = self.l;
+        // Cell vectors and basis of the conventional cell.
+        let (cell, basis): (Vec3, &[Vec3]) = match (self.kind, self.planar) {
+            (LatticeKind::Square, _) => (Vec3::repeat(l), &[Vec3::new(0.0, 0.0, 0.0)]),
+            (LatticeKind::Hexagonal, true) => (
+                Vec3::new(l, 3f64.sqrt() * l, l),
+                &[Vec3::new(0.0, 0.0, 0.0), Vec3::new(0.5, 0.5, 0.0)],
+            ),
+            (LatticeKind::Hexagonal, false) => (
+                Vec3::repeat(2f64.sqrt() * l),
+                &[
+                    Vec3::new(0.0, 0.0, 0.0),
+                    Vec3::new(0.5, 0.5, 0.0),
+                    Vec3::new(0.5, 0.0, 0.5),
+                    Vec3::new(0.0, 0.5, 0.5),
+                ],
+            ),
+        };
+        let range = |a: usize| {
+            let a0 = ((lo[a] - self.origin[a]) / cell[a]).floor() as i64 - 1;
+            let a1 = ((hi[a] - self.origin[a]) / cell[a]).ceil() as i64 + 1;
+            a0..=a1
+        };
+        let zr = if self.planar { 0..=0 } else { range(2) };
+        let tol = 1e-9 * l;
+        for k in zr {
+            for j in range(1) {
+                for i in range(0) {
+                    for b in basis {
+                        let mut p = self.origin
+                            + Vec3::new(
+                                (i as Real + b.x) * cell.x,
+                                (j as Real + b.y) * cell.y,
+                                (k as Real + b.z) * cell.z,
+                            );
+                        if self.planar {
+                            p.z = 0.0;
+                        }
+                        if (0..3).all(|a| {
+                            (self.planar && a == 2) || (p[a] >= lo[a] - tol && p[a] <= hi[a] + tol)
+                        }) {
+                            f(p);
+                        }
+                    }
                 }
             }
         }
     }
+
+    /// The lattice offsets (anchored at the origin) within distance `r` (m), the origin
+    /// included: for lattice sums.
+    pub fn offsets_within(kind: LatticeKind, l: Real, planar: bool, r: Real) -> Vec<Vec3> {
+        let lat = Lattice {
+            kind,
+            l,
+            origin: Vec3::zeros(),
+            planar,
+        };
+        let mut out = Vec::new();
+        lat.for_each_in(Vec3::repeat(-r), Vec3::repeat(r), |p| {
+            if p.norm() <= r {
+                out.push(p)
+            }
+        });
+        out
+    }
 }
 
-/// Boundary particles of a body: lattice points of spacing l in the body's shape frame
-/// (offset by ½ l from the shape's bounding box), inside the shape and at most `depth` (m)
-/// below its surface, returned in world coordinates. Planar: the z = 0 layer.
+/// Lattice points inside the box `[min, max]` (m), at least half a spacing from its faces
+/// along the lattice (the box is the fluid's volume, the points its particle centres).
+pub fn fill_box(lattice: &Lattice, min: Vec3, max: Vec3, out: &mut Vec<Vec3>) {
+    let h = 0.5 * lattice.l * 0.999;
+    let (lo, hi) = (min + Vec3::repeat(h), max - Vec3::repeat(h));
+    let mut lo2 = lo;
+    let mut hi2 = hi;
+    if lattice.kind == LatticeKind::Hexagonal && lattice.planar {
+        // Rows are √3/2 l apart: keep √3/4 l from the horizontal faces.
+        let hy = 3f64.sqrt() / 4.0 * lattice.l * 0.999;
+        lo2.y = min.y + hy;
+        hi2.y = max.y - hy;
+    }
+    lattice.for_each_in(lo2, hi2, |p| out.push(p));
+}
+
+/// Lattice points inside the ball (disc in planar models) of `radius` around `center`.
+pub fn fill_ball(lattice: &Lattice, center: Vec3, radius: Real, out: &mut Vec<Vec3>) {
+    lattice.for_each_in(
+        center - Vec3::repeat(radius),
+        center + Vec3::repeat(radius),
+        |p| {
+            if (p - center).norm() < radius {
+                out.push(p);
+            }
+        },
+    );
+}
+
+/// Boundary particles of a body: lattice points inside its shape at most `depth` (m) below
+/// its surface, in world coordinates.
 pub fn fill_shape_layer(
+    lattice: &Lattice,
     shape: &SharedShape,
     pose: &Iso,
-    l: Real,
     depth: Real,
-    planar: bool,
     out: &mut Vec<Vec3>,
 ) {
-    let aabb = shape.compute_local_aabb();
-    let (lo, hi) = (from_pv(aabb.mins), from_pv(aabb.maxs));
-    let n = |a: usize| ((hi[a] - lo[a]) / l + 1e-9).floor().max(0.0) as usize;
-    let nz = if planar { 1 } else { n(2) };
-    for k in 0..nz {
-        for j in 0..n(1) {
-            for i in 0..n(0) {
-                let mut p = lo + Vec3::new(i as Real + 0.5, j as Real + 0.5, k as Real + 0.5) * l;
-                if planar {
-                    // The planar layer is z = 0 in the world: take the local point that maps there.
-                    let w = pose * nalgebra::Point3::from(Vec3::new(p.x, p.y, 0.0));
-                    p = pose
-                        .inverse_transform_point(&nalgebra::Point3::new(w.x, w.y, 0.0))
-                        .coords;
-                }
-                let lp = to_pv(&p);
-                if !shape.contains_local_point(lp) {
-                    continue;
-                }
-                let proj = shape.project_local_point(lp, false);
-                if (from_pv(proj.point) - p).norm() <= depth {
-                    out.push((pose * nalgebra::Point3::from(p)).coords);
-                }
+    let aabb = shape.compute_aabb(&crate::math::to_pose(pose));
+    lattice.for_each_in(from_pv(aabb.mins), from_pv(aabb.maxs), |w| {
+        let p = pose
+            .inverse_transform_point(&nalgebra::Point3::from(w))
+            .coords;
+        let lp = to_pv(&p);
+        if shape.contains_local_point(lp) {
+            let proj = shape.project_local_point(lp, false);
+            if (from_pv(proj.point) - p).norm() <= depth {
+                out.push(w);
             }
         }
-    }
+    });
 }

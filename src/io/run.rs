@@ -57,13 +57,13 @@ pub enum RunError {
         source: std::io::Error,
     },
     /// The state became non-finite.
-    #[error("the simulation diverged at t = {time:.6} s (step {step}): body `{body}` has a non-finite state; try a smaller time step. Output up to here is kept in {dir}")]
+    #[error("the simulation diverged at t = {time:.6} s (step {step}): {body} has a non-finite state; try a smaller time step. Output up to here is kept in {dir}")]
     Diverged {
         /// Time (s).
         time: Real,
         /// Step.
         step: u64,
-        /// The body.
+        /// What diverged (a body or a fluid particle).
         body: String,
         /// The run folder.
         dir: String,
@@ -134,13 +134,26 @@ pub fn run(world: &mut World, model: &Model, opts: &RunOptions) -> Result<RunSum
         summary.max_iterations = summary.max_iterations.max(info.iterations);
         summary.max_residual = summary.max_residual.max(info.residual);
         summary.unconverged_steps += (!info.converged) as u64;
-        if let Some(b) = world.bodies.iter().find(|b| {
-            !(b.pose.translation.vector.iter().all(|x| x.is_finite())
-                && b.lin_vel
-                    .iter()
-                    .chain(b.ang_vel.iter())
-                    .all(|x| x.is_finite()))
-        }) {
+        let bad_body = world
+            .bodies
+            .iter()
+            .find(|b| {
+                !(b.pose.translation.vector.iter().all(|x| x.is_finite())
+                    && b.lin_vel
+                        .iter()
+                        .chain(b.ang_vel.iter())
+                        .all(|x| x.is_finite()))
+            })
+            .map(|b| format!("body `{}`", b.name));
+        let bad_fluid = world.fluid.as_ref().and_then(|f| {
+            f.pos
+                .iter()
+                .zip(&f.vel)
+                .zip(&f.id)
+                .find(|((p, v), _)| !p.iter().chain(v.iter()).all(|x| x.is_finite()))
+                .map(|(_, id)| format!("fluid particle {id}"))
+        });
+        if let Some(b) = bad_body.or(bad_fluid) {
             let _ = csv.flush();
             if let Some(v) = vtk.as_ref() {
                 let _ = v.write_collection();
@@ -148,7 +161,7 @@ pub fn run(world: &mut World, model: &Model, opts: &RunOptions) -> Result<RunSum
             return Err(RunError::Diverged {
                 time: world.time,
                 step,
-                body: b.name.clone(),
+                body: b,
                 dir: dir.display().to_string(),
             });
         }

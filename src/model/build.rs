@@ -197,13 +197,36 @@ fn build_fluid(
         .map(|s| s.0)
         .unwrap_or(if kind == KernelKind::Mps { 2.1 } else { 1.3 });
     let kernel = Kernel::new(kind, ratio * l, if planar { 2 } else { 3 });
+    // One global lattice for the fluid and the walls, anchored half a spacing inside the first
+    // region's lower corner.
+    let anchor = match f.regions.first() {
+        Some(RegionDef::Box { min, .. }) => {
+            let mut o = min.vec() + Vec3::repeat(0.5 * l);
+            if f.lattice == crate::fluid::sampling::LatticeKind::Hexagonal && planar {
+                o.y = min.vec().y + 3f64.sqrt() / 4.0 * l;
+            }
+            o
+        }
+        Some(RegionDef::Ball { center, .. }) => center.vec(),
+        None => Vec3::zeros(),
+    };
+    let lattice = sampling::Lattice {
+        kind: f.lattice,
+        l,
+        origin: if planar {
+            Vec3::new(anchor.x, anchor.y, 0.0)
+        } else {
+            anchor
+        },
+        planar,
+    };
     let mut pos = Vec::new();
     let mut vel = Vec::new();
     for r in &f.regions {
         let first = pos.len();
         let field = match r {
             RegionDef::Box { min, max, velocity } => {
-                sampling::fill_box(min.vec(), max.vec(), l, planar, &mut pos);
+                sampling::fill_box(&lattice, min.vec(), max.vec(), &mut pos);
                 velocity
             }
             RegionDef::Ball {
@@ -215,7 +238,7 @@ fn build_fluid(
                 if planar {
                     c.z = 0.0;
                 }
-                sampling::fill_ball(c, radius.0, l, planar, &mut pos);
+                sampling::fill_ball(&lattice, c, radius.0, &mut pos);
                 velocity
             }
         };
@@ -243,11 +266,10 @@ fn build_fluid(
     for (c, b) in geometry.colliders.iter().zip(bodies) {
         if b.kind == Kind::Static {
             sampling::fill_shape_layer(
+                &lattice,
                 &c.shape,
                 &(b.pose * c.local),
-                l,
                 depth,
-                planar,
                 &mut boundary,
             );
             if boundary.len() + pos.len() > MAX_PARTICLES {
@@ -255,6 +277,10 @@ fn build_fluid(
             }
         }
     }
+    // A lattice point on a face shared by two walls is sampled by both: keep it once.
+    let key = |p: &Vec3| [0, 1, 2].map(|a| (p[a] / (1e-6 * l)).round() as i64);
+    boundary.sort_by_key(key);
+    boundary.dedup_by_key(|p| key(p));
     let params = FluidParams {
         method: f.method,
         kernel,
@@ -265,6 +291,7 @@ fn build_fluid(
         compliance: f.compliance.0,
         planar,
         thickness: if planar { m.scene.thickness.0 } else { 1.0 },
+        lattice: f.lattice,
     };
     if planar {
         for v in vel.iter_mut() {

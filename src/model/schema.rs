@@ -70,8 +70,13 @@ pub struct FluidDef {
     /// `Wendland` (default), `CubicSpline` or `Mps`.
     #[serde(default)]
     pub kernel: crate::fluid::kernel::KernelKind,
-    /// Particle spacing l (m).
+    /// Particle spacing l (m): the nearest-neighbour distance of the initial lattice.
     pub spacing: Positive,
+    /// Initial lattice: `Square` (default; cubic in 3D) or `Hexagonal` (FCC in 3D).
+    /// `Hexagonal` is experimental: in the 2D tank it is worse than `Square` so far (see the
+    /// book's fluid chapter).
+    #[serde(default)]
+    pub lattice: crate::fluid::sampling::LatticeKind,
     /// Smoothing length over spacing, h / l. Default 1.3 (support 2.6 l); for `Mps` it is
     /// r_e / l, default 2.1.
     #[serde(default)]

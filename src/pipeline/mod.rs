@@ -178,9 +178,10 @@ impl World {
         &self.scratch.impulses
     }
 
-    /// Number of degrees of freedom (6 per dynamic body).
+    /// Number of degrees of freedom (6 per dynamic body, 3 per fluid particle).
     pub fn dof_count(&self) -> usize {
         6 * self.bodies.iter().filter(|b| b.is_dynamic()).count()
+            + self.fluid.as_ref().map(|f| 3 * f.len()).unwrap_or(0)
     }
 
     /// Kinetic energy of all bodies (J).
@@ -246,7 +247,14 @@ impl World {
     /// Detects contacts and builds the rows at the current state without stepping; returns
     /// (contact points, rows). Used by `check`.
     pub fn initial_rows(&mut self) -> (usize, usize) {
+        if let Some(f) = self.fluid.as_mut() {
+            f.update_neighbours();
+        }
         self.detect_and_build_rows();
-        (self.scratch.contacts.len(), self.scratch.rows.rows.len())
+        let fluid_rows = self.fluid.as_ref().map(|f| f.rows.diag.len()).unwrap_or(0);
+        (
+            self.scratch.contacts.len(),
+            self.scratch.rows.rows.len() + fluid_rows,
+        )
     }
 }
