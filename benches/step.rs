@@ -42,3 +42,10 @@ fn cantilever_chain(b: divan::Bencher) {
     let mut w = world_at("cantilever_chain_2d_pgs.ron", 2500);
     b.bench_local(|| w.step());
 }
+
+/// 2D tank, 625 fluid particles and their wall rows, APGD (monolithic fluid step), at t = 0.05 s.
+#[divan::bench]
+fn hydrostatic_tank_2d(b: divan::Bencher) {
+    let mut w = world_at("hydrostatic_2d_apgd.ron", 50);
+    b.bench_local(|| w.step());
+}
