@@ -95,6 +95,15 @@ impl CellGrid {
         }
     }
 
+    /// After the points were reordered by [`CellGrid::items`] (same points, cell order), makes
+    /// the grid describe the reordered points without a rebuild: the cells are unchanged and
+    /// point i of the new order is item i.
+    pub fn renumber_sorted(&mut self) {
+        for (i, it) in self.items.iter_mut().enumerate() {
+            *it = i as u32;
+        }
+    }
+
     /// Calls `f` with every point index in the cells around `p` (3^d cells).
     #[inline]
     pub fn for_each_near(&self, p: &Vec3, mut f: impl FnMut(u32)) {
@@ -235,6 +244,17 @@ mod tests {
                 .filter(|&j| j as usize != i && (pts[j as usize] - pts[i]).norm() < r)
                 .collect();
             assert_eq!(nb.of(i), &brute[..], "point {i}");
+        }
+        // Reordering the points into cell order and renumbering gives the same pairs.
+        let sorted: Vec<Vec3> = g.items.iter().map(|&i| pts[i as usize]).collect();
+        let old_index: Vec<u32> = g.items.clone();
+        g.renumber_sorted();
+        let mut nb2 = Neighbours::default();
+        nb2.build(&sorted, &g, &sorted, r, true);
+        for (i, &oi) in old_index.iter().enumerate() {
+            let mut mapped: Vec<u32> = nb2.of(i).iter().map(|&j| old_index[j as usize]).collect();
+            mapped.sort_unstable();
+            assert_eq!(mapped, nb.of(oi as usize));
         }
     }
 }

@@ -118,6 +118,13 @@ pub struct Fluid {
     perm_l: Vec<Real>,
 }
 
+/// Reorders `v` as `v[order[0]], v[order[1]], …`, using `scratch` as the new buffer.
+fn permute<T: Copy>(v: &mut Vec<T>, order: &[u32], scratch: &mut Vec<T>) {
+    scratch.clear();
+    scratch.extend(order.iter().map(|&i| v[i as usize]));
+    std::mem::swap(v, scratch);
+}
+
 /// The offsets of the ideal lattice within the kernel support, the origin included.
 fn lattice_offsets(
     kernel: &Kernel,
@@ -208,23 +215,12 @@ impl Fluid {
         self.grid.build(&self.pos, r, planar);
         // Reorder into cell order (warm-start impulses move with their particles).
         let order = &self.grid.items;
-        self.perm_pos.clear();
-        self.perm_pos
-            .extend(order.iter().map(|&i| self.pos[i as usize]));
-        self.perm_vel.clear();
-        self.perm_vel
-            .extend(order.iter().map(|&i| self.vel[i as usize]));
-        self.perm_id.clear();
-        self.perm_id
-            .extend(order.iter().map(|&i| self.id[i as usize]));
-        self.perm_l.clear();
-        self.perm_l
-            .extend(order.iter().map(|&i| self.lambda[i as usize]));
-        std::mem::swap(&mut self.pos, &mut self.perm_pos);
-        std::mem::swap(&mut self.vel, &mut self.perm_vel);
-        std::mem::swap(&mut self.id, &mut self.perm_id);
-        std::mem::swap(&mut self.lambda, &mut self.perm_l);
-        self.grid.build(&self.pos, r, planar);
+        permute(&mut self.pos, order, &mut self.perm_pos);
+        permute(&mut self.vel, order, &mut self.perm_vel);
+        permute(&mut self.id, order, &mut self.perm_id);
+        permute(&mut self.lambda, order, &mut self.perm_l);
+        // Same points, now in cell order: the cells are unchanged, the items become 0..n.
+        self.grid.renumber_sorted();
         self.ff.build(&self.pos, &self.grid, &self.pos, r, true);
         if self.bdens.len() != self.boundary.len() {
             // Walls are static: their grid and their own density sums are computed once.
