@@ -99,6 +99,15 @@ pub struct Fluid {
     pub rows: DensityRows,
     /// Wall pressure of the last solve per boundary particle (Pa; 0 away from the fluid).
     pub boundary_pressure: Vec<Real>,
+    /// Body of each boundary particle ([`STATIC`] for fixed walls).
+    pub owner: Vec<u32>,
+    /// Position of each body-fixed boundary particle relative to its body's centre of mass, in
+    /// the body frame (m); zero for fixed walls.
+    pub local: Vec<Vec3>,
+    /// Fluid force on each body in the last solve (N; world frame), indexed like the bodies.
+    pub body_force: Vec<Vec3>,
+    /// Fluid torque on each body about its centre of mass in the last solve (N·m).
+    pub body_torque: Vec<Vec3>,
     grid: CellGrid,
     bgrid: CellGrid,
     ff: Neighbours,
@@ -117,6 +126,9 @@ pub struct Fluid {
     perm_id: Vec<u32>,
     perm_l: Vec<Real>,
 }
+
+/// Owner of a boundary particle of a fixed wall.
+pub const STATIC: u32 = u32::MAX;
 
 /// Reorders `v` as `v[order[0]], v[order[1]], …`, using `scratch` as the new buffer.
 fn permute<T: Copy>(v: &mut Vec<T>, order: &[u32], scratch: &mut Vec<T>) {
@@ -180,6 +192,10 @@ impl Fluid {
             density_error: vec![0.0; n],
             boundary_pressure: vec![0.0; boundary.len()],
             blambda: vec![0.0; boundary.len()],
+            owner: vec![STATIC; boundary.len()],
+            local: vec![Vec3::zeros(); boundary.len()],
+            body_force: Vec::new(),
+            body_torque: Vec::new(),
             boundary,
             rows: DensityRows::default(),
             grid: CellGrid::default(),
@@ -207,11 +223,44 @@ impl Fluid {
         self.pos.is_empty()
     }
 
-    /// Stage 2: sorts particles into cell order and finds fluid–fluid and fluid–boundary
-    /// neighbours within the kernel support.
-    pub fn update_neighbours(&mut self) {
+    /// Fixes boundary particles at `points` (m, in the centre-of-mass frame of body `body`,
+    /// whose pose is `pose` now) to the body: they move with it, count in the fluid density, and
+    /// carry the fluid's pressure onto the body in the same solve.
+    pub fn attach_body(&mut self, body: usize, pose: &crate::math::Iso, points: &[Vec3]) {
+        for local in points {
+            let mut p = (pose * nalgebra::Point3::from(*local)).coords;
+            if self.params.planar {
+                p.z = 0.0;
+            }
+            self.boundary.push(p);
+            self.owner.push(body as u32);
+            self.local.push(*local);
+            self.boundary_pressure.push(0.0);
+            self.blambda.push(0.0);
+        }
+        self.bdens.clear();
+    }
+
+    /// Whether some boundary particles move with bodies.
+    pub fn has_moving_walls(&self) -> bool {
+        self.owner.iter().any(|&o| o != STATIC)
+    }
+
+    /// Stage 2: moves body-fixed boundary particles to their bodies' poses, sorts particles into
+    /// cell order and finds fluid–fluid and fluid–boundary neighbours within the kernel support.
+    pub fn update_neighbours(&mut self, bodies: &[crate::body::RigidBody]) {
         let r = self.params.kernel.support();
         let planar = self.params.planar;
+        let mut moved = false;
+        for ((x, &o), l) in self.boundary.iter_mut().zip(&self.owner).zip(&self.local) {
+            if o != STATIC {
+                *x = (bodies[o as usize].pose * nalgebra::Point3::from(*l)).coords;
+                if planar {
+                    x.z = 0.0;
+                }
+                moved = true;
+            }
+        }
         self.grid.build(&self.pos, r, planar);
         // Reorder into cell order (warm-start impulses move with their particles).
         let order = &self.grid.items;
@@ -223,19 +272,25 @@ impl Fluid {
         self.grid.renumber_sorted();
         self.ff.build(&self.pos, &self.grid, &self.pos, r, true);
         if self.bdens.len() != self.boundary.len() {
-            // Walls are static: their grid and their own density sums are computed once.
+            // The density sum of a boundary particle over the boundary particles of its own wall
+            // or body is fixed (rigid): computed once. (Boundary particles of different bodies
+            // do not count in each other's density.)
             self.bgrid.build(&self.boundary, r, planar);
             let mut bb = Neighbours::default();
             bb.build(&self.boundary, &self.bgrid, &self.boundary, r, false);
             let (k, v0) = (self.params.kernel, self.volume);
+            let owner = &self.owner;
             self.bdens = (0..self.boundary.len())
                 .map(|b| {
                     bb.of(b)
                         .iter()
+                        .filter(|&&c| owner[c as usize] == owner[b])
                         .map(|&c| v0 * k.w((self.boundary[b] - self.boundary[c as usize]).norm()))
                         .sum()
                 })
                 .collect();
+        } else if moved {
+            self.bgrid.build(&self.boundary, r, planar);
         }
         self.fb
             .build(&self.pos, &self.bgrid, &self.boundary, r, false);
@@ -279,7 +334,7 @@ impl Fluid {
 
     /// Stage 4: density errors and the density rows with DOFs starting at `dof0`. Needs the
     /// neighbour lists of [`Fluid::update_neighbours`] for the current positions.
-    pub fn build_rows(&mut self, dof0: usize, h: Real) {
+    pub fn build_rows(&mut self, dof0: usize, h: Real, masses: &[crate::constraints::BodyMass]) {
         assert_eq!(
             self.ff.start.len(),
             self.len() + 1,
@@ -413,7 +468,90 @@ impl Fluid {
                 rows.fb_coef.push(grad(&boundary[b as usize], xi));
             }
         }
+        self.body_entries(masses);
+        let unilateral = self.params.method == DensityMethod::Unilateral;
+        let rows = &mut self.rows;
         rows.set_blocks(rows.diag.len(), unilateral);
+    }
+
+    /// The rows' Jacobians on the bodies that carry boundary particles (see [`density`]):
+    /// `(c_ib, r_b × c_ib)` in fluid row i for each body particle b near it, and
+    /// `(−Σ_j c_bj, r_b × …)` in body particle b's wall row. Entries on bodies with DOFs are
+    /// added to the rows' diagonals; bodies without DOFs (kinematic) move their known velocity
+    /// into the bias.
+    fn body_entries(&mut self, masses: &[crate::constraints::BodyMass]) {
+        let rows = &mut self.rows;
+        rows.body_start.clear();
+        rows.body_entries.clear();
+        if !self.owner.iter().any(|&o| o != STATIC) {
+            return;
+        }
+        let (k, v0) = (self.params.kernel, self.volume);
+        let grad = |xi: &Vec3, xj: &Vec3| {
+            let d = xi - xj;
+            let r = d.norm();
+            if r > 0.0 {
+                d * (v0 * k.dw(r) / r)
+            } else {
+                Vec3::zeros()
+            }
+        };
+        let (pos, boundary, owner, fb) = (&self.pos, &self.boundary, &self.owner, &self.fb);
+        let mut scratch: Vec<(u32, Vec3, Vec3)> = Vec::new();
+        let finish = |rows: &mut DensityRows, row: usize, acc: &mut Vec<(u32, Vec3, Vec3)>| {
+            for &(body, lin, ang) in acc.iter() {
+                let m = &masses[body as usize];
+                if m.dof == crate::constraints::NO_DOF {
+                    rows.bias[row] += lin.dot(&m.lin_vel) + ang.dot(&m.ang_vel);
+                    continue;
+                }
+                let e = density::BodyEntry {
+                    body,
+                    dof: m.dof,
+                    lin,
+                    ang,
+                    mlin: m.inv_mass.component_mul(&lin),
+                    mang: m.inv_inertia * ang,
+                };
+                rows.diag[row] += lin.dot(&e.mlin) + ang.dot(&e.mang);
+                rows.body_entries.push(e);
+            }
+            acc.clear();
+            rows.body_start.push(rows.body_entries.len() as u32);
+        };
+        rows.body_start.push(0);
+        let add = |acc: &mut Vec<(u32, Vec3, Vec3)>, body: u32, lin: Vec3, ang: Vec3| match acc
+            .iter_mut()
+            .find(|e| e.0 == body)
+        {
+            Some(e) => {
+                e.1 += lin;
+                e.2 += ang;
+            }
+            None => acc.push((body, lin, ang)),
+        };
+        for (i, xi) in pos.iter().enumerate() {
+            for &b in fb.of(i) {
+                let o = owner[b as usize];
+                if o != STATIC {
+                    let xb = &boundary[b as usize];
+                    let c = grad(xi, xb);
+                    let rb = xb - masses[o as usize].com;
+                    add(&mut scratch, o, c, rb.cross(&c));
+                }
+            }
+            finish(rows, i, &mut scratch);
+        }
+        for (r, &b) in self.bactive.iter().enumerate() {
+            let o = owner[b as usize];
+            if o != STATIC {
+                let (a, e) = (rows.bstart[r] as usize, rows.bstart[r + 1] as usize);
+                let lin: Vec3 = -rows.bcoef[a..e].iter().sum::<Vec3>();
+                let rb = boundary[b as usize] - masses[o as usize].com;
+                add(&mut scratch, o, lin, rb.cross(&lin));
+            }
+            finish(rows, rows.nf + r, &mut scratch);
+        }
     }
 
     /// Warm-start impulses of all density rows (fluid rows, then wall rows), appended to `out`.
@@ -440,6 +578,19 @@ impl Fluid {
             self.blambda[b as usize] = lambda[n + r];
             self.boundary_pressure[b as usize] = lambda[n + r] * scale;
         }
+        self.body_force.iter_mut().for_each(|f| *f = Vec3::zeros());
+        self.body_torque.iter_mut().for_each(|f| *f = Vec3::zeros());
+        for (k, l) in lambda.iter().enumerate().take(self.rows.diag.len()) {
+            for e in self.rows.on_bodies(k) {
+                let b = e.body as usize;
+                if self.body_force.len() <= b {
+                    self.body_force.resize(b + 1, Vec3::zeros());
+                    self.body_torque.resize(b + 1, Vec3::zeros());
+                }
+                self.body_force[b] += e.lin * (l / h);
+                self.body_torque[b] += e.ang * (l / h);
+            }
+        }
     }
 
     /// Moves the particles with their new velocities.
@@ -447,6 +598,107 @@ impl Fluid {
         for (x, v) in self.pos.iter_mut().zip(&self.vel) {
             *x += v * h;
         }
+    }
+
+    /// Surge front: the largest `x · d` over the particle centres (m).
+    pub fn front(&self, d: &Vec3) -> Real {
+        self.pos
+            .iter()
+            .map(|x| x.dot(d))
+            .fold(Real::NEG_INFINITY, Real::max)
+    }
+
+    /// Pressure at a point (Pa): the Shepard (kernel-normalised) mean of the particle
+    /// pressures within the kernel support, 0 where no particle is that close.
+    pub fn pressure_at(&self, p: &Vec3) -> Real {
+        let k = &self.params.kernel;
+        let r = k.support();
+        let mut q = *p;
+        if self.params.planar {
+            q.z = 0.0;
+        }
+        let (mut num, mut den) = (0.0, 0.0);
+        for (x, pr) in self.pos.iter().zip(&self.pressure) {
+            let d = (x - q).norm();
+            if d < r {
+                let w = k.w(d);
+                num += w * pr;
+                den += w;
+            }
+        }
+        if den > 0.0 {
+            num / den
+        } else {
+            0.0
+        }
+    }
+
+    /// Largest compression `max (ρ − ρ0)/ρ0` (0 if none) and mean `|ρ − ρ0|/ρ0` over the
+    /// particles, at the start of the last step.
+    pub fn density_error_stats(&self) -> (Real, Real) {
+        let n = self.density_error.len().max(1) as Real;
+        (
+            self.density_error.iter().copied().fold(0.0, Real::max),
+            self.density_error.iter().map(|e| e.abs()).sum::<Real>() / n,
+        )
+    }
+
+    /// Kinetic energy `Σ m v²/2` and potential energy `−Σ m g·x` (J; planar: per thickness
+    /// `t`, included in the mass).
+    pub fn energies(&self, gravity: &Vec3) -> (Real, Real) {
+        let m = self.mass;
+        (
+            self.vel.iter().map(|v| 0.5 * m * v.norm_squared()).sum(),
+            self.pos.iter().map(|x| -m * gravity.dot(x)).sum(),
+        )
+    }
+
+    /// Fraction of a body's volume below the free surface (0–1). `pts` fill the body in its
+    /// centre-of-mass frame (pose `pose`). The surface height (along −g) is half a spacing above
+    /// the mean of the highest particle centre in each horizontal bin of width l, over the
+    /// particles farther from the body's centre of mass, horizontally, than the body's own
+    /// horizontal extent plus one kernel support.
+    pub fn submerged_fraction(
+        &self,
+        pose: &crate::math::Iso,
+        pts: &[Vec3],
+        gravity: &Vec3,
+    ) -> Real {
+        if pts.is_empty() || gravity.norm() == 0.0 {
+            return 0.0;
+        }
+        let up = -gravity.normalize();
+        let c = pose.translation.vector;
+        let horizontal = |d: Vec3| (d - up * d.dot(&up)).norm();
+        let extent = pts
+            .iter()
+            .map(|p| horizontal(pose.rotation * p))
+            .fold(0.0, Real::max);
+        let far = extent + self.params.kernel.support();
+        // The free surface: the top particle of each horizontal bin of width l, averaged.
+        let l = self.params.spacing;
+        let (e1, e2) = crate::math::orthonormal_basis(&up);
+        let mut tops: std::collections::BTreeMap<(i64, i64), Real> = Default::default();
+        for x in &self.pos {
+            if horizontal(x - c) > far {
+                let key = (
+                    (x.dot(&e1) / l).floor() as i64,
+                    (x.dot(&e2) / l).floor() as i64,
+                );
+                let h = x.dot(&up);
+                let t = tops.entry(key).or_insert(h);
+                *t = t.max(h);
+            }
+        }
+        if tops.is_empty() {
+            return 0.0;
+        }
+        let level = tops.values().sum::<Real>() / tops.len() as Real + 0.5 * l;
+        let below = pts
+            .iter()
+            .filter(|p| (pose * nalgebra::Point3::from(**p)).coords.dot(&up) < level)
+            .count();
+        below as Real / pts.len() as Real
     }
 
     /// Smoothed pressure (001 eq. 42) with `w_s = (r_e² − r²)³`, `r_e` the kernel support (Pa).

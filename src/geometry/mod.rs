@@ -95,6 +95,39 @@ pub struct Geometry {
 }
 
 impl Geometry {
+    /// Points filling body `i`'s shape on a cubic lattice of `spacing` (m), in the body's
+    /// centre-of-mass frame (planar models: the z = 0 section). For volume fractions (the
+    /// `Submerged` probe).
+    pub fn volume_samples(&self, i: usize, spacing: Real, planar: bool) -> Vec<Vec3> {
+        let mut pts = Vec::new();
+        for c in self.colliders.iter().filter(|c| c.body == i) {
+            let aabb = c.shape.compute_aabb(&crate::math::to_pose(&c.local));
+            let (lo, hi) = (
+                crate::math::from_pv(aabb.mins),
+                crate::math::from_pv(aabb.maxs),
+            );
+            let n = |a: usize| ((hi[a] - lo[a]) / spacing).ceil().max(1.0) as usize;
+            let nz = if planar { 1 } else { n(2) };
+            for ix in 0..n(0) {
+                for iy in 0..n(1) {
+                    for iz in 0..nz {
+                        let mut p = lo
+                            + Vec3::new(ix as Real + 0.5, iy as Real + 0.5, iz as Real + 0.5)
+                                * spacing;
+                        if planar {
+                            p.z = 0.0;
+                        }
+                        let q = c.local.inverse_transform_point(&nalgebra::Point3::from(p));
+                        if c.shape.contains_local_point(crate::math::to_pv(&q.coords)) {
+                            pts.push(p);
+                        }
+                    }
+                }
+            }
+        }
+        pts
+    }
+
     /// Updates the manifolds of all pairs at the bodies' current poses and returns the contacts.
     /// `prediction` (m) is the distance below which separated shapes already produce contacts.
     pub fn update(&mut self, bodies: &[RigidBody], prediction: Real, contacts: &mut Vec<Contact>) {

@@ -1,5 +1,6 @@
 //! Probes: named measurements sampled at output times, written to `probes.csv` and plotted.
 
+use crate::math::Vec3;
 use crate::model::schema::ProbeDef;
 use crate::pipeline::World;
 use crate::Real;
@@ -17,6 +18,19 @@ pub enum Probe {
     JointForce(usize),
     /// Kinetic, potential and total energy (J).
     Energy,
+    /// Surge front along a unit direction (m).
+    Front(Vec3),
+    /// Smoothed fluid pressure at a point (Pa).
+    Pressure(Vec3),
+    /// Fluid force and torque on body `i` (N, N·m).
+    FluidForce(usize),
+    /// Max compression and mean |density error| of the fluid.
+    DensityError,
+    /// Submerged volume fraction of body `i`, with sample points of the body's volume in its
+    /// centre-of-mass frame.
+    Submerged(usize, Vec<Vec3>),
+    /// Fluid kinetic, potential and total energy (J).
+    FluidEnergy,
 }
 
 impl Probe {
@@ -28,6 +42,21 @@ impl Probe {
             ProbeDef::AngularVelocity(n) => Probe::AngularVelocity(world.body(n)?),
             ProbeDef::JointForce(n) => Probe::JointForce(world.joint(n)?),
             ProbeDef::Energy => Probe::Energy,
+            ProbeDef::Front(d) => Probe::Front(d.vec().normalize()),
+            ProbeDef::Pressure(p) => Probe::Pressure(p.vec()),
+            ProbeDef::FluidForce(n) => Probe::FluidForce(world.body(n)?),
+            ProbeDef::DensityError => Probe::DensityError,
+            ProbeDef::Submerged(n) => {
+                let i = world.body(n)?;
+                let l = world.fluid.as_ref()?.params.spacing;
+                let pts = world.geometry.volume_samples(
+                    i,
+                    0.25 * l,
+                    world.dofs == crate::body::Dofs::Planar,
+                );
+                Probe::Submerged(i, pts)
+            }
+            ProbeDef::FluidEnergy => Probe::FluidEnergy,
         })
     }
 
@@ -41,6 +70,17 @@ impl Probe {
             }
             Probe::JointForce(i) => format!("force of joint {} (N)", world.joints[*i].name),
             Probe::Energy => "energy (J)".to_string(),
+            Probe::Front(_) => "surge front (m)".to_string(),
+            Probe::Pressure(p) => format!("pressure at ({}, {}, {}) (Pa)", p.x, p.y, p.z),
+            Probe::FluidForce(i) => format!(
+                "fluid force (N) and torque (N m) on {}",
+                world.bodies[*i].name
+            ),
+            Probe::DensityError => "density error (-)".to_string(),
+            Probe::Submerged(i, ..) => {
+                format!("submerged fraction of {} (-)", world.bodies[*i].name)
+            }
+            Probe::FluidEnergy => "fluid energy (J)".to_string(),
         }
     }
 
@@ -59,12 +99,70 @@ impl Probe {
             Probe::AngularVelocity(i) => xyz(format!("{}.angvel", world.bodies[*i].name)),
             Probe::JointForce(i) => xyz(format!("{}.force", world.joints[*i].name)),
             Probe::Energy => vec!["kinetic".into(), "potential".into(), "total".into()],
+            Probe::Front(_) => vec!["front".into()],
+            Probe::Pressure(p) => vec![format!("p@{},{},{}", p.x, p.y, p.z)],
+            Probe::FluidForce(i) => {
+                let n = &world.bodies[*i].name;
+                let mut c = xyz(format!("{n}.fluid_force"));
+                c.extend(xyz(format!("{n}.fluid_torque")));
+                c
+            }
+            Probe::DensityError => vec!["max_compression".into(), "mean_density_error".into()],
+            Probe::Submerged(i, ..) => vec![format!("{}.submerged", world.bodies[*i].name)],
+            Probe::FluidEnergy => vec![
+                "fluid_kinetic".into(),
+                "fluid_potential".into(),
+                "fluid_total".into(),
+            ],
         }
     }
 
     /// Current values, one per column.
     pub fn sample(&self, world: &World, out: &mut Vec<Real>) {
+        let fluid = world.fluid.as_ref();
         let v = match self {
+            Probe::Front(d) => {
+                let f = fluid.map(|f| f.front(d)).unwrap_or(0.0);
+                out.push(f);
+                return;
+            }
+            Probe::Pressure(p) => {
+                out.push(fluid.map(|f| f.pressure_at(p)).unwrap_or(0.0));
+                return;
+            }
+            Probe::FluidForce(i) => {
+                let z = crate::math::Vec3::zeros();
+                let (f, t) = fluid
+                    .map(|f| {
+                        (
+                            f.body_force.get(*i).copied().unwrap_or(z),
+                            f.body_torque.get(*i).copied().unwrap_or(z),
+                        )
+                    })
+                    .unwrap_or((z, z));
+                out.extend(f.iter().chain(t.iter()));
+                return;
+            }
+            Probe::DensityError => {
+                let (mx, mean) = fluid.map(|f| f.density_error_stats()).unwrap_or((0.0, 0.0));
+                out.extend([mx, mean]);
+                return;
+            }
+            Probe::Submerged(i, pts) => {
+                out.push(
+                    fluid
+                        .map(|f| f.submerged_fraction(&world.bodies[*i].pose, pts, &world.gravity))
+                        .unwrap_or(0.0),
+                );
+                return;
+            }
+            Probe::FluidEnergy => {
+                let (k, p) = fluid
+                    .map(|f| f.energies(&world.gravity))
+                    .unwrap_or((0.0, 0.0));
+                out.extend([k, p, k + p]);
+                return;
+            }
             Probe::Position(i) => world.bodies[*i].com(),
             Probe::Velocity(i) => world.bodies[*i].lin_vel,
             Probe::AngularVelocity(i) => world.bodies[*i].ang_vel,

@@ -256,6 +256,23 @@ fn build_fluid(
             });
         }
     }
+    // No fluid particle where a body is: lattice points inside a shape or less than half a
+    // spacing from its surface are left out (walls drawn flush with a region keep it whole).
+    let keep: Vec<bool> = pos
+        .iter()
+        .map(|p| {
+            geometry.colliders.iter().zip(bodies).all(|(c, b)| {
+                let pose = crate::math::to_pose(&(b.pose * c.local));
+                c.shape
+                    .distance_to_point(&pose, crate::math::to_pv(p), true)
+                    >= 0.499 * l
+            })
+        })
+        .collect();
+    let mut it = keep.iter();
+    pos.retain(|_| *it.next().unwrap());
+    let mut it = keep.iter();
+    vel.retain(|_| *it.next().unwrap());
     if pos.is_empty() {
         return Err(format!(
             "the fluid regions hold no particle at spacing {l} m"
@@ -298,5 +315,33 @@ fn build_fluid(
             v.z = 0.0;
         }
     }
-    Ok(Fluid::new(params, pos, vel, boundary))
+    let mut fluid = Fluid::new(params, pos, vel, boundary);
+    // Moving bodies carry boundary particles on a lattice of their own, anchored half a spacing
+    // inside the corner of the shape's bounding box in the body frame: a box is then sampled
+    // exactly l/2 inside each face, wherever it is placed.
+    for (c, b) in geometry.colliders.iter().zip(bodies) {
+        if b.kind != Kind::Static {
+            let aabb = c.shape.compute_aabb(&crate::math::to_pose(&c.local));
+            let mut origin = from_pv(aabb.mins) + Vec3::repeat(0.5 * l);
+            if planar {
+                origin.z = 0.0;
+            }
+            let own = sampling::Lattice { origin, ..lattice };
+            let mut pts = Vec::new();
+            sampling::fill_shape_layer(&own, &c.shape, &c.local, depth, &mut pts);
+            if pts.is_empty() {
+                return Err(format!(
+                    "body `{}` is too small to carry boundary particles at spacing {l} m",
+                    b.name
+                ));
+            }
+            fluid.attach_body(c.body, &b.pose, &pts);
+        }
+    }
+    if fluid.boundary.len() + fluid.len() > MAX_PARTICLES {
+        return Err(format!(
+            "the bodies need more than {MAX_PARTICLES} boundary particles at spacing {l} m"
+        ));
+    }
+    Ok(fluid)
 }

@@ -306,6 +306,36 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
                 (n, false)
             }
             ProbeDef::JointForce(n) => (n, true),
+            ProbeDef::FluidForce(n) | ProbeDef::Submerged(n) => {
+                if m.fluid.is_none() {
+                    return err(
+                        locate(source, "probes", n, ""),
+                        "probes",
+                        "this probe measures the fluid, and the model has no `fluid`".into(),
+                    );
+                }
+                (n, false)
+            }
+            ProbeDef::Front(d) => {
+                if m.fluid.is_none() || d.vec().norm() == 0.0 {
+                    return err(
+                        locate(source, "probes", "Front", ""),
+                        "probes",
+                        "`Front` needs a fluid and a non-zero direction".into(),
+                    );
+                }
+                continue;
+            }
+            ProbeDef::Pressure(_) | ProbeDef::DensityError | ProbeDef::FluidEnergy => {
+                if m.fluid.is_none() {
+                    return err(
+                        locate(source, "probes", "", ""),
+                        "probes",
+                        "this probe measures the fluid, and the model has no `fluid`".into(),
+                    );
+                }
+                continue;
+            }
             ProbeDef::Energy => continue,
         };
         let ok = if is_joint {

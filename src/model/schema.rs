@@ -512,4 +512,21 @@ pub enum ProbeDef {
     JointForce(String),
     /// Kinetic, potential and total energy of all bodies (J).
     Energy,
+    /// Surge front: the largest coordinate of a fluid particle centre along the direction
+    /// (e.g. `Front((1, 0, 0))`), m: column `front`.
+    Front(V3),
+    /// Smoothed fluid pressure at a point (Pa): the kernel-weighted (Shepard) mean of the
+    /// particle pressures within the kernel support of the point, 0 where there is no fluid.
+    Pressure(V3),
+    /// Fluid force (N) and torque about the centre of mass (N·m) on a body, from the last solve.
+    FluidForce(String),
+    /// Largest compression `max (ρ − ρ0)/ρ0` and mean `|ρ − ρ0|/ρ0` of the fluid particles.
+    DensityError,
+    /// Fraction of a body's volume below the free surface (0–1). The surface height (against
+    /// gravity) is half a spacing above the mean top particle of horizontal bins of width l,
+    /// over the fluid farther from the body than its horizontal extent plus one kernel support;
+    /// meant for bodies floating in a tank.
+    Submerged(String),
+    /// Kinetic, potential (relative to the origin) and total energy of the fluid (J).
+    FluidEnergy,
 }

@@ -99,7 +99,7 @@ impl World {
         // 2 neighbours (fluid), then the fluid's explicit forces
         if let Some(f) = self.fluid.as_mut() {
             let t0 = Instant::now();
-            f.update_neighbours();
+            f.update_neighbours(&self.bodies);
             self.timings.add(Stage::Neighbours, t0);
             let t0 = Instant::now();
             f.external(&self.gravity, h);
@@ -238,7 +238,7 @@ impl World {
             &mut s.joint_rows,
         );
         if let Some(f) = self.fluid.as_mut() {
-            f.build_rows(ndof, h);
+            f.build_rows(ndof, h, &s.masses);
         }
         self.timings.add(Stage::Rows, t0);
         s.v.len()
@@ -248,7 +248,7 @@ impl World {
     /// (contact points, rows). Used by `check`.
     pub fn initial_rows(&mut self) -> (usize, usize) {
         if let Some(f) = self.fluid.as_mut() {
-            f.update_neighbours();
+            f.update_neighbours(&self.bodies);
         }
         self.detect_and_build_rows();
         let fluid_rows = self.fluid.as_ref().map(|f| f.rows.diag.len()).unwrap_or(0);
