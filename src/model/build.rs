@@ -207,7 +207,9 @@ fn build_fluid(
             }
             o
         }
-        Some(RegionDef::Ball { center, .. }) => center.vec(),
+        // Half a spacing off the centre: no particle sits on an axis of symmetry of the flow,
+        // where the forces balance exactly and it could never leave the axis.
+        Some(RegionDef::Ball { center, .. }) => center.vec() + Vec3::repeat(0.5 * l),
         None => Vec3::zeros(),
     };
     let lattice = sampling::Lattice {
