@@ -71,7 +71,12 @@ fn seesaw_first_solve() {
     let b = w.body("plate").unwrap();
     let lz = |w: &vcsim::World| {
         let f = w.fluid.as_ref().unwrap();
-        let fluid: f64 = f.pos.iter().zip(&f.vel).map(|(x, v)| f.mass * x.cross(v).z).sum();
+        let fluid: f64 = f
+            .pos
+            .iter()
+            .zip(&f.vel)
+            .map(|(x, v)| f.mass * x.cross(v).z)
+            .sum();
         fluid + w.bodies[b].angular_momentum().z
     };
     let before = lz(&w);
@@ -94,8 +99,14 @@ fn seesaw_first_solve() {
     );
     assert!(omega > 0.0, "the plate turns counter-clockwise");
     assert!(n > 20);
-    assert!(loaded * 2 > n, "most of the bottom fluid by the plate is loaded");
-    assert!(moving * 2 > n, "most of the bottom fluid by the plate moves right");
+    assert!(
+        loaded * 2 > n,
+        "most of the bottom fluid by the plate is loaded"
+    );
+    assert!(
+        moving * 2 > n,
+        "most of the bottom fluid by the plate moves right"
+    );
     assert!(
         ((after - before) / before).abs() < 1e-6,
         "angular momentum about the pin {before} -> {after}"

@@ -121,11 +121,21 @@ pub struct Fluid {
     bactive: Vec<u32>,
     /// Wall-row impulses per boundary particle (warm start).
     blambda: Vec<Real>,
+    /// Contact pairs of this step: fluid particle, other particle, whether the other is a
+    /// boundary particle.
+    pairs: Vec<(u32, u32, bool)>,
     perm_pos: Vec<Vec3>,
     perm_vel: Vec<Vec3>,
     perm_id: Vec<u32>,
     perm_l: Vec<Real>,
 }
+
+/// Contact distance of two fluid particles, in spacings (see [`density`]).
+pub const FLUID_CONTACT: Real = 0.3;
+/// Contact distance of a fluid particle and a boundary particle, in spacings.
+pub const WALL_CONTACT: Real = 0.75;
+/// Contact rows are built for pairs closer than the contact distance plus this, in spacings.
+pub const CONTACT_MARGIN: Real = 0.15;
 
 /// Owner of a boundary particle of a fixed wall.
 pub const STATIC: u32 = u32::MAX;
@@ -206,6 +216,7 @@ impl Fluid {
             bdens: Vec::new(),
             brow: Vec::new(),
             bactive: Vec::new(),
+            pairs: Vec::new(),
             perm_pos: Vec::new(),
             perm_vel: Vec::new(),
             perm_id: Vec::new(),
@@ -457,6 +468,48 @@ impl Fluid {
             let target = if unilateral { gap } else { gap.min(0.0) };
             rows.bias.push(beta / h * target);
         }
+        rows.nwall = self.bactive.len();
+        // Contact rows (see [`density`]): close fluid pairs, fluid particles close to walls.
+        let l = self.params.spacing;
+        let (dff, dfb, margin) = (FLUID_CONTACT * l, WALL_CONTACT * l, CONTACT_MARGIN * l);
+        self.pairs.clear();
+        let push = |rows: &mut DensityRows, i: usize, xo: &Vec3, other: Option<usize>, d: Real| {
+            let dx = pos[i] - xo;
+            let r = dx.norm();
+            if r >= d + margin || r == 0.0 {
+                return false;
+            }
+            let nrm = (dx / r).component_mul(&mask);
+            rows.bnbr.push(i as u32);
+            rows.bcoef.push(nrm);
+            let mut dsum = nrm.component_mul(&mask).dot(&nrm);
+            if let Some(j) = other {
+                rows.bnbr.push(j as u32);
+                rows.bcoef.push(-nrm);
+                dsum *= 2.0;
+            }
+            rows.bstart.push(rows.bnbr.len() as u32);
+            rows.diag.push(dsum);
+            let gap = r - d;
+            rows.bias
+                .push(if gap >= 0.0 { gap / h } else { 0.2 * gap / h });
+            true
+        };
+        for i in 0..n {
+            for &j in ff.of(i) {
+                let j = j as usize;
+                if j > i && push(rows, i, &pos[j], Some(j), dff) {
+                    self.pairs.push((i as u32, j as u32, false));
+                }
+            }
+        }
+        for i in 0..n {
+            for &b in fb.of(i) {
+                if push(rows, i, &boundary[b as usize], None, dfb) {
+                    self.pairs.push((i as u32, b, true));
+                }
+            }
+        }
         // For each fluid particle, the wall rows of its boundary neighbours and c_bk.
         rows.fb_start.clear();
         rows.fb_start.extend_from_slice(&fb.start);
@@ -552,12 +605,26 @@ impl Fluid {
             }
             finish(rows, rows.nf + r, &mut scratch);
         }
+        for (p, &(_, b, boundary_pair)) in self.pairs.iter().enumerate() {
+            let o = if boundary_pair {
+                owner[b as usize]
+            } else {
+                STATIC
+            };
+            if o != STATIC {
+                let nrm = rows.bcoef[rows.bstart[rows.nwall + p] as usize];
+                let rb = boundary[b as usize] - masses[o as usize].com;
+                add(&mut scratch, o, -nrm, rb.cross(&-nrm));
+            }
+            finish(rows, rows.nf + rows.nwall + p, &mut scratch);
+        }
     }
 
     /// Warm-start impulses of all density rows (fluid rows, then wall rows), appended to `out`.
     pub fn warm_start(&self, out: &mut Vec<Real>) {
         out.extend_from_slice(&self.lambda);
         out.extend(self.bactive.iter().map(|&b| self.blambda[b as usize]));
+        out.extend(self.pairs.iter().map(|_| 0.0));
     }
 
     /// Reads the solution: velocities from `v` (DOFs from `dof0`), impulses, pressure.
@@ -598,6 +665,23 @@ impl Fluid {
         for (x, v) in self.pos.iter_mut().zip(&self.vel) {
             *x += v * h;
         }
+    }
+
+    /// The smallest distance between two fluid particles that were neighbours at the last
+    /// neighbour search, at their current positions (m); infinite without neighbours.
+    pub fn min_pair_distance(&self) -> Real {
+        if self.ff.start.len() != self.len() + 1 {
+            return Real::INFINITY;
+        }
+        (0..self.len())
+            .map(|i| {
+                self.ff
+                    .of(i)
+                    .iter()
+                    .map(|&j| (self.pos[i] - self.pos[j as usize]).norm())
+                    .fold(Real::INFINITY, Real::min)
+            })
+            .fold(Real::INFINITY, Real::min)
     }
 
     /// Surge front: the largest `x · d` over the particle centres (m).

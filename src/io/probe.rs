@@ -99,8 +99,8 @@ impl Probe {
             Probe::AngularVelocity(i) => xyz(format!("{}.angvel", world.bodies[*i].name)),
             Probe::JointForce(i) => xyz(format!("{}.force", world.joints[*i].name)),
             Probe::Energy => vec!["kinetic".into(), "potential".into(), "total".into()],
-            Probe::Front(_) => vec!["front".into()],
-            Probe::Pressure(p) => vec![format!("p@{},{},{}", p.x, p.y, p.z)],
+            Probe::Front(d) => vec![format!("front({} {} {})", d.x, d.y, d.z)],
+            Probe::Pressure(p) => vec![format!("pressure({} {} {})", p.x, p.y, p.z)],
             Probe::FluidForce(i) => {
                 let n = &world.bodies[*i].name;
                 let mut c = xyz(format!("{n}.fluid_force"));

@@ -184,6 +184,30 @@ impl World {
             + self.fluid.as_ref().map(|f| 3 * f.len()).unwrap_or(0)
     }
 
+    /// Number of fluid particles whose centre lies inside a body's shape (0 without fluid).
+    pub fn fluid_inside_bodies(&self) -> usize {
+        let Some(f) = self.fluid.as_ref() else {
+            return 0;
+        };
+        let poses: Vec<_> = self
+            .geometry
+            .colliders
+            .iter()
+            .map(|c| crate::math::to_pose(&(self.bodies[c.body].pose * c.local)))
+            .collect();
+        f.pos
+            .iter()
+            .filter(|x| {
+                let p = crate::math::to_pv(x);
+                self.geometry
+                    .colliders
+                    .iter()
+                    .zip(&poses)
+                    .any(|(c, pose)| c.shape.contains_point(pose, p))
+            })
+            .count()
+    }
+
     /// Kinetic energy of all bodies (J).
     pub fn kinetic_energy(&self) -> Real {
         self.bodies.iter().map(|b| b.kinetic_energy()).sum()
