@@ -46,13 +46,20 @@
 //! particle gets the same row against it (and, for a body, `(−n, −r_b × n)` on the body). The bias
 //! is speculative, `b = g/h`, for `g ≥ 0` (the pair may close the gap in one step, no more) and
 //! Baumgarte, `b = 0.2 g/h`, for `g < 0`. Rows are built for pairs closer than the contact
-//! distance plus `0.15 l`. With `d_ff = 0.3 l` and `d_fb = 0.75 l` ([`super::FLUID_CONTACT`],
-//! [`super::WALL_CONTACT`]) they never touch an ordered fluid (neighbours at l; wall particles
-//! l/2 inside the wall and the fluid l/2 outside) and bound the approach elsewhere: no two
-//! particles closer than 0.3 l and no particle centre inside a wall. A larger `d_ff` (0.5 l)
-//! starts to carry part of the load in a disordered tank, and that part is missing from the
-//! pressure read from the density rows (hydrostatic test: 3.8 % against 1.5 %). 001 uses
-//! `d = l` for fluid–rigid pairs and has no fluid–fluid contacts.
+//! distance plus `0.15 l`.
+//!
+//! - Fluid–wall: `d_fb = l` ([`super::WALL_CONTACT`]), 001's value: the particles are spheres of
+//!   diameter l, so a fluid centre stays l/2 outside a wall whose boundary particles sit l/2
+//!   inside it. Without it, surface particles — whose density rows are inactive — creep into
+//!   the half-spacing gap along walls: in the 3D floating-cylinder tank (5 layers deep) the
+//!   fluid spread by l/2 across its depth and the free surface dropped by a spacing; with
+//!   `d_fb = 0.75 l` the buoyancy test's submerged fractions were 0.012 low, with `l` within
+//!   0.009. At rest these rows sit at zero gap next to the walls and share load with the wall
+//!   rows there (hydrostatic centre-line pressure error 2.2 % against 1.5 %).
+//! - Fluid–fluid: `d_ff = 0.3 l` ([`super::FLUID_CONTACT`]): it bounds clumping at thin fronts
+//!   (no two particles closer than 0.3 l) without touching ordinary flow; 0.5 l already carries
+//!   load in a disordered tank, load missing from the pressure read from the density rows
+//!   (hydrostatic test 3.8 %). 001 has no fluid–fluid contacts.
 //!
 //! Products: `(J v)_i` is a gather over i's neighbours; `(Jᵀ λ)_k = s_k λ_k − Σ_j c_kj λ_j`
 //! (because `c_jk = −c_kj` for equal volumes) is a gather too: both run in parallel without

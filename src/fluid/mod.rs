@@ -18,9 +18,31 @@
 //! ([`lattice_gradient_moment`]); smoothed pressure (001 eq. 42)
 //! `p̃_i = Σ_j w_s p_j / Σ_j w_s` with `w_s = (r_e² − r²)³` over the kernel support.
 //!
-//! Status (issue 3, in progress): fluid–static-wall coupling through boundary particles, the
-//! unilateral (001) and bilateral (KCSPH, 004) density rows, viscosity. Not yet: fluid–dynamic
-//! body coupling, fluid–wall contact rows, probes.
+//! **Bodies.** Static bodies are walls of boundary particles; dynamic and kinematic bodies carry
+//! boundary particles fixed in their frame ([`Fluid::attach_body`]) that move with them, count
+//! in the density and take part in the rows with their body's velocity `V + ω × r`: the fluid
+//! force on a body is the sum of its rows' impulses ([`density`], "Moving walls"), solved in the
+//! same problem as the body's contacts and joints. Contact rows keep fluid particles a spacing
+//! from boundary particles and 0.3 l from each other (001 §4.2; [`density`], "Contact rows").
+//!
+//! **Validation models** (`models/`, tests in `tests/fluid.rs` and `tests/fluid_bodies.rs`):
+//!
+//! - *Hydrostatic tank* (`hydrostatic_2d_apgd`): at rest `∇p = ρ g`, so `p = ρ g (H − y)` below
+//!   the surface at height H; compression `(ρ_i − ρ0)/ρ0 < 1 %` (001 §5.2's criterion).
+//! - *Dam break* (`dam_break_2d_apgd`, `dam_break_2d_20k_apgd`, `dam_break_3d_apgd`): a column of
+//!   width L and height 2L collapses; the surge front z(t) scales as `Z = z/L` against
+//!   `T = t √(2g/L)` (Koshizuka & Oka 1996, Martin & Moyce 1952), which removes g and L for an
+//!   inviscid flow; 004 §4.2 for the 3D column.
+//! - *Circular patch* (`circular_patch_2d_apgd`): with `u = (A x, −A y)` and an elliptic pressure
+//!   `p = p0 (1 − x²/b² − y²/a²)` the Euler equations reduce to `ȧ = −a A`, `ḃ = b A`,
+//!   `Ä = (4/A) Ȧ² − 2 A³` (Colagrossi 2005; 001 eqs. 74–76), `a b = R²` (incompressibility).
+//! - *Buoyancy* (`buoyancy_2d_apgd`, 001 §5.5): at rest the pressure on the box carries its
+//!   weight, `ρ_f g V_sub = ρ_s g V`, so the submerged fraction is `ρ_s / ρ_f`.
+//! - *Seesaw* (`seesaw_2d_apgd`, 001 §5.6): strong coupling — the top fluid's impulse reaches the
+//!   bottom fluid through the pinned plate within one solve; the angular momentum about the pin
+//!   is conserved by that solve (pair forces are central, the pin's impulse has no moment).
+//! - *Floating cylinder* (`floating_cylinder_3d_apgd`, 004 §4.3): the settled vertical fluid
+//!   force equals the weight `ρ_s g π r² L` (62.1 N).
 
 pub mod density;
 pub mod grid;
@@ -132,8 +154,8 @@ pub struct Fluid {
 
 /// Contact distance of two fluid particles, in spacings (see [`density`]).
 pub const FLUID_CONTACT: Real = 0.3;
-/// Contact distance of a fluid particle and a boundary particle, in spacings.
-pub const WALL_CONTACT: Real = 0.75;
+/// Contact distance of a fluid particle and a boundary particle, in spacings (001 §4.2).
+pub const WALL_CONTACT: Real = 1.0;
 /// Contact rows are built for pairs closer than the contact distance plus this, in spacings.
 pub const CONTACT_MARGIN: Real = 0.15;
 
