@@ -49,3 +49,24 @@ fn hydrostatic_tank_2d(b: divan::Bencher) {
     let mut w = world_at("hydrostatic_2d_apgd.ron", 50);
     b.bench_local(|| w.step());
 }
+
+/// One step of the 2D dam break (800 particles, walls, contact rows) 0.1 s into the collapse.
+#[divan::bench(sample_count = 20)]
+fn dam_break_2d(b: divan::Bencher) {
+    let mut w = world_at("dam_break_2d_apgd.ron", 200);
+    b.bench_local(|| w.step());
+}
+
+/// One step of the floating box (fluid rows with body Jacobians, a prismatic joint) after 0.2 s.
+#[divan::bench(sample_count = 10)]
+fn buoyancy_box_2d(b: divan::Bencher) {
+    let mut w = world_at("buoyancy_2d_apgd.ron", 100);
+    b.bench_local(|| w.step());
+}
+
+/// One step of the 20 000-particle 2D dam break (DualSPHysics' validation size) 0.02 s in.
+#[divan::bench(sample_count = 5)]
+fn dam_break_2d_20k(b: divan::Bencher) {
+    let mut w = world_at("dam_break_2d_20k_apgd.ron", 20);
+    b.bench_local(|| w.step());
+}
