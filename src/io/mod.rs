@@ -4,6 +4,7 @@
 pub mod csv_out;
 pub mod plot;
 pub mod probe;
+pub mod render;
 pub mod run;
 pub mod vtk;
 

@@ -81,6 +81,18 @@ impl VtkWriter {
                 let _ = write!(b, "{} ", c.body);
             }
         }
+        // Body kind per triangle: 0 static, 1 kinematic, 2 dynamic (`render` greys the walls).
+        b.push_str("\n</DataArray>\n<DataArray type=\"Int32\" Name=\"kind\" format=\"ascii\">\n");
+        for (c, (_, tris)) in world.geometry.colliders.iter().zip(&self.meshes) {
+            let kind = match world.bodies[c.body].kind {
+                crate::body::Kind::Static => 0,
+                crate::body::Kind::Kinematic => 1,
+                crate::body::Kind::Dynamic => 2,
+            };
+            for _ in tris {
+                let _ = write!(b, "{kind} ");
+            }
+        }
         b.push_str("\n</DataArray>\n</CellData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
         std::fs::write(self.dir.join(&name), b.as_bytes())?;
         self.frames.push((world.time, name));
@@ -98,12 +110,13 @@ impl VtkWriter {
         };
         let name = format!("frames/fluid_{frame:06}.vtu");
         let n = f.len();
+        let l = f.params.spacing;
         let smooth = f.smoothed_pressure();
         let b = &mut self.buf;
         b.clear();
         let _ = write!(
             b,
-            "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n<Piece NumberOfPoints=\"{n}\" NumberOfCells=\"{n}\">\n<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n"
+            "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n<FieldData>\n<DataArray type=\"Float64\" Name=\"spacing\" NumberOfTuples=\"1\" format=\"ascii\">{l:e}</DataArray>\n</FieldData>\n<Piece NumberOfPoints=\"{n}\" NumberOfCells=\"{n}\">\n<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n"
         );
         for p in &f.pos {
             let _ = writeln!(b, "{:.9e} {:.9e} {:.9e}", p.x, p.y, p.z);

@@ -1,0 +1,649 @@
+//! Pictures of a run without leaving the terminal: PNG frames (and an animated GIF) of the
+//! particles coloured by a field, with a colour bar and the time, bodies drawn as filled shapes
+//! in their pose (walls grey). Reads the run folder's VTK frames (`fluid.pvd`, `bodies.pvd`), so
+//! it works on any finished run, on another machine, or on a CI log's artefacts.
+//!
+//! 2D models are drawn in their plane. 3D models are projected orthographically along an axis
+//! (default: the one along which the scene is thinnest), nearer particles drawn over farther
+//! ones, or cut to a slab (`slice`) around a plane normal to that axis.
+//!
+//! The colour range is fixed across all rendered frames (the range of the field over them)
+//! unless given; frames render in parallel.
+
+use crate::io::plot::ensure_font;
+use crate::Real;
+use plotters::prelude::*;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+
+/// The particle field that sets the colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Field {
+    /// Pressure from the multipliers (Pa).
+    Pressure,
+    /// Smoothed pressure, 001 eq. 42 (Pa).
+    SmoothedPressure,
+    /// Speed |v| (m/s).
+    Velocity,
+    /// Density error (ρ − ρ0)/ρ0 (-).
+    DensityError,
+}
+
+impl Field {
+    fn array(self) -> &'static str {
+        match self {
+            Field::Pressure => "pressure",
+            Field::SmoothedPressure => "smoothed_pressure",
+            Field::Velocity => "velocity",
+            Field::DensityError => "density_error",
+        }
+    }
+    fn label(self) -> &'static str {
+        match self {
+            Field::Pressure => "pressure (Pa)",
+            Field::SmoothedPressure => "smoothed pressure (Pa)",
+            Field::Velocity => "speed (m/s)",
+            Field::DensityError => "density error (-)",
+        }
+    }
+}
+
+/// View axis of 3D models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Axis {
+    /// Look along x (y to the right, z up).
+    X,
+    /// Look along y (x to the right, z up).
+    Y,
+    /// Look along z (x to the right, y up).
+    Z,
+}
+
+impl Axis {
+    /// (view axis, screen right, screen up) as coordinate indices.
+    fn frame(self) -> (usize, usize, usize) {
+        match self {
+            Axis::X => (0, 1, 2),
+            Axis::Y => (1, 0, 2),
+            Axis::Z => (2, 0, 1),
+        }
+    }
+}
+
+/// What to render.
+#[derive(Debug, Clone)]
+pub struct RenderOptions {
+    /// Colour field.
+    pub field: Field,
+    /// Frame numbers `first..=last` (default all).
+    pub frames: Option<(usize, usize)>,
+    /// Output folder (default `RUN_DIR/render`, or `render-2`, … if taken).
+    pub out: Option<PathBuf>,
+    /// View axis (3D; planar models are always seen along z).
+    pub axis: Option<Axis>,
+    /// Keep only particles within `thickness/2` of `center` along the view axis (m).
+    pub slice: Option<(Real, Real)>,
+    /// Fixed colour range (default: the field's range over the rendered frames).
+    pub range: Option<(Real, Real)>,
+    /// Also write an animated GIF of the frames.
+    pub gif: bool,
+    /// Image width in pixels.
+    pub width: u32,
+}
+
+impl Default for RenderOptions {
+    fn default() -> Self {
+        RenderOptions {
+            field: Field::Pressure,
+            frames: None,
+            out: None,
+            axis: None,
+            slice: None,
+            range: None,
+            gif: false,
+            width: 900,
+        }
+    }
+}
+
+/// What was written.
+#[derive(Debug, Clone)]
+pub struct RenderSummary {
+    /// Output folder.
+    pub out: PathBuf,
+    /// PNG files written, in frame order.
+    pub pngs: Vec<PathBuf>,
+    /// The GIF, if asked for.
+    pub gif: Option<PathBuf>,
+    /// The colour range used.
+    pub range: (Real, Real),
+}
+
+/// One `<DataArray>` of a VTU file.
+struct Array {
+    name: String,
+    ncomp: usize,
+    values: Vec<Real>,
+}
+
+/// The parts of a VTU file that `render` uses.
+struct Vtu {
+    points: Vec<[Real; 3]>,
+    arrays: Vec<Array>,
+}
+
+impl Vtu {
+    fn array(&self, name: &str) -> Option<&Array> {
+        self.arrays.iter().find(|a| a.name == name)
+    }
+}
+
+fn attr<'a>(tag: &'a str, key: &str) -> Option<&'a str> {
+    let k = format!("{key}=\"");
+    let s = tag.find(&k)? + k.len();
+    let e = tag[s..].find('"')? + s;
+    Some(&tag[s..e])
+}
+
+/// Parses the ASCII VTU files written by [`crate::io::vtk`].
+fn parse_vtu(text: &str, path: &Path) -> Result<Vtu, String> {
+    let bad = |what: &str| format!("{}: {what}", path.display());
+    let mut arrays = Vec::new();
+    let mut points = None;
+    let points_at = text.find("<Points>");
+    let mut at = 0;
+    while let Some(o) = text[at..].find("<DataArray") {
+        let start = at + o;
+        let tag_end = text[start..]
+            .find('>')
+            .ok_or_else(|| bad("unterminated tag"))?
+            + start;
+        let tag = &text[start..tag_end];
+        let body_end = text[tag_end..]
+            .find("</DataArray>")
+            .ok_or_else(|| bad("unterminated DataArray"))?
+            + tag_end;
+        let values: Vec<Real> = text[tag_end + 1..body_end]
+            .split_ascii_whitespace()
+            .map(|v| v.parse::<Real>())
+            .collect::<Result<_, _>>()
+            .map_err(|_| bad("a value that is not a number"))?;
+        let ncomp = attr(tag, "NumberOfComponents")
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1usize);
+        if points.is_none() && points_at.is_some_and(|p| p < start) {
+            if ncomp != 3 || !values.len().is_multiple_of(3) {
+                return Err(bad("points are not 3-vectors"));
+            }
+            points = Some(values.chunks(3).map(|c| [c[0], c[1], c[2]]).collect());
+        } else {
+            arrays.push(Array {
+                name: attr(tag, "Name").unwrap_or("").to_string(),
+                ncomp,
+                values,
+            });
+        }
+        at = body_end;
+    }
+    Ok(Vtu {
+        points: points.unwrap_or_default(),
+        arrays,
+    })
+}
+
+/// A frame file read, with its time, if the collection has that frame.
+type TimedVtu = Option<(Real, Vtu)>;
+
+/// `(time, file)` of each frame of a `.pvd` collection.
+fn parse_pvd(path: &Path) -> Result<Vec<(Real, PathBuf)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| l.contains("<DataSet")) {
+        let t = attr(line, "timestep").and_then(|t| t.parse().ok());
+        let f = attr(line, "file");
+        match (t, f) {
+            (Some(t), Some(f)) => out.push((t, dir.join(f))),
+            _ => {
+                return Err(format!(
+                    "{}: a DataSet without timestep or file",
+                    path.display()
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// One frame, reduced to what is drawn: particles (screen u, v, depth, value) and triangles
+/// (three screen points, body kind).
+struct Frame {
+    time: Real,
+    particles: Vec<[Real; 4]>,
+    triangles: Vec<([[Real; 2]; 3], i32)>,
+}
+
+/// The colour map: dark blue, blue, cyan, yellow, red at 0, ¼, ½, ¾, 1.
+fn colour(x: Real) -> RGBColor {
+    const STOPS: [[Real; 3]; 5] = [
+        [0.12, 0.10, 0.45],
+        [0.10, 0.40, 0.90],
+        [0.20, 0.80, 0.85],
+        [0.95, 0.85, 0.20],
+        [0.80, 0.10, 0.10],
+    ];
+    let x = if x.is_finite() {
+        x.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    let s = x * 4.0;
+    let i = (s.floor() as usize).min(3);
+    let f = s - i as Real;
+    let c: Vec<u8> = (0..3)
+        .map(|k| ((STOPS[i][k] * (1.0 - f) + STOPS[i + 1][k] * f) * 255.0).round() as u8)
+        .collect();
+    RGBColor(c[0], c[1], c[2])
+}
+
+fn body_colour(kind: i32) -> RGBColor {
+    match kind {
+        0 => RGBColor(165, 165, 165),
+        1 => RGBColor(120, 150, 120),
+        _ => RGBColor(70, 105, 150),
+    }
+}
+
+/// A short, readable tick label.
+fn fmt_value(v: Real) -> String {
+    let a = v.abs();
+    if a != 0.0 && !(1e-2..1e5).contains(&a) {
+        format!("{v:.2e}")
+    } else if a >= 100.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// Renders the frames of the run in `run_dir`.
+pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, String> {
+    if !run_dir.is_dir() {
+        return Err(format!("{}: not a run folder", run_dir.display()));
+    }
+    let fluid_pvd = run_dir.join("fluid.pvd");
+    let bodies_pvd = run_dir.join("bodies.pvd");
+    let fluid = if fluid_pvd.exists() {
+        parse_pvd(&fluid_pvd)?
+    } else {
+        Vec::new()
+    };
+    let bodies = if bodies_pvd.exists() {
+        parse_pvd(&bodies_pvd)?
+    } else {
+        Vec::new()
+    };
+    let count = fluid.len().max(bodies.len());
+    if count == 0 {
+        return Err(format!(
+            "{}: no frames (fluid.pvd / bodies.pvd); was the run made with `output.vtk: true`?",
+            run_dir.display()
+        ));
+    }
+    let (first, last) = opts.frames.unwrap_or((0, count - 1));
+    if first > last || last >= count {
+        return Err(format!(
+            "--frames {first}..{last}: the run has frames 0..{}",
+            count - 1
+        ));
+    }
+    if opts.width < 200 || opts.width > 8000 {
+        return Err(format!(
+            "--width {}: expected 200 to 8000 pixels",
+            opts.width
+        ));
+    }
+    if let Some((lo, hi)) = opts.range {
+        if !(lo.is_finite() && hi.is_finite() && lo < hi) {
+            return Err(format!(
+                "--range {lo}:{hi}: expected two finite numbers, low < high"
+            ));
+        }
+    }
+    if let Some((_, t)) = opts.slice {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(format!("--slice thickness {t}: expected a positive length"));
+        }
+    }
+
+    // Read the frames (parallel), keep raw 3D data for the view decision.
+    let read = |list: &[(Real, PathBuf)], k: usize| -> Result<TimedVtu, String> {
+        match list.get(k) {
+            None => Ok(None),
+            Some((t, p)) => {
+                let text =
+                    std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display()))?;
+                Ok(Some((*t, parse_vtu(&text, p)?)))
+            }
+        }
+    };
+    let raw: Vec<(TimedVtu, TimedVtu)> = (first..=last)
+        .into_par_iter()
+        .map(|k| Ok((read(&fluid, k)?, read(&bodies, k)?)))
+        .collect::<Result<_, String>>()?;
+
+    // Planar runs have every point at z = 0.
+    let planar = raw.iter().all(|(f, b)| {
+        f.iter()
+            .chain(b.iter())
+            .all(|(_, v)| v.points.iter().all(|p| p[2] == 0.0))
+    }) || raw
+        .first()
+        .and_then(|(f, _)| f.as_ref())
+        .is_some_and(|(_, v)| !v.points.is_empty() && v.points.iter().all(|p| p[2] == 0.0));
+    let spacing = raw
+        .first()
+        .and_then(|(f, _)| f.as_ref())
+        .and_then(|(_, v)| v.array("spacing"))
+        .and_then(|a| a.values.first().copied());
+    // Scene box of the first frame.
+    let mut lo = [Real::INFINITY; 3];
+    let mut hi = [Real::NEG_INFINITY; 3];
+    if let Some((f, b)) = raw.first() {
+        for (_, v) in f.iter().chain(b.iter()) {
+            for p in &v.points {
+                for a in 0..3 {
+                    lo[a] = lo[a].min(p[a]);
+                    hi[a] = hi[a].max(p[a]);
+                }
+            }
+        }
+    }
+    if lo.iter().zip(&hi).any(|(l, h)| l > h) {
+        return Err(format!("{}: the frames hold no points", run_dir.display()));
+    }
+    let axis = if planar {
+        Axis::Z
+    } else {
+        opts.axis.unwrap_or_else(|| {
+            let ext: Vec<Real> = (0..3).map(|a| hi[a] - lo[a]).collect();
+            match (0..3)
+                .min_by(|&a, &b| ext[a].total_cmp(&ext[b]))
+                .unwrap_or(2)
+            {
+                0 => Axis::X,
+                1 => Axis::Y,
+                _ => Axis::Z,
+            }
+        })
+    };
+    let (ax, au, av) = axis.frame();
+
+    // Reduce to screen data.
+    let frames: Vec<Frame> = raw
+        .into_par_iter()
+        .map(|(f, b)| {
+            let mut fr = Frame {
+                time: f.as_ref().or(b.as_ref()).map(|x| x.0).unwrap_or(0.0),
+                particles: Vec::new(),
+                triangles: Vec::new(),
+            };
+            if let Some((_, v)) = &f {
+                let field = v.array(opts.field.array());
+                for (i, p) in v.points.iter().enumerate() {
+                    if let Some((c, t)) = opts.slice {
+                        if (p[ax] - c).abs() > 0.5 * t {
+                            continue;
+                        }
+                    }
+                    let value = match field {
+                        Some(a) if a.ncomp == 3 => {
+                            let s = &a.values[3 * i..3 * i + 3];
+                            (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]).sqrt()
+                        }
+                        Some(a) => a.values.get(i).copied().unwrap_or(Real::NAN),
+                        None => Real::NAN,
+                    };
+                    fr.particles.push([p[au], p[av], p[ax], value]);
+                }
+                // Far particles first, near ones on top.
+                fr.particles.sort_by(|a, b| a[2].total_cmp(&b[2]));
+            }
+            if let Some((_, v)) = &b {
+                let conn = v.array("connectivity");
+                let kind = v.array("kind");
+                if let Some(conn) = conn {
+                    for (t, tri) in conn.values.chunks(3).enumerate() {
+                        if tri.len() < 3 {
+                            break;
+                        }
+                        let corner = |k: usize| {
+                            let p = v.points.get(tri[k] as usize).copied().unwrap_or([0.0; 3]);
+                            [p[au], p[av]]
+                        };
+                        let kd = kind.and_then(|k| k.values.get(t).copied()).unwrap_or(2.0) as i32;
+                        fr.triangles.push(([corner(0), corner(1), corner(2)], kd));
+                    }
+                    // Static bodies first: moving bodies are drawn over walls.
+                    fr.triangles.sort_by_key(|t| t.1);
+                }
+            }
+            fr
+        })
+        .collect();
+    if frames.iter().all(|f| f.particles.is_empty()) && !fluid.is_empty() {
+        return Err("no particle lies in the slice; check --slice".into());
+    }
+
+    let range = match opts.range {
+        Some(r) => r,
+        None => {
+            let vals = frames
+                .iter()
+                .flat_map(|f| f.particles.iter().map(|p| p[3]))
+                .filter(|v| v.is_finite());
+            let (mut a, mut b) = (Real::INFINITY, Real::NEG_INFINITY);
+            for v in vals {
+                a = a.min(v);
+                b = b.max(v);
+            }
+            if !(a.is_finite() && b.is_finite()) {
+                (0.0, 1.0)
+            } else if b - a <= 1e-12 * (a.abs() + b.abs()).max(1e-300) {
+                (a - 0.5 * a.abs().max(1.0), b + 0.5 * b.abs().max(1.0))
+            } else {
+                (a, b)
+            }
+        }
+    };
+
+    // Output folder: never into one that already holds files.
+    let out = match &opts.out {
+        Some(o) => {
+            if o.is_file()
+                || std::fs::read_dir(o)
+                    .map(|mut d| d.next().is_some())
+                    .unwrap_or(false)
+            {
+                return Err(format!(
+                    "the output folder {} already holds files; choose another --out (nothing is overwritten)",
+                    o.display()
+                ));
+            }
+            o.clone()
+        }
+        None => {
+            let base = run_dir.join("render");
+            std::iter::once(base.clone())
+                .chain((2..1000).map(|n| run_dir.join(format!("render-{n}"))))
+                .find(|p| {
+                    !p.exists()
+                        || std::fs::read_dir(p)
+                            .map(|mut d| d.next().is_none())
+                            .unwrap_or(false)
+                })
+                .ok_or("too many earlier renders; pass --out")?
+        }
+    };
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+
+    // Layout: the scene keeps its aspect ratio; a colour bar on the right, a title line above.
+    let (u0, u1, v0, v1) = {
+        let (du, dv) = (hi[au] - lo[au], hi[av] - lo[av]);
+        let pad = 0.03 * du.max(dv).max(1e-9);
+        (lo[au] - pad, hi[au] + pad, lo[av] - pad, hi[av] + pad)
+    };
+    let bar = 130u32;
+    let top = 36u32;
+    let pw = opts.width - bar - 10;
+    let scale = pw as Real / (u1 - u0);
+    let ph = (((v1 - v0) * scale).round() as u32).clamp(120, 4 * opts.width);
+    let scale = scale.min(ph as Real / (v1 - v0));
+    let (w, h) = (opts.width, ph + top + 10);
+    let radius = spacing
+        .map(|l| (0.5 * l * scale).round().max(1.0) as i32)
+        .unwrap_or(2);
+    let to_px = |u: Real, v: Real| -> (i32, i32) {
+        (
+            5 + ((u - u0) * scale).round() as i32,
+            (top as Real + (v1 - v) * scale).round() as i32,
+        )
+    };
+    let field_label = opts.field.label();
+    let slice_note = opts
+        .slice
+        .map(|(c, t)| format!(", slice {t} m at {c} m"))
+        .unwrap_or_default();
+    let view_note = if planar {
+        String::new()
+    } else {
+        format!(", seen along {axis:?}{slice_note}").to_lowercase()
+    };
+    ensure_font();
+
+    let draw = |fr: &Frame| -> Result<Vec<u8>, String> {
+        let mut buf = vec![255u8; (w * h * 3) as usize];
+        {
+            let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
+            let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+            for (tri, kind) in fr.triangles.iter().filter(|t| t.1 == 0) {
+                let pts: Vec<(i32, i32)> = tri.iter().map(|p| to_px(p[0], p[1])).collect();
+                root.draw(&Polygon::new(pts, body_colour(*kind).filled()))
+                    .map_err(e)?;
+            }
+            for p in &fr.particles {
+                let x = (p[3] - range.0) / (range.1 - range.0);
+                let c = if p[3].is_finite() {
+                    colour(x)
+                } else {
+                    RGBColor(90, 90, 90)
+                };
+                root.draw(&Circle::new(to_px(p[0], p[1]), radius, c.filled()))
+                    .map_err(e)?;
+            }
+            for (tri, kind) in fr.triangles.iter().filter(|t| t.1 != 0) {
+                let pts: Vec<(i32, i32)> = tri.iter().map(|p| to_px(p[0], p[1])).collect();
+                root.draw(&Polygon::new(pts, body_colour(*kind).filled()))
+                    .map_err(e)?;
+            }
+            let font = ("sans-serif", 18).into_font().color(&BLACK);
+            root.draw(&Text::new(
+                format!("t = {:.4} s    {field_label}{view_note}", fr.time),
+                (8, 8),
+                font.clone(),
+            ))
+            .map_err(e)?;
+            // Colour bar.
+            let (bx, by0, by1) = (w as i32 - bar as i32 + 10, top as i32 + 10, h as i32 - 20);
+            let n = (by1 - by0).max(1);
+            for k in 0..n {
+                let c = colour(1.0 - k as Real / n as Real);
+                root.draw(&Rectangle::new(
+                    [(bx, by0 + k), (bx + 22, by0 + k + 1)],
+                    c.filled(),
+                ))
+                .map_err(e)?;
+            }
+            root.draw(&Rectangle::new([(bx, by0), (bx + 22, by1)], BLACK))
+                .map_err(e)?;
+            let small = ("sans-serif", 14).into_font().color(&BLACK);
+            for k in 0..=4 {
+                let f = k as Real / 4.0;
+                let y = by1 - (f * n as Real).round() as i32;
+                let v = range.0 + f * (range.1 - range.0);
+                root.draw(&PathElement::new([(bx + 22, y), (bx + 28, y)], BLACK))
+                    .map_err(e)?;
+                root.draw(&Text::new(fmt_value(v), (bx + 31, y - 7), small.clone()))
+                    .map_err(e)?;
+            }
+            root.present().map_err(e)?;
+        }
+        Ok(buf)
+    };
+
+    let stem = opts.field.array();
+    let images: Vec<Vec<u8>> = frames
+        .par_iter()
+        .map(|fr| {
+            let buf = draw(fr)?;
+            Ok(buf)
+        })
+        .collect::<Result<_, String>>()?;
+    let pngs: Vec<PathBuf> = images
+        .par_iter()
+        .enumerate()
+        .map(|(k, buf)| {
+            let p = out.join(format!("{stem}_{:06}.png", first + k));
+            image::save_buffer(&p, buf, w, h, image::ColorType::Rgb8)
+                .map_err(|e| format!("{}: {e}", p.display()))?;
+            Ok(p)
+        })
+        .collect::<Result<_, String>>()?;
+    let gif = if opts.gif {
+        let p = out.join(format!("{stem}.gif"));
+        write_gif(&p, &images, w, h, &frames)?;
+        Some(p)
+    } else {
+        None
+    };
+    Ok(RenderSummary {
+        out,
+        pngs,
+        gif,
+        range,
+    })
+}
+
+/// An animated GIF of the frames, played at the run's pace scaled to about 5 s in all
+/// (each frame 2–50 hundredths of a second), looping.
+fn write_gif(
+    path: &Path,
+    images: &[Vec<u8>],
+    w: u32,
+    h: u32,
+    frames: &[Frame],
+) -> Result<(), String> {
+    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let (w16, h16) = (
+        u16::try_from(w).map_err(|_| err(&"image too wide for a GIF"))?,
+        u16::try_from(h).map_err(|_| err(&"image too tall for a GIF"))?,
+    );
+    let file = std::fs::File::create(path).map_err(|e| err(&e))?;
+    let mut enc =
+        gif::Encoder::new(std::io::BufWriter::new(file), w16, h16, &[]).map_err(|e| err(&e))?;
+    enc.set_repeat(gif::Repeat::Infinite).map_err(|e| err(&e))?;
+    let delay = ((500.0 / images.len().max(1) as Real).round() as u16).clamp(2, 50);
+    let encoded: Vec<gif::Frame<'static>> = images
+        .par_iter()
+        .map(|buf| {
+            let mut f = gif::Frame::from_rgb_speed(w16, h16, buf, 20);
+            f.delay = delay;
+            f
+        })
+        .collect();
+    let _ = frames;
+    for f in &encoded {
+        enc.write_frame(f).map_err(|e| err(&e))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,147 @@
+//! `vcsim render`: PNG frames and a GIF from a run folder (issue 4).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn vcsim(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_vcsim"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let p = std::env::temp_dir().join(format!("vcsim-render-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&p);
+    p
+}
+
+/// Runs a model briefly into a fresh folder.
+fn run(model: &Path, end: &str, name: &str) -> PathBuf {
+    let out = tmp(name);
+    let o = vcsim(&[
+        "run",
+        "--quiet",
+        "--end",
+        end,
+        model.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    out
+}
+
+fn colour(img: &image::RgbImage, x: u32, y: u32) -> [u8; 3] {
+    img.get_pixel(x, y).0
+}
+
+/// The seesaw (2D: a dynamic plate, a static frame, fluid): three frames and a GIF; the picture
+/// holds the white background, the grey wall, the blue body, particles in colour-map colours,
+/// and a colour bar running from the map's low end (bottom) to its high end (top). A second
+/// render goes to `render-2`, never over the first.
+#[test]
+fn renders_a_2d_run() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/seesaw_2d_apgd.ron");
+    let dir = run(&model, "0.05", "seesaw");
+    let o = vcsim(&["render", dir.to_str().unwrap(), "--gif"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = dir.join("render");
+    for k in 0..3 {
+        assert!(
+            out.join(format!("pressure_{k:06}.png")).is_file(),
+            "frame {k}"
+        );
+    }
+    let gif = std::fs::read(out.join("pressure.gif")).unwrap();
+    assert!(gif.starts_with(b"GIF89a"));
+
+    let img = image::open(out.join("pressure_000002.png"))
+        .unwrap()
+        .to_rgb8();
+    assert_eq!(img.width(), 900);
+    let (mut white, mut wall, mut body, mut mapped) = (0, 0, 0, 0);
+    for p in img.pixels() {
+        match p.0 {
+            [255, 255, 255] => white += 1,
+            [165, 165, 165] => wall += 1,
+            [70, 105, 150] => body += 1,
+            [r, g, b] if !(r == g && g == b) => mapped += 1,
+            _ => {}
+        }
+    }
+    eprintln!("pixels: white {white}, wall {wall}, body {body}, coloured {mapped}");
+    assert!(white > 10_000 && wall > 50 && body > 500 && mapped > 5_000);
+    // Colour bar: 22 px wide, starting 10 px right of the plot; top = high end (red), bottom =
+    // low end (dark blue).
+    let x = img.width() - 130 + 10 + 11;
+    let (top, bottom) = (colour(&img, x, 36 + 12), colour(&img, x, img.height() - 22));
+    assert!(top[0] > 180 && top[2] < 60, "top of the bar {top:?}");
+    assert!(
+        bottom[2] > 90 && bottom[0] < 60,
+        "bottom of the bar {bottom:?}"
+    );
+
+    let again = vcsim(&["render", dir.to_str().unwrap(), "--frames", "1..1"]);
+    assert!(again.status.success());
+    assert!(dir.join("render-2/pressure_000001.png").is_file());
+    assert!(!dir.join("render-2/pressure_000000.png").exists());
+}
+
+/// Bad requests exit with 2 and say why, without writing anything.
+#[test]
+fn bad_render_requests_are_refused() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/seesaw_2d_apgd.ron");
+    let dir = run(&model, "0.03", "bad");
+    let d = dir.to_str().unwrap();
+    for (args, says) in [
+        (vec!["render", d, "--frames", "5..2"], "--frames"),
+        (vec!["render", d, "--frames", "0..99"], "--frames"),
+        (vec!["render", d, "--range", "3:1"], "--range"),
+        (vec!["render", d, "--width", "10"], "--width"),
+        (vec!["render", "/nonexistent/run"], "not a run folder"),
+    ] {
+        let o = vcsim(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    assert!(
+        !dir.join("render").exists(),
+        "nothing written for bad requests"
+    );
+    let empty = tmp("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let o = vcsim(&["render", empty.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no frames"));
+}
+
+/// A 3D fluid run renders as a projection along a chosen axis and as a slice; a slice that
+/// misses the fluid is refused.
+#[test]
+fn renders_3d_projections_and_slices() {
+    let model = tmp("model3d.ron");
+    std::fs::write(
+        &model,
+        r#"Model(
+    scene: (dimension: Three, gravity: (0, 0, -9.81)),
+    time: (dt: 0.002, end: 0.01),
+    solver: Apgd(max_iterations: 100, tolerance: 1e-3),
+    bodies: [(name: "floor", kind: Static, shape: Cuboid(half_extents: (0.3, 0.3, 0.05)), position: (0.1, 0.1, -0.05))],
+    fluid: (spacing: 0.04, regions: [Box(min: (0, 0, 0), max: (0.2, 0.2, 0.2))]),
+    output: (every: 0.004),
+)"#,
+    )
+    .unwrap();
+    let dir = run(&model, "0.01", "3d");
+    let d = dir.to_str().unwrap();
+    let o = vcsim(&["render", d, "--axis", "y", "--field", "velocity"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(dir.join("render/velocity_000000.png").is_file());
+    let o = vcsim(&["render", d, "--axis", "y", "--slice", "0.1:0.05"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = vcsim(&["render", d, "--axis", "y", "--slice", "5:0.01"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("slice"));
+}
