@@ -198,13 +198,15 @@ pub fn main() -> ExitCode {
             let start = std::time::Instant::now();
             match crate::io::render::render(&run_dir, &opts) {
                 Ok(s) => {
+                    let range = s
+                        .range
+                        .map(|(a, b)| format!(" (colour range {a} to {b})"))
+                        .unwrap_or_default();
                     outln!(
-                        "rendered {} frames into {} in {:.2} s (colour range {} to {})",
+                        "rendered {} frames into {} in {:.2} s{range}",
                         s.pngs.len(),
                         s.out.display(),
                         start.elapsed().as_secs_f64(),
-                        s.range.0,
-                        s.range.1
                     );
                     if let Some(g) = s.gif {
                         outln!("animation: {}", g.display());

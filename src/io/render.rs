@@ -115,8 +115,8 @@ pub struct RenderSummary {
     pub pngs: Vec<PathBuf>,
     /// The GIF, if asked for.
     pub gif: Option<PathBuf>,
-    /// The colour range used.
-    pub range: (Real, Real),
+    /// The colour range used (none for a run without particles).
+    pub range: Option<(Real, Real)>,
 }
 
 /// One `<DataArray>` of a VTU file.
@@ -493,7 +493,9 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
         let pad = 0.03 * du.max(dv).max(1e-9);
         (lo[au] - pad, hi[au] + pad, lo[av] - pad, hi[av] + pad)
     };
-    let bar = 130u32;
+    // No particles (a multibody run): no colour bar, no field.
+    let coloured = !fluid.is_empty();
+    let bar = if coloured { 130u32 } else { 0 };
     let top = 36u32;
     let pw = opts.width - bar - 10;
     let scale = pw as Real / (u1 - u0);
@@ -509,7 +511,7 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
             (top as Real + (v1 - v) * scale).round() as i32,
         )
     };
-    let field_label = opts.field.label();
+    let field_label = if coloured { opts.field.label() } else { "" };
     let slice_note = opts
         .slice
         .map(|(c, t)| format!(", slice {t} m at {c} m"))
@@ -517,13 +519,19 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
     let view_note = if planar {
         String::new()
     } else {
-        format!(", seen along {axis:?}{slice_note}").to_lowercase()
+        format!("seen along {axis:?}{slice_note}").to_lowercase()
     };
+    let caption = [field_label, view_note.as_str()]
+        .iter()
+        .filter(|s| !s.is_empty())
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
     ensure_font();
 
     let draw = |fr: &Frame| -> Result<Vec<u8>, String> {
         let mut buf = vec![255u8; (w * h * 3) as usize];
-        {
+        (|| -> Result<(), String> {
             let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
             let e = |e: DrawingAreaErrorKind<_>| e.to_string();
             for (tri, kind) in fr.triangles.iter().filter(|t| t.1 == 0) {
@@ -548,11 +556,15 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
             }
             let font = ("sans-serif", 18).into_font().color(&BLACK);
             root.draw(&Text::new(
-                format!("t = {:.4} s    {field_label}{view_note}", fr.time),
+                format!("t = {:.4} s    {caption}", fr.time),
                 (8, 8),
                 font.clone(),
             ))
             .map_err(e)?;
+            if !coloured {
+                root.present().map_err(e)?;
+                return Ok(());
+            }
             // Colour bar.
             let (bx, by0, by1) = (w as i32 - bar as i32 + 10, top as i32 + 10, h as i32 - 20);
             let n = (by1 - by0).max(1);
@@ -577,7 +589,8 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
                     .map_err(e)?;
             }
             root.present().map_err(e)?;
-        }
+            Ok(())
+        })()?;
         Ok(buf)
     };
 
@@ -610,7 +623,7 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
         out,
         pngs,
         gif,
-        range,
+        range: coloured.then_some(range),
     })
 }
 
