@@ -88,6 +88,65 @@ fn renders_a_2d_run() {
     assert!(!dir.join("render-2/pressure_000000.png").exists());
 }
 
+/// Two frames of the hydrostatic tank, rendered by pressure: at the tank's centre the bottom
+/// (high pressure) is drawn in the hot end of the colour map and the top layer (zero pressure)
+/// in the cold end; the left wall is grey where the wall is. On the seesaw, the plate (a
+/// dynamic body) is blue where the plate is.
+#[test]
+fn colours_and_bodies_are_where_they_belong() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/hydrostatic_2d_apgd.ron");
+    let dir = run(&model, "0.1", "tank");
+    let opts = vcsim::io::render::RenderOptions {
+        frames: Some((1, 2)),
+        ..Default::default()
+    };
+    let s = vcsim::io::render::render(&dir, &opts).unwrap();
+    assert_eq!(s.pngs.len(), 2);
+    let (lo, hi) = s.range.unwrap();
+    assert!(
+        lo <= 0.0 && hi > 4000.0,
+        "range {lo}..{hi} (ρ g H = 4905 Pa)"
+    );
+    for png in &s.pngs {
+        let img = image::open(png).unwrap().to_rgb8();
+        assert_eq!((img.width(), img.height()), s.view.size);
+        let at = |p: [f64; 3]| {
+            let (x, y) = s.view.pixel(p);
+            colour(&img, x as u32, y as u32)
+        };
+        let (bottom, top) = (at([0.25, 0.01, 0.0]), at([0.25, 0.49, 0.0]));
+        assert!(
+            bottom[0] as i32 > top[0] as i32 + 100 && top[2] > bottom[2],
+            "bottom {bottom:?} vs top {top:?}"
+        );
+        assert_eq!(at([-0.05, 0.3, 0.0]), [165, 165, 165], "the left wall");
+        assert_eq!(
+            at([0.25, 0.75, 0.0]),
+            [255, 255, 255],
+            "air above the water"
+        );
+    }
+
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/seesaw_2d_apgd.ron");
+    let dir = run(&model, "0.01", "plate");
+    let s = vcsim::io::render::render(&dir, &Default::default()).unwrap();
+    let img = image::open(&s.pngs[0]).unwrap().to_rgb8();
+    for p in [[0.0, 0.0, 0.0], [0.0, 0.4, 0.0], [0.0, -0.4, 0.0]] {
+        let (x, y) = s.view.pixel(p);
+        assert_eq!(
+            colour(&img, x as u32, y as u32),
+            [70, 105, 150],
+            "plate at {p:?}"
+        );
+    }
+    let (x, y) = s.view.pixel([-1.0, 0.0, 0.0]);
+    assert_eq!(
+        colour(&img, x as u32, y as u32),
+        [165, 165, 165],
+        "the static frame"
+    );
+}
+
 /// Bad requests exit with 2 and say why, without writing anything.
 #[test]
 fn bad_render_requests_are_refused() {

@@ -106,9 +106,39 @@ impl Default for RenderOptions {
     }
 }
 
+/// The picture's mapping from world coordinates to pixels.
+#[derive(Debug, Clone, Copy)]
+pub struct View {
+    /// View axis.
+    pub axis: Axis,
+    /// World coordinate (along the screen's right axis) of pixel column 5 (m).
+    pub u0: Real,
+    /// World coordinate (along the screen's up axis) of the plot's top row (m).
+    pub v1: Real,
+    /// Pixels per metre.
+    pub scale: Real,
+    /// Pixel row of the plot's top.
+    pub top: u32,
+    /// Image size (pixels).
+    pub size: (u32, u32),
+}
+
+impl View {
+    /// The pixel (column, row) of a world point.
+    pub fn pixel(&self, p: [Real; 3]) -> (i32, i32) {
+        let (_, au, av) = self.axis.frame();
+        (
+            5 + ((p[au] - self.u0) * self.scale).round() as i32,
+            (self.top as Real + (self.v1 - p[av]) * self.scale).round() as i32,
+        )
+    }
+}
+
 /// What was written.
 #[derive(Debug, Clone)]
 pub struct RenderSummary {
+    /// How world points map to pixels.
+    pub view: View,
     /// Output folder.
     pub out: PathBuf,
     /// PNG files written, in frame order.
@@ -620,6 +650,14 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
         None
     };
     Ok(RenderSummary {
+        view: View {
+            axis,
+            u0,
+            v1,
+            scale,
+            top,
+            size: (w, h),
+        },
         out,
         pngs,
         gif,
