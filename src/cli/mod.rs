@@ -229,16 +229,13 @@ fn report_model_error(e: crate::model::ModelError) -> ExitCode {
 }
 
 fn check(path: &Path) -> ExitCode {
-    let (model, _) = match load_file(path) {
+    let (model, source) = match load_file(path) {
         Ok(m) => m,
         Err(e) => return report_model_error(*e),
     };
     let mut world = match build_world(&model) {
         Ok(w) => w,
-        Err(e) => {
-            errln!("error: {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
+        Err(e) => return report_model_error(crate::model::error::build_error(path, &source, &e)),
     };
     let (contacts, rows) = world.initial_rows();
     let count = |k: crate::body::Kind| world.bodies.iter().filter(|b| b.kind == k).count();
@@ -282,7 +279,7 @@ fn run_cmd(
     threads: Option<usize>,
     quiet: bool,
 ) -> ExitCode {
-    let (model, _) = match load_file(path) {
+    let (model, source) = match load_file(path) {
         Ok(m) => m,
         Err(e) => return report_model_error(*e),
     };
@@ -321,10 +318,7 @@ fn run_cmd(
     };
     let mut world = match build_world(&model) {
         Ok(w) => w,
-        Err(e) => {
-            errln!("error: {}: {e}", path.display());
-            return ExitCode::from(2);
-        }
+        Err(e) => return report_model_error(crate::model::error::build_error(path, &source, &e)),
     };
     errln!(
         "running {} to t = {end} s, output in {}",

@@ -277,7 +277,7 @@ fn build_fluid(
     vel.retain(|_| *it.next().unwrap());
     if pos.is_empty() {
         return Err(format!(
-            "the fluid regions hold no particle at spacing {l} m"
+            "the fluid regions hold no particle at spacing {l} m (lattice points inside a body or within half a spacing of one are left out)"
         ));
     }
     let mut boundary = Vec::new();

@@ -176,3 +176,55 @@ mod tests {
         }
     }
 }
+
+/// Locates an error found while building the world from a valid model (`build_world`'s
+/// messages): a message about ``body `NAME` `` points at that body's name, one about the fluid
+/// or the walls at the `fluid` field, anything else at the whole file.
+pub fn build_error(path: &Path, source: &str, message: &str) -> ModelError {
+    let body = message
+        .strip_prefix("body `")
+        .and_then(|r| r.split_once('`'))
+        .map(|(name, _)| name.to_string());
+    let key_offset = |key: &str| {
+        let mut at = 0;
+        while let Some(o) = source[at..].find(key) {
+            let pos = at + o;
+            let after = source[pos + key.len()..].trim_start();
+            let before_ok = pos == 0
+                || !source[..pos]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_');
+            if after.starts_with(':') && before_ok && !in_comment(source, pos) {
+                return Some(pos);
+            }
+            at = pos + key.len();
+        }
+        None
+    };
+    if let Some(name) = body {
+        let quoted = format!("\"{name}\"");
+        if let Some(o) = key_offset("bodies").and_then(|b| source[b..].find(&quoted).map(|o| b + o))
+        {
+            return ModelError::at_offset(path, source, o, Some("bodies".into()), message.into());
+        }
+    }
+    let key = if message.contains("fluid")
+        || message.contains("walls")
+        || message.contains("boundary particles")
+    {
+        "fluid"
+    } else {
+        "bodies"
+    };
+    match key_offset(key) {
+        Some(o) => ModelError::at_offset(path, source, o, Some(key.into()), message.into()),
+        None => ModelError::whole(path, source, message.into()),
+    }
+}
+
+/// Whether byte `pos` lies in a `//` comment.
+fn in_comment(source: &str, pos: usize) -> bool {
+    let line_start = source[..pos].rfind('\n').map(|i| i + 1).unwrap_or(0);
+    source[line_start..pos].contains("//")
+}
