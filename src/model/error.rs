@@ -155,28 +155,6 @@ fn in_line_comment(source: &str, i: usize) -> bool {
     source[line_start..i].contains("//")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn field_is_found_before_a_value_and_not_in_comments() {
-        let src = "// note: x\nModel(time: (dt: -1, end: 2), v: (1, -2, 3))";
-        let at = |needle: &str| src.find(needle).unwrap();
-        assert_eq!(field_before(src, at("-1")).as_deref(), Some("dt"));
-        assert_eq!(field_before(src, at("-2")).as_deref(), Some("v"));
-        assert_eq!(field_before(src, 5), None);
-    }
-
-    #[test]
-    fn line_and_column_round_trip() {
-        let src = "ab\ncdé\nf";
-        for (line, col) in [(1, 1), (2, 3), (3, 1)] {
-            assert_eq!(line_col(src, offset_of(src, line, col)), (line, col));
-        }
-    }
-}
-
 /// Locates an error found while building the world from a valid model (`build_world`'s
 /// messages): a message about ``body `NAME` `` points at that body's name, one about the fluid
 /// or the walls at the `fluid` field, anything else at the whole file.
@@ -227,4 +205,26 @@ pub fn build_error(path: &Path, source: &str, message: &str) -> ModelError {
 fn in_comment(source: &str, pos: usize) -> bool {
     let line_start = source[..pos].rfind('\n').map(|i| i + 1).unwrap_or(0);
     source[line_start..pos].contains("//")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn field_is_found_before_a_value_and_not_in_comments() {
+        let src = "// note: x\nModel(time: (dt: -1, end: 2), v: (1, -2, 3))";
+        let at = |needle: &str| src.find(needle).unwrap();
+        assert_eq!(field_before(src, at("-1")).as_deref(), Some("dt"));
+        assert_eq!(field_before(src, at("-2")).as_deref(), Some("v"));
+        assert_eq!(field_before(src, 5), None);
+    }
+
+    #[test]
+    fn line_and_column_round_trip() {
+        let src = "ab\ncdé\nf";
+        for (line, col) in [(1, 1), (2, 3), (3, 1)] {
+            assert_eq!(line_col(src, offset_of(src, line, col)), (line, col));
+        }
+    }
 }
