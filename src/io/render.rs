@@ -246,7 +246,8 @@ fn parse_pvd(path: &Path) -> Result<Vec<(Real, PathBuf)>, String> {
 }
 
 /// One frame, reduced to what is drawn: particles (screen u, v, depth, value) and triangles
-/// (three screen points, body kind).
+/// (three screen points, body kind: 0 static, 1 kinematic, 2 dynamic; frames written before
+/// the kind was recorded count as static).
 struct Frame {
     time: Real,
     particles: Vec<[Real; 4]>,
@@ -451,7 +452,7 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
                             let p = v.points.get(tri[k] as usize).copied().unwrap_or([0.0; 3]);
                             [p[au], p[av]]
                         };
-                        let kd = kind.and_then(|k| k.values.get(t).copied()).unwrap_or(2.0) as i32;
+                        let kd = kind.and_then(|k| k.values.get(t).copied()).unwrap_or(0.0) as i32;
                         fr.triangles.push(([corner(0), corner(1), corner(2)], kd));
                     }
                     // Static bodies first: moving bodies are drawn over walls.
