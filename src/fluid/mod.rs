@@ -25,6 +25,10 @@
 //! same problem as the body's contacts and joints. Contact rows keep fluid particles a spacing
 //! from boundary particles and 0.3 l from each other (001 §4.2; [`density`], "Contact rows").
 //!
+//! **Velocity filter** (optional, [`Fluid::filter_velocities`]): removes kernel-scale velocity
+//! noise that no local linear field explains, before the solve; keeps a fluid at rest at rest,
+//! but distorts free-surface stretching flows, so it is off by default.
+//!
 //! **Validation models** (`models/`, tests in `tests/fluid.rs` and `tests/fluid_bodies.rs`):
 //!
 //! - *Hydrostatic tank* (`hydrostatic_2d_apgd`): at rest `∇p = ρ g`, so `p = ρ g (H − y)` below
@@ -90,6 +94,9 @@ pub struct FluidParams {
     pub thickness: Real,
     /// The initial lattice (for n0 and κ).
     pub lattice: sampling::LatticeKind,
+    /// Fraction ε of the kernel-scale velocity noise removed per step before the solve
+    /// ([`Fluid::filter_velocities`]); 0 = off.
+    pub velocity_filter: Real,
 }
 
 /// The fluid: particles in cell order, boundary particles, neighbour data and rows.
@@ -331,7 +338,8 @@ impl Fluid {
             .build(&self.boundary, &self.grid, &self.pos, r, false);
     }
 
-    /// Adds gravity and explicit viscosity over a step `h` (s).
+    /// Adds gravity and explicit viscosity over a step `h` (s), then applies the optional
+    /// velocity filter to the predicted velocities (the solve then projects the filtered field).
     pub fn external(&mut self, gravity: &Vec3, h: Real) {
         let nu = self.params.viscosity;
         let k = &self.params.kernel;
@@ -362,6 +370,9 @@ impl Fluid {
             .collect();
         for (v, a) in self.vel.iter_mut().zip(acc.drain(..)) {
             *v += a * h;
+        }
+        if self.params.velocity_filter > 0.0 {
+            self.filter_velocities(self.params.velocity_filter);
         }
     }
 
@@ -680,6 +691,61 @@ impl Fluid {
                 self.body_torque[b] += e.ang * (l / h);
             }
         }
+    }
+
+    /// Removes the part of each particle's velocity that no linear field explains, by the
+    /// fraction `eps`: `v_i += eps Σ_j V W_ij [(v_j − v_i) − G_i (x_j − x_i)] / Σ_j V W_ij` with
+    /// the corrected velocity gradient `G_i = (Σ_j V (v_j − v_i) ⊗ ∇_i W_ij) L_i⁻¹`,
+    /// `L_i = Σ_j V (x_j − x_i) ⊗ ∇_i W_ij`. Zero for any linear velocity field (uniform flow,
+    /// rotation, the circular patch's strain), also at free surfaces; it damps only
+    /// kernel-scale noise. Fluid neighbours only; a gather, thread-count independent.
+    pub fn filter_velocities(&mut self, eps: Real) {
+        let k = self.params.kernel;
+        let v0 = self.volume;
+        let planar = self.params.planar;
+        let (pos, vel, ff) = (&self.pos, &self.vel, &self.ff);
+        let step = |i: usize| -> Vec3 {
+            let mut l = crate::math::Mat3::zeros();
+            let mut g = crate::math::Mat3::zeros();
+            for &j in ff.of(i) {
+                let j = j as usize;
+                let d = pos[j] - pos[i];
+                let r = d.norm();
+                if r == 0.0 {
+                    continue;
+                }
+                let grad = -d * (v0 * k.dw(r) / r); // ∇_i W_ij = (x_i − x_j) W'/r
+                l += d * grad.transpose();
+                g += (vel[j] - vel[i]) * grad.transpose();
+            }
+            if planar {
+                l[(2, 2)] = 1.0;
+            }
+            let Some(li) = l.try_inverse() else {
+                return vel[i];
+            };
+            let grad_v = g * li;
+            let (mut num, mut den) = (Vec3::zeros(), 0.0);
+            for &j in ff.of(i) {
+                let j = j as usize;
+                let d = pos[j] - pos[i];
+                let w = v0 * k.w(d.norm());
+                num += (vel[j] - vel[i] - grad_v * d) * w;
+                den += w;
+            }
+            if den > 0.0 {
+                vel[i] + num * (eps / den)
+            } else {
+                vel[i]
+            }
+        };
+        let n = self.len();
+        let new: Vec<Vec3> = if n < density::PARALLEL_MIN_ROWS {
+            (0..n).map(step).collect()
+        } else {
+            (0..n).into_par_iter().map(step).collect()
+        };
+        self.vel = new;
     }
 
     /// Moves the particles with their new velocities.

@@ -311,6 +311,7 @@ fn build_fluid(
         planar,
         thickness: if planar { m.scene.thickness.0 } else { 1.0 },
         lattice: f.lattice,
+        velocity_filter: f.velocity_filter.0,
     };
     if planar {
         for v in vel.iter_mut() {
