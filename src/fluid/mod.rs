@@ -166,6 +166,18 @@ pub const WALL_CONTACT: Real = 1.0;
 /// Contact rows are built for pairs closer than the contact distance plus this, in spacings.
 pub const CONTACT_MARGIN: Real = 0.15;
 
+/// `V ∇_i W(|x_i − x_j|)` (1/m): the coefficient `c_ij` of the density rows.
+#[inline]
+fn volume_gradient(k: &Kernel, v0: Real, xi: &Vec3, xj: &Vec3) -> Vec3 {
+    let d = xi - xj;
+    let r = d.norm();
+    if r > 0.0 {
+        d * (v0 * k.dw(r) / r)
+    } else {
+        Vec3::zeros()
+    }
+}
+
 /// Owner of a boundary particle of a fixed wall.
 pub const STATIC: u32 = u32::MAX;
 
@@ -411,15 +423,7 @@ impl Fluid {
         rows.bias.resize(n, 0.0);
         self.density_error.clear();
         self.density_error.resize(n, 0.0);
-        let grad = |xi: &Vec3, xj: &Vec3| {
-            let d = xi - xj;
-            let r = d.norm();
-            if r > 0.0 {
-                d * (v0 * k.dw(r) / r)
-            } else {
-                Vec3::zeros()
-            }
-        };
+        let grad = |xi: &Vec3, xj: &Vec3| volume_gradient(&k, v0, xi, xj);
         // Per-row coefficients (parallel over rows; each row writes its own slice).
         let coef_chunks: Vec<(usize, &mut [Vec3])> = {
             let mut out = Vec::new();
@@ -573,15 +577,7 @@ impl Fluid {
             return;
         }
         let (k, v0) = (self.params.kernel, self.volume);
-        let grad = |xi: &Vec3, xj: &Vec3| {
-            let d = xi - xj;
-            let r = d.norm();
-            if r > 0.0 {
-                d * (v0 * k.dw(r) / r)
-            } else {
-                Vec3::zeros()
-            }
-        };
+        let grad = |xi: &Vec3, xj: &Vec3| volume_gradient(&k, v0, xi, xj);
         let (pos, boundary, owner, fb) = (&self.pos, &self.boundary, &self.owner, &self.fb);
         let mut scratch: Vec<(u32, Vec3, Vec3)> = Vec::new();
         let finish = |rows: &mut DensityRows, row: usize, acc: &mut Vec<(u32, Vec3, Vec3)>| {
@@ -714,7 +710,7 @@ impl Fluid {
                 if r == 0.0 {
                     continue;
                 }
-                let grad = -d * (v0 * k.dw(r) / r); // ∇_i W_ij = (x_i − x_j) W'/r
+                let grad = volume_gradient(&k, v0, &pos[i], &pos[j]);
                 l += d * grad.transpose();
                 g += (vel[j] - vel[i]) * grad.transpose();
             }
