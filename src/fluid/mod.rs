@@ -157,6 +157,8 @@ pub struct Fluid {
     perm_vel: Vec<Vec3>,
     perm_id: Vec<u32>,
     perm_l: Vec<Real>,
+    /// Velocities being computed from `vel` (swapped in; no allocation per step).
+    next_vel: Vec<Vec3>,
 }
 
 /// Contact distance of two fluid particles, in spacings (see [`density`]).
@@ -262,6 +264,7 @@ impl Fluid {
             perm_vel: Vec::new(),
             perm_id: Vec::new(),
             perm_l: Vec::new(),
+            next_vel: Vec::new(),
         }
     }
 
@@ -362,9 +365,12 @@ impl Fluid {
         } else {
             Vec3::repeat(1.0)
         };
-        let mut acc: Vec<Vec3> = (0..pos.len())
-            .into_par_iter()
-            .map(|i| {
+        let mut next = std::mem::take(&mut self.next_vel);
+        next.resize(pos.len(), Vec3::zeros());
+        next.par_iter_mut()
+            .enumerate()
+            .with_min_len(1024)
+            .for_each(|(i, out)| {
                 let mut a = *gravity;
                 if nu > 0.0 {
                     for &j in ff.of(i) {
@@ -377,12 +383,9 @@ impl Fluid {
                         }
                     }
                 }
-                a.component_mul(&mask)
-            })
-            .collect();
-        for (v, a) in self.vel.iter_mut().zip(acc.drain(..)) {
-            *v += a * h;
-        }
+                *out = vel[i] + a.component_mul(&mask) * h;
+            });
+        self.next_vel = std::mem::replace(&mut self.vel, next);
         if self.params.velocity_filter > 0.0 {
             self.filter_velocities(self.params.velocity_filter);
         }
@@ -735,13 +738,18 @@ impl Fluid {
                 vel[i]
             }
         };
-        let n = self.len();
-        let new: Vec<Vec3> = if n < density::PARALLEL_MIN_ROWS {
-            (0..n).map(step).collect()
+        let n = pos.len();
+        let mut next = std::mem::take(&mut self.next_vel);
+        next.resize(n, Vec3::zeros());
+        if n < density::PARALLEL_MIN_ROWS {
+            next.iter_mut().enumerate().for_each(|(i, o)| *o = step(i));
         } else {
-            (0..n).into_par_iter().map(step).collect()
-        };
-        self.vel = new;
+            next.par_iter_mut()
+                .enumerate()
+                .with_min_len(256)
+                .for_each(|(i, o)| *o = step(i));
+        }
+        self.next_vel = std::mem::replace(&mut self.vel, next);
     }
 
     /// Moves the particles with their new velocities.
