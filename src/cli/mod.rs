@@ -64,57 +64,10 @@ pub enum Command {
     Render {
         /// The run folder (holding fluid.pvd / bodies.pvd and frames/).
         run_dir: PathBuf,
-        /// Particle colour.
-        #[arg(long, value_enum, default_value = "pressure")]
-        field: crate::io::render::Field,
-        /// Frame numbers, e.g. `0..40` (inclusive; default all).
-        #[arg(long, value_parser = parse_frames)]
-        frames: Option<(usize, usize)>,
-        /// Output folder (default RUN_DIR/render, or render-2, ... if taken; never overwritten).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// 3D models: the axis to look along (default: the scene's thinnest).
-        #[arg(long, value_enum)]
-        axis: Option<crate::io::render::Axis>,
-        /// 3D models: keep particles within a slab, `CENTER:THICKNESS` in metres along the axis.
-        #[arg(long, value_parser = parse_pair)]
-        slice: Option<(f64, f64)>,
-        /// Colour range `LOW:HIGH` (default: the field's range over the rendered frames).
-        #[arg(long, value_parser = parse_pair, allow_hyphen_values = true)]
-        range: Option<(f64, f64)>,
-        /// Also write an animated GIF of the frames.
-        #[arg(long)]
-        gif: bool,
-        /// Image width in pixels.
-        #[arg(long, default_value_t = 900)]
-        width: u32,
+        /// What to draw and where.
+        #[command(flatten)]
+        opts: crate::io::render::RenderOptions,
     },
-}
-
-fn parse_frames(s: &str) -> Result<(usize, usize), String> {
-    let (a, b) = s
-        .split_once("..")
-        .ok_or_else(|| format!("`{s}`: expected FIRST..LAST, e.g. 0..40"))?;
-    let n = |x: &str| {
-        x.trim()
-            .parse::<usize>()
-            .map_err(|_| format!("`{x}` is not a frame number"))
-    };
-    Ok((n(a)?, n(b)?))
-}
-
-fn parse_pair(s: &str) -> Result<(f64, f64), String> {
-    let (a, b) = s
-        .split_once(':')
-        .ok_or_else(|| format!("`{s}`: expected two numbers as A:B"))?;
-    let n = |x: &str| {
-        x.trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|v| v.is_finite())
-            .ok_or_else(|| format!("`{x}` is not a finite number"))
-    };
-    Ok((n(a)?, n(b)?))
 }
 
 fn is_nonempty_dir(p: &Path) -> bool {
@@ -174,27 +127,7 @@ pub fn main() -> ExitCode {
             threads,
             quiet,
         } => run_cmd(&model, out, end, threads, quiet),
-        Command::Render {
-            run_dir,
-            field,
-            frames,
-            out,
-            axis,
-            slice,
-            range,
-            gif,
-            width,
-        } => {
-            let opts = crate::io::render::RenderOptions {
-                field,
-                frames,
-                out,
-                axis,
-                slice,
-                range,
-                gif,
-                width,
-            };
+        Command::Render { run_dir, opts } => {
             let start = std::time::Instant::now();
             match crate::io::render::render(&run_dir, &opts) {
                 Ok(s) => {

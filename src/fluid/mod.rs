@@ -562,7 +562,6 @@ impl Fluid {
             }
         }
         self.body_entries(masses);
-        let unilateral = self.params.method == DensityMethod::Unilateral;
         let rows = &mut self.rows;
         rows.set_blocks(rows.diag.len(), unilateral);
     }
@@ -573,10 +572,11 @@ impl Fluid {
     /// added to the rows' diagonals; bodies without DOFs (kinematic) move their known velocity
     /// into the bias.
     fn body_entries(&mut self, masses: &[crate::constraints::BodyMass]) {
+        let moving = self.has_moving_walls();
         let rows = &mut self.rows;
         rows.body_start.clear();
         rows.body_entries.clear();
-        if !self.owner.iter().any(|&o| o != STATIC) {
+        if !moving {
             return;
         }
         let (k, v0) = (self.params.kernel, self.volume);

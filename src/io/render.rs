@@ -70,25 +70,62 @@ impl Axis {
     }
 }
 
-/// What to render.
-#[derive(Debug, Clone)]
+/// What to render (also the `render` command's options).
+#[derive(Debug, Clone, clap::Args)]
 pub struct RenderOptions {
-    /// Colour field.
+    /// Particle colour.
+    #[arg(long, value_enum, default_value = "pressure")]
     pub field: Field,
-    /// Frame numbers `first..=last` (default all).
+    /// Frame numbers `first..=last`, e.g. `0..40` (default all).
+    #[arg(long, value_parser = parse_frames)]
     pub frames: Option<(usize, usize)>,
-    /// Output folder (default `RUN_DIR/render`, or `render-2`, … if taken).
+    /// Output folder (default `RUN_DIR/render`, or `render-2`, … if taken; never overwritten).
+    #[arg(long)]
     pub out: Option<PathBuf>,
-    /// View axis (3D; planar models are always seen along z).
+    /// 3D models: the axis to look along (default: the scene's thinnest); planar models are
+    /// always seen along z.
+    #[arg(long, value_enum)]
     pub axis: Option<Axis>,
-    /// Keep only particles within `thickness/2` of `center` along the view axis (m).
+    /// 3D models: keep particles within a slab, `CENTER:THICKNESS` in metres along the axis.
+    #[arg(long, value_parser = parse_pair)]
     pub slice: Option<(Real, Real)>,
-    /// Fixed colour range (default: the field's range over the rendered frames).
+    /// Colour range `LOW:HIGH` (default: the field's range over the rendered frames).
+    #[arg(long, value_parser = parse_pair, allow_hyphen_values = true)]
     pub range: Option<(Real, Real)>,
     /// Also write an animated GIF of the frames.
+    #[arg(long)]
     pub gif: bool,
     /// Image width in pixels.
+    #[arg(long, default_value_t = 900)]
     pub width: u32,
+}
+
+/// `A..B` as two frame numbers.
+fn parse_frames(s: &str) -> Result<(usize, usize), String> {
+    let (a, b) = s
+        .split_once("..")
+        .ok_or_else(|| format!("`{s}`: expected FIRST..LAST, e.g. 0..40"))?;
+    let n = |x: &str| {
+        x.trim()
+            .parse::<usize>()
+            .map_err(|_| format!("`{x}` is not a frame number"))
+    };
+    Ok((n(a)?, n(b)?))
+}
+
+/// `A:B` as two finite numbers.
+fn parse_pair(s: &str) -> Result<(f64, f64), String> {
+    let (a, b) = s
+        .split_once(':')
+        .ok_or_else(|| format!("`{s}`: expected two numbers as A:B"))?;
+    let n = |x: &str| {
+        x.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("`{x}` is not a finite number"))
+    };
+    Ok((n(a)?, n(b)?))
 }
 
 impl Default for RenderOptions {
@@ -645,7 +682,7 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
         .collect::<Result<_, String>>()?;
     let gif = if opts.gif {
         let p = out.join(format!("{stem}.gif"));
-        write_gif(&p, &images, w, h, &frames)?;
+        write_gif(&p, &images, w, h)?;
         Some(p)
     } else {
         None
@@ -666,15 +703,9 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
     })
 }
 
-/// An animated GIF of the frames, played at the run's pace scaled to about 5 s in all
-/// (each frame 2–50 hundredths of a second), looping.
-fn write_gif(
-    path: &Path,
-    images: &[Vec<u8>],
-    w: u32,
-    h: u32,
-    frames: &[Frame],
-) -> Result<(), String> {
+/// An animated GIF of the frames, looping; every frame shows for the same time, about 5 s for
+/// the whole animation (2–50 hundredths of a second per frame).
+fn write_gif(path: &Path, images: &[Vec<u8>], w: u32, h: u32) -> Result<(), String> {
     let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
     let (w16, h16) = (
         u16::try_from(w).map_err(|_| err(&"image too wide for a GIF"))?,
@@ -693,7 +724,6 @@ fn write_gif(
             f
         })
         .collect();
-    let _ = frames;
     for f in &encoded {
         enc.write_frame(f).map_err(|e| err(&e))?;
     }
