@@ -17,7 +17,8 @@ fn load(model: &str) -> vcsim::World {
 /// compressed by 1 % or more (001 §5.2's criterion), and the smoothed pressure (001 eq. 42) on
 /// the centre line is within 3 % of ρ g (depth), away from the free surface (top 3 layers) and
 /// the bottom two layers; and the water is at rest: no particle faster than 1e-3 √(g H)
-/// (the model turns the velocity filter on: without it the tank churns at ~0.1 m/s).
+/// (with the default velocity filter and shifting; with `velocity_filter: 0` the tank churns at
+/// ~0.1 m/s).
 #[test]
 fn hydrostatic_tank() {
     let mut w = load("hydrostatic_2d_apgd.ron");

@@ -63,20 +63,32 @@ fn buoyancy() {
 /// Seesaw (001 §5.6), g = 0: after the FIRST step (one coupled solve) the fluid below the
 /// pinned plate, which started at rest, already has positive pressure and moves right: the top
 /// fluid's push reached it through the plate within the same solve. The angular momentum about
-/// the pin (plate + fluid) is unchanged by that solve: pressure pairs act along the line between
+/// the pin (plate + fluid) is unchanged by that step's velocity update (velocity filter and
+/// solve): the filter keeps the fluid's momenta, pressure pairs act along the line between
 /// particles and the pin's impulse has no moment about the pin.
 #[test]
 fn seesaw_first_solve() {
     let mut w = vcsim::build_world(&model("seesaw_2d_apgd.ron")).expect("model builds");
     let b = w.body("plate").unwrap();
+    // L_z about the pin (the origin) with the particles at their start-of-step positions
+    // (looked up by id, as a step re-sorts them): a step moves them by `h v` (no change to
+    // `x × v`) and then shifts them slightly (particle shifting keeps velocities, so it is not a
+    // momentum exchange and is left out here).
+    let start: Vec<_> = {
+        let f = w.fluid.as_ref().unwrap();
+        let mut x = vec![nalgebra::Vector3::zeros(); f.len()];
+        for (p, &id) in f.pos.iter().zip(&f.id) {
+            x[id as usize] = *p;
+        }
+        x
+    };
     let lz = |w: &vcsim::World| {
         let f = w.fluid.as_ref().unwrap();
-        let fluid: f64 = f
-            .pos
-            .iter()
-            .zip(&f.vel)
-            .map(|(x, v)| f.mass * x.cross(v).z)
-            .sum();
+        let fluid: f64 =
+            f.id.iter()
+                .zip(&f.vel)
+                .map(|(&id, v)| f.mass * start[id as usize].cross(v).z)
+                .sum();
         fluid + w.bodies[b].angular_momentum().z
     };
     let before = lz(&w);

@@ -25,9 +25,15 @@
 //! same problem as the body's contacts and joints. Contact rows keep fluid particles a spacing
 //! from boundary particles and 0.3 l from each other (001 §4.2; [`density`], "Contact rows").
 //!
-//! **Velocity filter** (optional, [`Fluid::filter_velocities`]): removes kernel-scale velocity
-//! noise that no local linear field explains, before the solve; keeps a fluid at rest at rest,
-//! but distorts free-surface stretching flows, so it is off by default.
+//! **Stabilisation** (both on by default; the book's fluid chapter has the measurements): the
+//! velocity filter ([`Fluid::filter_velocities`]) removes, before the solve, part of the
+//! kernel-scale velocity noise that no local linear field explains, keeping the fluid's momenta —
+//! without it the surface layers of a fluid at rest sink into the hollows of the lattice below
+//! and the tank churns; particle shifting ([`Fluid::shift_particles`]; Xu, Stansby & Laurence
+//! 2009, J. Comput. Phys. 228:6703, as in 004 §3.5; free-surface treatment after Lind et al.
+//! 2012, J. Comput. Phys. 231:1499) moves the particles towards an even distribution after the
+//! step, so that the filtered particles can still re-arrange where the flow stretches the
+//! lattice.
 //!
 //! **Validation models** (`models/`, tests in `tests/fluid.rs` and `tests/fluid_bodies.rs`):
 //!
@@ -56,6 +62,13 @@ pub mod sampling;
 use crate::math::{Real, Vec3};
 use density::DensityRows;
 use grid::{CellGrid, Neighbours};
+
+/// Kernel fill `V Σ_j W_ij` (self and boundary included) below which a particle counts as near
+/// a free surface for [`Fluid::shift_particles`] (1 inside the initial lattice).
+pub const SURFACE_FILL: Real = 0.95;
+
+/// Largest particle shift per step, in spacings.
+pub const SHIFT_CAP: Real = 0.1;
 use kernel::Kernel;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -97,6 +110,8 @@ pub struct FluidParams {
     /// Fraction ε of the kernel-scale velocity noise removed per step before the solve
     /// ([`Fluid::filter_velocities`]); 0 = off.
     pub velocity_filter: Real,
+    /// Particle shifting coefficient β (dimensionless; [`Fluid::shift_particles`]); 0 = off.
+    pub shifting: Real,
 }
 
 /// The fluid: particles in cell order, boundary particles, neighbour data and rows.
@@ -159,6 +174,7 @@ pub struct Fluid {
     perm_l: Vec<Real>,
     /// Velocities being computed from `vel` (swapped in; no allocation per step).
     next_vel: Vec<Vec3>,
+    shift: Vec<Vec3>,
 }
 
 /// Contact distance of two fluid particles, in spacings (see [`density`]).
@@ -265,6 +281,7 @@ impl Fluid {
             perm_id: Vec::new(),
             perm_l: Vec::new(),
             next_vel: Vec::new(),
+            shift: Vec::new(),
         }
     }
 
@@ -749,14 +766,123 @@ impl Fluid {
                 .with_min_len(256)
                 .for_each(|(i, o)| *o = step(i));
         }
+        // Remove the change's mean and rigid rotation about the centroid, so the filter keeps
+        // the fluid's linear and angular momentum exactly (sums in particle order: the result
+        // does not depend on the thread count).
+        if n > 0 {
+            let c = pos.iter().sum::<Vec3>() / n as Real;
+            let (mut dp, mut dl) = (Vec3::zeros(), Vec3::zeros());
+            let mut inertia = crate::math::Mat3::zeros();
+            for ((x, a), b) in pos.iter().zip(vel).zip(&next) {
+                let (r, dv) = (x - c, b - a);
+                dp += dv;
+                dl += r.cross(&dv);
+                inertia += crate::math::Mat3::identity() * r.norm_squared() - r * r.transpose();
+            }
+            let dv_mean = dp / n as Real;
+            let omega = if planar {
+                let izz = inertia[(2, 2)];
+                Vec3::new(0.0, 0.0, if izz > 0.0 { dl.z / izz } else { 0.0 })
+            } else {
+                inertia.try_inverse().map(|m| m * dl).unwrap_or_default()
+            };
+            for (x, b) in pos.iter().zip(next.iter_mut()) {
+                *b -= dv_mean + omega.cross(&(x - c));
+            }
+        }
         self.next_vel = std::mem::replace(&mut self.vel, next);
     }
 
-    /// Moves the particles with their new velocities.
+    /// Moves the particles with their new velocities, then shifts them
+    /// ([`Fluid::shift_particles`]) if the model asks for it.
     pub fn integrate(&mut self, h: Real) {
         for (x, v) in self.pos.iter_mut().zip(&self.vel) {
             *x += v * h;
         }
+        if self.params.shifting > 0.0 {
+            self.shift_particles(h);
+        }
+    }
+
+    /// Particle shifting (Xu, Stansby & Laurence 2009; 004 §3.5): after the move, each particle
+    /// is displaced by `δr_i = β r̄_i² u_max h Σ_j r_ij / |r_ij|³` (m), the sum over fluid and
+    /// boundary neighbours within the kernel support, `r̄_i` their mean distance, `u_max` the
+    /// largest fluid speed. Where particles are uneven (a column squeezed together, a gap) the
+    /// sum is non-zero and the shift evens them out; in a fluid at rest `u_max` is small and so
+    /// is the shift. The velocity is kept (no Taylor correction).
+    ///
+    /// Free surface (after Lind et al. 2012): near a surface the one-sided sum would push the
+    /// particles out of the fluid, so where the kernel fill `V Σ_j W_ij` (self and boundary
+    /// included; 1 inside the lattice) is below [`SURFACE_FILL`] the component along the fill
+    /// gradient (the surface normal) is removed and only the tangential shift is kept. A shift
+    /// is capped at [`SHIFT_CAP`] spacings.
+    pub fn shift_particles(&mut self, h: Real) {
+        let k = self.params.kernel;
+        let (v0, l, beta, support) = (
+            self.volume,
+            self.params.spacing,
+            self.params.shifting,
+            k.support(),
+        );
+        let umax = self.vel.iter().map(|v| v.norm()).fold(0.0, Real::max);
+        if umax == 0.0 {
+            return;
+        }
+        let (pos, ff, fb, boundary) = (&self.pos, &self.ff, &self.fb, &self.boundary);
+        let shift = |i: usize| -> Vec3 {
+            let (mut sum, mut rsum, mut count) = (Vec3::zeros(), 0.0, 0usize);
+            let (mut fill, mut grad) = (v0 * k.w(0.0), Vec3::zeros());
+            let mut add = |d: Vec3| {
+                let r = d.norm();
+                if r > 0.0 && r < support {
+                    sum += d / (r * r * r);
+                    rsum += r;
+                    count += 1;
+                    fill += v0 * k.w(r);
+                    grad += d * (v0 * k.dw(r) / r);
+                }
+            };
+            for &j in ff.of(i) {
+                add(pos[i] - pos[j as usize]);
+            }
+            for &j in fb.of(i) {
+                add(pos[i] - boundary[j as usize]);
+            }
+            if count == 0 {
+                return Vec3::zeros();
+            }
+            let rbar = rsum / count as Real;
+            let mut d = sum * (beta * rbar * rbar * umax * h);
+            let gn = grad.norm();
+            if fill < SURFACE_FILL && gn > 0.0 {
+                let n = grad / gn;
+                d -= n * d.dot(&n);
+            }
+            let m = d.norm();
+            if m > SHIFT_CAP * l {
+                d *= SHIFT_CAP * l / m;
+            }
+            d
+        };
+        let n = pos.len();
+        let mut out = std::mem::take(&mut self.shift);
+        out.resize(n, Vec3::zeros());
+        if n < density::PARALLEL_MIN_ROWS {
+            out.iter_mut().enumerate().for_each(|(i, o)| *o = shift(i));
+        } else {
+            out.par_iter_mut()
+                .enumerate()
+                .with_min_len(256)
+                .for_each(|(i, o)| *o = shift(i));
+        }
+        let planar = self.params.planar;
+        for (x, d) in self.pos.iter_mut().zip(&out) {
+            *x += d;
+            if planar {
+                x.z = 0.0;
+            }
+        }
+        self.shift = out;
     }
 
     /// The smallest distance between two fluid particles that were neighbours at the last
@@ -832,8 +958,8 @@ impl Fluid {
     /// Fraction of a body's volume below the free surface (0–1). `pts` fill the body in its
     /// centre-of-mass frame (pose `pose`). The surface height (along −g) is half a spacing above
     /// the mean of the highest particle centre in each horizontal bin of width l, over the
-    /// particles farther from the body's centre of mass, horizontally, than the body's own
-    /// horizontal extent plus one kernel support.
+    /// bins whose centre is farther from the body's centre of mass, horizontally, than the
+    /// body's own horizontal extent plus one kernel support and one spacing.
     pub fn submerged_fraction(
         &self,
         pose: &crate::math::Iso,
@@ -851,24 +977,32 @@ impl Fluid {
             .map(|p| horizontal(pose.rotation * p))
             .fold(0.0, Real::max);
         let far = extent + self.params.kernel.support();
-        // The free surface: the top particle of each horizontal bin of width l, averaged.
+        // The free surface: the top particle of each horizontal bin of width l, averaged over
+        // the bins wholly in the far region (a bin cut by the region's edge may hold only deep
+        // particles and would read low).
         let l = self.params.spacing;
         let (e1, e2) = crate::math::orthonormal_basis(&up);
         let mut tops: std::collections::BTreeMap<(i64, i64), Real> = Default::default();
         for x in &self.pos {
-            if horizontal(x - c) > far {
-                let key = (
-                    (x.dot(&e1) / l).floor() as i64,
-                    (x.dot(&e2) / l).floor() as i64,
-                );
-                let h = x.dot(&up);
-                let t = tops.entry(key).or_insert(h);
-                *t = t.max(h);
-            }
+            let key = (
+                (x.dot(&e1) / l).floor() as i64,
+                (x.dot(&e2) / l).floor() as i64,
+            );
+            let h = x.dot(&up);
+            let t = tops.entry(key).or_insert(h);
+            *t = t.max(h);
         }
-        if tops.is_empty() {
-            return 0.0;
-        }
+        let (c1, c2) = (c.dot(&e1), c.dot(&e2));
+        let planar = self.params.planar;
+        tops.retain(|&(k1, k2), _| {
+            let d1 = (k1 as Real + 0.5) * l - c1;
+            let d2 = if planar {
+                0.0
+            } else {
+                (k2 as Real + 0.5) * l - c2
+            };
+            (d1 * d1 + d2 * d2).sqrt() > far + l
+        });
         let level = tops.values().sum::<Real>() / tops.len() as Real + 0.5 * l;
         let below = pts
             .iter()
