@@ -21,6 +21,7 @@ pub struct CellGrid {
     /// Point indices in cell order.
     pub items: Vec<u32>,
     keys: Vec<u32>,
+    fill: Vec<u32>,
 }
 
 impl CellGrid {
@@ -87,9 +88,10 @@ impl CellGrid {
         }
         self.items.clear();
         self.items.resize(pts.len(), 0);
-        let mut fill = self.start[..ncell].to_vec();
+        self.fill.clear();
+        self.fill.extend_from_slice(&self.start[..ncell]);
         for (i, &k) in self.keys.iter().enumerate() {
-            let slot = &mut fill[k as usize];
+            let slot = &mut self.fill[k as usize];
             self.items[*slot as usize] = i as u32;
             *slot += 1;
         }
@@ -186,20 +188,27 @@ impl Neighbours {
         self.list.clear();
         self.list
             .resize(*self.start.last().unwrap_or(&0) as usize, 0);
-        // Fill disjoint slices in parallel, in chunks of queries.
+        // Fill disjoint slices in parallel, in chunks of queries (each chunk writes its own
+        // slice: the result does not depend on which thread takes it).
         const CHUNK: usize = 1024;
-        let mut slices = Vec::with_capacity(queries.len() / CHUNK + 1);
-        let mut rest: &mut [u32] = &mut self.list;
-        let mut q0 = 0;
-        while q0 < queries.len() {
-            let q1 = (q0 + CHUNK).min(queries.len());
-            let len = (self.start[q1] - self.start[q0]) as usize;
-            let (head, tail) = rest.split_at_mut(len);
-            slices.push((q0, q1, head));
-            rest = tail;
-            q0 = q1;
-        }
-        slices.into_par_iter().for_each(|(q0, q1, out)| {
+        let start = &self.start;
+        let slices = {
+            let mut rest: &mut [u32] = &mut self.list;
+            let mut q0 = 0;
+            std::iter::from_fn(move || {
+                if q0 >= queries.len() {
+                    return None;
+                }
+                let q1 = (q0 + CHUNK).min(queries.len());
+                let len = (start[q1] - start[q0]) as usize;
+                let (head, tail) = std::mem::take(&mut rest).split_at_mut(len);
+                rest = tail;
+                let chunk = (q0, q1, head);
+                q0 = q1;
+                Some(chunk)
+            })
+        };
+        slices.par_bridge().for_each(|(q0, q1, out)| {
             let mut at = 0;
             for (i, q) in queries.iter().enumerate().take(q1).skip(q0) {
                 let first = at;

@@ -67,6 +67,9 @@ use grid::{CellGrid, Neighbours};
 /// a free surface for [`Fluid::shift_particles`] (1 inside the initial lattice).
 pub const SURFACE_FILL: Real = 0.95;
 
+/// Rows per block when the density rows are built in parallel.
+const ROW_BLOCK: usize = 512;
+
 /// Largest particle shift per step, in spacings.
 pub const SHIFT_CAP: Real = 0.1;
 use kernel::Kernel;
@@ -175,6 +178,7 @@ pub struct Fluid {
     /// Velocities being computed from `vel` (swapped in; no allocation per step).
     next_vel: Vec<Vec3>,
     shift: Vec<Vec3>,
+    body_acc: Vec<(u32, Vec3, Vec3)>,
 }
 
 /// Contact distance of two fluid particles, in spacings (see [`density`]).
@@ -282,6 +286,7 @@ impl Fluid {
             perm_l: Vec::new(),
             next_vel: Vec::new(),
             shift: Vec::new(),
+            body_acc: Vec::new(),
         }
     }
 
@@ -444,52 +449,92 @@ impl Fluid {
         self.density_error.clear();
         self.density_error.resize(n, 0.0);
         let grad = |xi: &Vec3, xj: &Vec3| volume_gradient(&k, v0, xi, xj);
-        // Per-row coefficients (parallel over rows; each row writes its own slice).
-        let coef_chunks: Vec<(usize, &mut [Vec3])> = {
-            let mut out = Vec::new();
-            let mut rest: &mut [Vec3] = &mut rows.coef;
-            for i in 0..n {
-                let len = (ff.start[i + 1] - ff.start[i]) as usize;
-                let (a, b) = rest.split_at_mut(len);
-                out.push((i, a));
-                rest = b;
-            }
-            out
-        };
+        // Per-row coefficients, in blocks of rows (each block writes its own slices of the
+        // outputs, so the result does not depend on which thread takes it; nothing is
+        // allocated).
         let beta = self.params.beta;
         let unilateral = self.params.method == DensityMethod::Unilateral;
-        let results: Vec<(Vec3, Real, Real, Real)> = coef_chunks
-            .into_par_iter()
-            .map(|(i, c)| {
-                let xi = &pos[i];
-                let mut s = Vec3::zeros();
-                let mut rho = v0 * k.w(0.0);
-                let mut dsum = 0.0;
-                for (e, &j) in ff.of(i).iter().enumerate() {
-                    let xj = &pos[j as usize];
-                    rho += v0 * k.w((xi - xj).norm());
-                    let g = grad(xi, xj);
-                    c[e] = g;
-                    s -= g;
-                    dsum += g.dot(&g);
-                }
-                for &b in fb.of(i) {
-                    let xb = &boundary[b as usize];
-                    rho += v0 * k.w((xi - xb).norm());
-                    s -= grad(xi, xb);
-                }
-                let gap = 1.0 - rho;
-                let err = rho - 1.0;
-                let target = if unilateral { gap } else { gap.min(0.0) };
-                (s, dsum, err, beta / h * target)
-            })
-            .collect();
         let mask = rows.minv;
-        for (i, (s, dsum, err, bias)) in results.into_iter().enumerate() {
-            rows.self_coef[i] = s;
-            rows.diag[i] = s.component_mul(&mask).dot(&s) + dsum * minv;
-            self.density_error[i] = err;
-            rows.bias[i] = bias;
+        let row = |i: usize, c: &mut [Vec3]| -> (Vec3, Real, Real, Real) {
+            let xi = &pos[i];
+            let mut s = Vec3::zeros();
+            let mut rho = v0 * k.w(0.0);
+            let mut dsum = 0.0;
+            for (e, &j) in ff.of(i).iter().enumerate() {
+                let xj = &pos[j as usize];
+                rho += v0 * k.w((xi - xj).norm());
+                let g = grad(xi, xj);
+                c[e] = g;
+                s -= g;
+                dsum += g.dot(&g);
+            }
+            for &b in fb.of(i) {
+                let xb = &boundary[b as usize];
+                rho += v0 * k.w((xi - xb).norm());
+                s -= grad(xi, xb);
+            }
+            let gap = 1.0 - rho;
+            let target = if unilateral { gap } else { gap.min(0.0) };
+            (
+                s,
+                s.component_mul(&mask).dot(&s) + dsum * minv,
+                rho - 1.0,
+                beta / h * target,
+            )
+        };
+        let blocks = {
+            let (mut coef, mut sc, mut dg, mut er, mut bs) = (
+                &mut rows.coef[..],
+                &mut rows.self_coef[..],
+                &mut rows.diag[..],
+                &mut self.density_error[..],
+                &mut rows.bias[..],
+            );
+            let mut first = 0;
+            std::iter::from_fn(move || {
+                if first >= n {
+                    return None;
+                }
+                let last = (first + ROW_BLOCK).min(n);
+                let len = (ff.start[last] - ff.start[first]) as usize;
+                let (c, rest) = std::mem::take(&mut coef).split_at_mut(len);
+                coef = rest;
+                let (a, rest) = std::mem::take(&mut sc).split_at_mut(last - first);
+                sc = rest;
+                let (d, rest) = std::mem::take(&mut dg).split_at_mut(last - first);
+                dg = rest;
+                let (e, rest) = std::mem::take(&mut er).split_at_mut(last - first);
+                er = rest;
+                let (bb, rest) = std::mem::take(&mut bs).split_at_mut(last - first);
+                bs = rest;
+                let block = (first, c, a, d, e, bb);
+                first = last;
+                Some(block)
+            })
+        };
+        let work = |(first, c, a, d, e, bb): (
+            usize,
+            &mut [Vec3],
+            &mut [Vec3],
+            &mut [Real],
+            &mut [Real],
+            &mut [Real],
+        )| {
+            let base = ff.start[first] as usize;
+            for r in 0..a.len() {
+                let i = first + r;
+                let (lo, hi) = (ff.start[i] as usize - base, ff.start[i + 1] as usize - base);
+                let (s, diag, err, bias) = row(i, &mut c[lo..hi]);
+                a[r] = s;
+                d[r] = diag;
+                e[r] = err;
+                bb[r] = bias;
+            }
+        };
+        if n < density::PARALLEL_MIN_ROWS {
+            blocks.for_each(work);
+        } else {
+            blocks.par_bridge().for_each(work);
         }
         rows.nf = n;
         // Wall rows: boundary particles with fluid neighbours.
@@ -599,7 +644,8 @@ impl Fluid {
         let (k, v0) = (self.params.kernel, self.volume);
         let grad = |xi: &Vec3, xj: &Vec3| volume_gradient(&k, v0, xi, xj);
         let (pos, boundary, owner, fb) = (&self.pos, &self.boundary, &self.owner, &self.fb);
-        let mut scratch: Vec<(u32, Vec3, Vec3)> = Vec::new();
+        let mut scratch = std::mem::take(&mut self.body_acc);
+        scratch.clear();
         let finish = |rows: &mut DensityRows, row: usize, acc: &mut Vec<(u32, Vec3, Vec3)>| {
             for &(body, lin, ang) in acc.iter() {
                 let m = &masses[body as usize];
@@ -667,6 +713,7 @@ impl Fluid {
             }
             finish(rows, rows.nf + rows.nwall + p, &mut scratch);
         }
+        self.body_acc = scratch;
     }
 
     /// Warm-start impulses of all density rows (fluid rows, then wall rows), appended to `out`.
