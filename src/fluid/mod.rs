@@ -70,6 +70,17 @@ pub const SURFACE_FILL: Real = 0.95;
 /// Rows per block when the density rows are built in parallel.
 const ROW_BLOCK: usize = 512;
 
+/// A block of rows being built: its first row, then its slices of the neighbour coefficients,
+/// self coefficients, diagonals, density errors and biases.
+type RowBlock<'a> = (
+    usize,
+    &'a mut [Vec3],
+    &'a mut [Vec3],
+    &'a mut [Real],
+    &'a mut [Real],
+    &'a mut [Real],
+);
+
 /// Largest particle shift per step, in spacings.
 pub const SHIFT_CAP: Real = 0.1;
 use kernel::Kernel;
@@ -512,14 +523,7 @@ impl Fluid {
                 Some(block)
             })
         };
-        let work = |(first, c, a, d, e, bb): (
-            usize,
-            &mut [Vec3],
-            &mut [Vec3],
-            &mut [Real],
-            &mut [Real],
-            &mut [Real],
-        )| {
+        let work = |(first, c, a, d, e, bb): RowBlock| {
             let base = ff.start[first] as usize;
             for r in 0..a.len() {
                 let i = first + r;
