@@ -70,3 +70,17 @@ fn dam_break_2d_20k(b: divan::Bencher) {
     let mut w = world_at("dam_break_2d_20k_apgd.ron", 20);
     b.bench_local(|| w.step());
 }
+
+/// The stabilisation stages alone on the circular patch (7860 particles) 0.1 s in: the velocity
+/// filter (corrected-gradient fit per particle) and particle shifting (one neighbour pass).
+#[divan::bench(args = ["filter", "shift"], sample_count = 20)]
+fn patch_stabilisation(b: divan::Bencher, stage: &str) {
+    let mut w = world_at("circular_patch_2d_apgd.ron", 50);
+    let h = w.dt;
+    let f = w.fluid.as_mut().expect("fluid model");
+    let eps = f.params.velocity_filter;
+    match stage {
+        "filter" => b.bench_local(|| f.filter_velocities(eps)),
+        _ => b.bench_local(|| f.shift_particles(h)),
+    }
+}
