@@ -78,7 +78,7 @@ fn patch_stabilisation(b: divan::Bencher, stage: &str) {
     let mut w = world_at("circular_patch_2d_apgd.ron", 50);
     let h = w.dt;
     let f = w.fluid.as_mut().expect("fluid model");
-    let eps = f.params.velocity_filter;
+    let eps = -(-f.params.velocity_filter * h).exp_m1();
     match stage {
         "filter" => b.bench_local(|| f.filter_velocities(eps)),
         _ => b.bench_local(|| f.shift_particles(h)),

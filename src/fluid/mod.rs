@@ -121,8 +121,9 @@ pub struct FluidParams {
     pub thickness: Real,
     /// The initial lattice (for n0 and κ).
     pub lattice: sampling::LatticeKind,
-    /// Fraction ε of the kernel-scale velocity noise removed per step before the solve
-    /// ([`Fluid::filter_velocities`]); 0 = off.
+    /// Velocity filter rate γ (1/s): each step removes the fraction `ε = 1 − exp(−γ h)` of the
+    /// kernel-scale velocity noise before the solve ([`Fluid::filter_velocities`]), so the
+    /// damping per second does not depend on the time step; 0 = off.
     pub velocity_filter: Real,
     /// Particle shifting coefficient β (dimensionless; [`Fluid::shift_particles`]); 0 = off.
     pub shifting: Real,
@@ -420,7 +421,7 @@ impl Fluid {
             });
         self.next_vel = std::mem::replace(&mut self.vel, next);
         if self.params.velocity_filter > 0.0 {
-            self.filter_velocities(self.params.velocity_filter);
+            self.filter_velocities(-(-self.params.velocity_filter * h).exp_m1());
         }
     }
 
