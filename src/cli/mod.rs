@@ -193,6 +193,13 @@ fn check(path: &Path) -> ExitCode {
             f.boundary.len(),
             f.params.spacing
         );
+        let gamma = f.params.velocity_filter;
+        outln!(
+            "  stabilise   velocity filter {} /s ({:.3} per step), shifting {}",
+            gamma,
+            -(-gamma * world.dt).exp_m1(),
+            f.params.shifting
+        );
     }
     outln!("  rows at t=0 {rows} ({contacts} contact points)");
     outln!("  solver      {}", world.solver.name());
