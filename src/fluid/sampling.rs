@@ -135,6 +135,19 @@ pub fn fill_ball(lattice: &Lattice, center: Vec3, radius: Real, out: &mut Vec<Ve
     );
 }
 
+/// Lattice points inside a shape at `pose` (world coordinates).
+pub fn fill_shape(lattice: &Lattice, shape: &SharedShape, pose: &Iso, out: &mut Vec<Vec3>) {
+    let aabb = shape.compute_aabb(&crate::math::to_pose(pose));
+    lattice.for_each_in(from_pv(aabb.mins), from_pv(aabb.maxs), |w| {
+        let p = pose
+            .inverse_transform_point(&nalgebra::Point3::from(w))
+            .coords;
+        if shape.contains_local_point(to_pv(&p)) {
+            out.push(w);
+        }
+    });
+}
+
 /// Boundary particles of a body: lattice points inside its shape at most `depth` (m) below
 /// its surface, in world coordinates.
 pub fn fill_shape_layer(

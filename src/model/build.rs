@@ -5,7 +5,9 @@
 //! body's state is kept in its centre-of-mass principal frame; the user's frame is kept as an
 //! offset. Planar models have the thickness as extrusion depth, so their masses are per that depth.
 
-use super::schema::{BodyKind, Dimension, FluidDef, JointKindDef, Model, RegionDef, VelocityDef};
+use super::schema::{
+    BodyKind, Dimension, FluidDef, JointKindDef, Model, RegionDef, ShapeDef, VelocityDef,
+};
 use crate::body::{Dofs, Kind, RigidBody};
 use crate::constraints::contact::ContactParams;
 use crate::constraints::joint::{Joint, JointCompliance, JointKind};
@@ -210,6 +212,7 @@ fn build_fluid(
         // Half a spacing off the centre: no particle sits on an axis of symmetry of the flow,
         // where the forces balance exactly and it could never leave the axis.
         Some(RegionDef::Ball { center, .. }) => center.vec() + Vec3::repeat(0.5 * l),
+        Some(RegionDef::Shape { position, .. }) => position.vec() + Vec3::repeat(0.5 * l),
         None => Vec3::zeros(),
     };
     let lattice = sampling::Lattice {
@@ -241,6 +244,38 @@ fn build_fluid(
                     c.z = 0.0;
                 }
                 sampling::fill_ball(&lattice, c, radius.0, &mut pos);
+                velocity
+            }
+            RegionDef::Shape {
+                shape,
+                position,
+                rotation,
+                velocity,
+            } => {
+                if matches!(shape, ShapeDef::TriMesh { .. }) {
+                    return Err(
+                        "a fluid region cannot be a triangle mesh (use a convex hull or a compound)"
+                            .to_string(),
+                    );
+                }
+                let dofs = if planar { Dofs::Planar } else { Dofs::Spatial };
+                let (s, local) = build_shape(shape, dofs, m.scene.thickness.0)
+                    .map_err(|e| format!("fluid region shape: {e}"))?;
+                let rot = rotation
+                    .quat()
+                    .ok_or("fluid region: invalid rotation (zero axis or quaternion)")?;
+                let rot = if planar {
+                    let (_, _, yaw) = rot.euler_angles();
+                    Quat::from_axis_angle(&Vec3::z_axis(), yaw)
+                } else {
+                    rot
+                };
+                let mut at = position.vec();
+                if planar {
+                    at.z = 0.0;
+                }
+                let pose = Iso::from_parts(at.into(), rot) * local;
+                sampling::fill_shape(&lattice, &s, &pose, &mut pos);
                 velocity
             }
         };

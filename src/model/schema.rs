@@ -150,6 +150,21 @@ pub enum RegionDef {
         #[serde(default)]
         velocity: VelocityDef,
     },
+    /// Any body shape except a triangle mesh (ball, cuboid, capsule, cylinder, convex hull,
+    /// compound), placed like a body: the lattice points inside it.
+    Shape {
+        /// The shape, in its own frame (the same syntax as a body's `shape`).
+        shape: ShapeDef,
+        /// Position of the shape's frame (m).
+        #[serde(default)]
+        position: V3,
+        /// Orientation of the shape's frame (planar models: about z only).
+        #[serde(default)]
+        rotation: Rotation,
+        /// Initial velocity.
+        #[serde(default)]
+        velocity: VelocityDef,
+    },
 }
 
 /// An initial velocity field.
