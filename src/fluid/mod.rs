@@ -127,6 +127,9 @@ pub struct FluidParams {
     pub velocity_filter: Real,
     /// Particle shifting coefficient β (dimensionless; [`Fluid::shift_particles`]); 0 = off.
     pub shifting: Real,
+    /// Artificial viscosity (Monaghan 1992): `α` (dimensionless) and the sound speed `c` (m/s)
+    /// it is scaled with; `α = 0` = off ([`Fluid::external`]).
+    pub artificial_viscosity: (Real, Real),
 }
 
 /// The fluid: particles in cell order, boundary particles, neighbour data and rows.
@@ -389,8 +392,17 @@ impl Fluid {
 
     /// Adds gravity and explicit viscosity over a step `h` (s), then applies the optional
     /// velocity filter to the predicted velocities (the solve then projects the filtered field).
+    ///
+    /// Optional artificial viscosity (Monaghan 1992, Annu. Rev. Astron. Astrophys. 30:543,
+    /// eq. 4.1, with `m_j / ρ̄_ij = V`): for approaching pairs (`v_ij · r_ij < 0`)
+    /// `a_i += Σ_j V α c μ_ij ∇_i W_ij`, `μ_ij = h v_ij · r_ij / (r_ij² + 0.01 h²)` (m/s²); the
+    /// pair terms are equal and opposite, so it keeps linear momentum, and it only removes
+    /// kinetic energy. `c` is the sound speed a WCSPH model of the same flow would use (a WCSPH
+    /// comparison can then share `α` and `c`).
     pub fn external(&mut self, gravity: &Vec3, h: Real) {
         let nu = self.params.viscosity;
+        let (alpha, c_sound) = self.params.artificial_viscosity;
+        let av = alpha * c_sound * self.params.kernel.h;
         let k = &self.params.kernel;
         let (pos, vel, ff, v0) = (&self.pos, &self.vel, &self.ff, self.volume);
         let eta2 = 0.01 * k.h * k.h;
@@ -414,6 +426,19 @@ impl Fluid {
                         if r > 0.0 {
                             let rdotgrad = k.dw(r) * r; // r_ij · ∇_i W_ij
                             a += (vel[i] - vel[j]) * (2.0 * nu * v0 * rdotgrad / (r * r + eta2));
+                        }
+                    }
+                }
+                if av > 0.0 {
+                    for &j in ff.of(i) {
+                        let j = j as usize;
+                        let rij = pos[i] - pos[j];
+                        let approach = (vel[i] - vel[j]).dot(&rij);
+                        let r = rij.norm();
+                        if approach < 0.0 && r > 0.0 {
+                            let mu = approach / (r * r + eta2);
+                            // V α c h μ' ∇_i W_ij with ∇_i W_ij = W'(r) r_ij / r
+                            a += rij * (v0 * av * mu * k.dw(r) / r);
                         }
                     }
                 }

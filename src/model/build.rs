@@ -348,6 +348,11 @@ fn build_fluid(
         lattice: f.lattice,
         velocity_filter: f.velocity_filter.0,
         shifting: f.shifting.0,
+        artificial_viscosity: f
+            .artificial_viscosity
+            .as_ref()
+            .map(|a| (a.alpha.0, a.sound_speed.0))
+            .unwrap_or((0.0, 0.0)),
     };
     if planar {
         for v in vel.iter_mut() {

@@ -106,6 +106,10 @@ pub struct FluidDef {
     /// the lattice (the circular patch), which the velocity filter alone would hold back.
     #[serde(default = "shifting")]
     pub shifting: UnitInterval,
+    /// Optional artificial viscosity (Monaghan 1992) for approaching particle pairs, e.g.
+    /// `artificial_viscosity: (alpha: 0.01, sound_speed: 20)`. Default none.
+    #[serde(default)]
+    pub artificial_viscosity: Option<ArtificialViscosityDef>,
     /// Where the fluid starts.
     pub regions: Vec<RegionDef>,
 }
@@ -165,6 +169,17 @@ pub enum RegionDef {
         #[serde(default)]
         velocity: VelocityDef,
     },
+}
+
+/// Monaghan's artificial viscosity: `α` and the sound speed it is scaled with.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArtificialViscosityDef {
+    /// α (dimensionless, typically 0.01–0.1).
+    pub alpha: NonNegative,
+    /// Sound speed c (m/s): what a weakly compressible model of the flow would use, ~10× the
+    /// largest flow speed.
+    pub sound_speed: Positive,
 }
 
 /// An initial velocity field.
