@@ -393,8 +393,9 @@ impl Fluid {
     /// Adds gravity and explicit viscosity over a step `h` (s), then applies the optional
     /// velocity filter to the predicted velocities (the solve then projects the filtered field).
     ///
-    /// Optional artificial viscosity (Monaghan 1992, Annu. Rev. Astron. Astrophys. 30:543,
-    /// eq. 4.1, with `m_j / ρ̄_ij = V`): for approaching pairs (`v_ij · r_ij < 0`)
+    /// Optional artificial viscosity (Monaghan 1992, "Smoothed particle hydrodynamics", Annu.
+    /// Rev. Astron. Astrophys. 30:543; its viscous term `Π_ij`, here with `m_j / ρ̄_ij = V`):
+    /// for approaching pairs (`v_ij · r_ij < 0`)
     /// `a_i += Σ_j V α c μ_ij ∇_i W_ij`, `μ_ij = h v_ij · r_ij / (r_ij² + 0.01 h²)` (m/s²); the
     /// pair terms are equal and opposite, so it keeps linear momentum, and it only removes
     /// kinetic energy. `c` is the sound speed a WCSPH model of the same flow would use (a WCSPH
