@@ -472,3 +472,28 @@ fn artificial_viscosity_damps_only_approaching_pairs() {
     assert!(k1 < k0, "no energy removed");
     assert!((p1 - p0).norm() < 1e-12 * scale, "momentum changed");
 }
+
+/// Without a `solver` field a fluid model runs APGD and a bodies-only model PGS.
+#[test]
+fn fluid_models_default_to_apgd() {
+    let solver = |extra: &str| {
+        let src = format!(
+            "Model(scene: (dimension: Two, gravity: (0, -9.81)), time: (dt: 0.001, end: 0.01), \
+             bodies: [(name: \"floor\", kind: Static, shape: Cuboid(half_extents: (1, 0.1)), \
+             position: (0, -0.1))]{extra})"
+        );
+        let m = vcsim::parse_str(Path::new("default.ron"), &src).expect("parses");
+        vcsim::build_world(&m).expect("builds").solver.name()
+    };
+    assert_eq!(
+        solver(", fluid: (spacing: 0.05, regions: [Box(min: (0, 0), max: (0.2, 0.2))])"),
+        "apgd"
+    );
+    assert_eq!(solver(""), "pgs");
+    assert_eq!(
+        solver(
+            ", solver: Pgs(), fluid: (spacing: 0.05, regions: [Box(min: (0, 0), max: (0.2, 0.2))])"
+        ),
+        "pgs"
+    );
+}

@@ -135,7 +135,7 @@ fn floating_cylinder_force() {
     let mut m = model("floating_cylinder_3d_apgd.ron");
     m.fluid.as_mut().unwrap().spacing = Positive(0.04);
     m.time.dt = Positive(0.003);
-    if let vcsim::solver::SolverChoice::Apgd(p) = &mut m.solver {
+    if let Some(vcsim::solver::SolverChoice::Apgd(p)) = &mut m.solver {
         p.tolerance = 1e-2;
     }
     let mut w = vcsim::build_world(&m).expect("model builds");

@@ -166,7 +166,7 @@ pub fn build_world(m: &Model) -> Result<World, String> {
         bodies,
         geometry,
         joints,
-        solver: m.solver.clone(),
+        solver: m.solver_choice(),
         contact: ContactParams {
             prediction: m.contact.prediction.0,
             baumgarte: m.contact.baumgarte.0,

@@ -129,7 +129,7 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
             .unwrap_or(0);
         return err(o, "dt", format!("end / dt = {steps:.3e} steps; more than {MAX_STEPS:e} steps is not a run that finishes — raise dt or lower end"));
     }
-    match &m.solver {
+    match &m.solver_choice() {
         crate::solver::SolverChoice::Pgs(p) => {
             let o = find_key(source, "solver", 0)
                 .map(|o| value_start(source, o))

@@ -32,9 +32,10 @@ pub struct Model {
     pub scene: Scene,
     /// Time step and end time.
     pub time: Time,
-    /// Constraint solver and its parameters (default: PGS).
+    /// Constraint solver and its parameters; default APGD (default parameters) for models with
+    /// a fluid, PGS otherwise. See [`Model::solver_choice`].
     #[serde(default)]
-    pub solver: SolverChoice,
+    pub solver: Option<SolverChoice>,
     /// Contact handling parameters.
     #[serde(default)]
     pub contact: ContactSettings,
@@ -57,6 +58,18 @@ pub struct Model {
     /// An SPH fluid solved together with the bodies (optional).
     #[serde(default)]
     pub fluid: Option<FluidDef>,
+}
+
+impl Model {
+    /// The solver the model runs with: the one it names, else APGD for a model with a fluid
+    /// (its density rows are solved in parallel) and PGS for bodies alone.
+    pub fn solver_choice(&self) -> SolverChoice {
+        match (&self.solver, &self.fluid) {
+            (Some(s), _) => s.clone(),
+            (None, Some(_)) => SolverChoice::Apgd(Default::default()),
+            (None, None) => SolverChoice::default(),
+        }
+    }
 }
 
 /// An SPH fluid: particles on a lattice filling the regions; every static body becomes a wall
