@@ -113,12 +113,13 @@ pub struct FluidDef {
     /// off.
     #[serde(default = "filter")]
     pub velocity_filter: NonNegative,
-    /// Particle shifting coefficient β (0–1; Xu et al. 2009, 004 §3.5): particles are moved
-    /// towards an even distribution by `β r̄² u_max dt Σ r_ij/|r_ij|³` per step, tangentially at
-    /// a free surface. Default 0.05. It lets the particles re-arrange where the flow stretches
-    /// the lattice (the circular patch), which the velocity filter alone would hold back.
+    /// Particle shifting coefficient A (Fickian shifting, Lind et al. 2012, Skillen et al.
+    /// 2013): particles move down the kernel-density gradient by `A h u_max dt |∇C|` per step,
+    /// tangentially near a free surface. Default 1; 0 turns it off. It lets the particles
+    /// re-arrange where the flow stretches the lattice (the circular patch), which the velocity
+    /// filter alone would hold back.
     #[serde(default = "shifting")]
-    pub shifting: UnitInterval,
+    pub shifting: NonNegative,
     /// Optional artificial viscosity (Monaghan 1992) for approaching particle pairs, e.g.
     /// `artificial_viscosity: (alpha: 0.01, sound_speed: 20)`. Default none.
     #[serde(default)]
@@ -130,8 +131,8 @@ pub struct FluidDef {
 fn filter() -> NonNegative {
     NonNegative(100.0)
 }
-fn shifting() -> UnitInterval {
-    UnitInterval(0.05)
+fn shifting() -> NonNegative {
+    NonNegative(1.0)
 }
 fn water() -> Positive {
     Positive(1000.0)
