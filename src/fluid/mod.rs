@@ -67,6 +67,20 @@ use grid::{CellGrid, Neighbours};
 /// a free surface for [`Fluid::shift_particles`] (1 inside the initial lattice).
 pub const SURFACE_FILL: Real = 0.95;
 
+/// Sets `out[i] = f(i)` for every particle: in parallel for large fluids, serially below
+/// [`density::PARALLEL_MIN_ROWS`]; each entry is computed alone, so the result does not depend on
+/// the thread count.
+fn per_particle<T: Send>(out: &mut [T], f: impl Fn(usize) -> T + Sync) {
+    if out.len() < density::PARALLEL_MIN_ROWS {
+        out.iter_mut().enumerate().for_each(|(i, o)| *o = f(i));
+    } else {
+        out.par_iter_mut()
+            .enumerate()
+            .with_min_len(256)
+            .for_each(|(i, o)| *o = f(i));
+    }
+}
+
 /// Rows per block when the density rows are built in parallel.
 const ROW_BLOCK: usize = 512;
 
@@ -838,14 +852,7 @@ impl Fluid {
         let n = pos.len();
         let mut next = std::mem::take(&mut self.next_vel);
         next.resize(n, Vec3::zeros());
-        if n < density::PARALLEL_MIN_ROWS {
-            next.iter_mut().enumerate().for_each(|(i, o)| *o = step(i));
-        } else {
-            next.par_iter_mut()
-                .enumerate()
-                .with_min_len(256)
-                .for_each(|(i, o)| *o = step(i));
-        }
+        per_particle(&mut next, step);
         // Remove the change's mean and rigid rotation about the centroid, so the filter keeps
         // the fluid's linear and angular momentum exactly (sums in particle order: the result
         // does not depend on the thread count).
@@ -912,7 +919,6 @@ impl Fluid {
             return;
         }
         let n = self.pos.len();
-        let parallel = n >= density::PARALLEL_MIN_ROWS;
         // Pass 1: the kernel fill of every particle (1 inside the lattice).
         let (pos, ff, fb, boundary) = (&self.pos, &self.ff, &self.fb, &self.boundary);
         let fill_of = |i: usize| -> Real {
@@ -928,18 +934,7 @@ impl Fluid {
         };
         let mut fills = std::mem::take(&mut self.fill);
         fills.resize(n, 0.0);
-        if parallel {
-            fills
-                .par_iter_mut()
-                .enumerate()
-                .with_min_len(256)
-                .for_each(|(i, o)| *o = fill_of(i));
-        } else {
-            fills
-                .iter_mut()
-                .enumerate()
-                .for_each(|(i, o)| *o = fill_of(i));
-        }
+        per_particle(&mut fills, fill_of);
         // Pass 2: the shifts; tangential in the surface band (a surface particle or a
         // neighbour of one).
         let fill = &fills;
@@ -973,14 +968,7 @@ impl Fluid {
         };
         let mut out = std::mem::take(&mut self.shift);
         out.resize(n, Vec3::zeros());
-        if !parallel {
-            out.iter_mut().enumerate().for_each(|(i, o)| *o = shift(i));
-        } else {
-            out.par_iter_mut()
-                .enumerate()
-                .with_min_len(256)
-                .for_each(|(i, o)| *o = shift(i));
-        }
+        per_particle(&mut out, shift);
         let planar = self.params.planar;
         for (x, d) in self.pos.iter_mut().zip(&out) {
             *x += d;
