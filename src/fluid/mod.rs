@@ -908,12 +908,7 @@ impl Fluid {
     /// 0.6 % with this form and 0.35 % without shifting; the book's fluid chapter.)
     pub fn shift_particles(&mut self, h: Real) {
         let k = self.params.kernel;
-        let (v0, l, beta, support) = (
-            self.volume,
-            self.params.spacing,
-            self.params.shifting,
-            k.support(),
-        );
+        let (v0, l, beta) = (self.volume, self.params.spacing, self.params.shifting);
         let umax = self.vel.iter().map(|v| v.norm()).fold(0.0, Real::max);
         if umax == 0.0 {
             return;
@@ -939,19 +934,17 @@ impl Fluid {
         // neighbour of one).
         let fill = &fills;
         let shift = |i: usize| -> Vec3 {
-            let mut grad = Vec3::zeros();
-            let mut add = |d: Vec3| {
-                let r = d.norm();
-                if r > 0.0 && r < support {
-                    grad += d * (v0 * k.dw(r) / r);
-                }
-            };
-            for &j in ff.of(i) {
-                add(pos[i] - pos[j as usize]);
-            }
-            for &j in fb.of(i) {
-                add(pos[i] - boundary[j as usize]);
-            }
+            // ∇C_i (1/m): the kernel's compact support is in `dw`.
+            let grad: Vec3 = ff
+                .of(i)
+                .iter()
+                .map(|&j| volume_gradient(&k, v0, &pos[i], &pos[j as usize]))
+                .chain(
+                    fb.of(i)
+                        .iter()
+                        .map(|&j| volume_gradient(&k, v0, &pos[i], &boundary[j as usize])),
+                )
+                .sum();
             let mut d = grad * (-beta * k.h * umax * h);
             let gn = grad.norm();
             let band =
