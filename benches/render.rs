@@ -18,12 +18,9 @@ fn prepared_run() -> PathBuf {
         let (mut model, _) = vcsim::load_file(&path).unwrap();
         model.output.plot = false;
         let mut world = vcsim::build_world(&model).unwrap();
-        let opts = vcsim::io::RunOptions {
-            out: dir.clone(),
-            end: 0.1,
-            progress: false,
-        };
-        vcsim::io::run(&mut world, &model, &opts).unwrap();
+        let probes = vcsim::model::resolve_probes(&model, &world).unwrap();
+        let opts = vcsim::io::RunOptions::for_model(&model, dir.clone(), 0.1);
+        vcsim::io::run(&mut world, &probes, &opts).unwrap();
     }
     dir
 }

@@ -17,7 +17,10 @@ pub mod geometry;
 pub mod io;
 pub mod math;
 pub mod model;
+pub mod params;
 pub mod pipeline;
+pub mod probe;
+pub mod runner;
 pub mod solver;
 
 pub use math::Real;

@@ -265,13 +265,19 @@ fn run_cmd(
         path.display(),
         out.display()
     );
-    let opts = RunOptions {
-        out: out.clone(),
-        end,
-        progress: !quiet,
+    let probes = match crate::model::resolve_probes(&model, &world) {
+        Ok(p) => p,
+        Err(e) => return report_model_error(crate::model::error::build_error(path, &source, &e)),
     };
-    match run(&mut world, &model, &opts) {
+    let opts = RunOptions {
+        progress: !quiet,
+        ..RunOptions::for_model(&model, out.clone(), end)
+    };
+    match run(&mut world, &probes, &opts) {
         Ok(s) => {
+            for w in &s.warnings {
+                errln!("warning: {w}");
+            }
             outln!("{}", s.text.trim_end());
             outln!("  output           {}", out.display());
             ExitCode::SUCCESS

@@ -24,17 +24,41 @@ use crate::geometry::{Contact, Impulse};
 use crate::math::{orthonormal_basis, Real, Vec3};
 use crate::solver::{Block, BlockKind};
 
-/// Contact parameters (see [`crate::model::schema::ContactSettings`]).
-#[derive(Debug, Clone, Copy)]
+/// Contact parameters shared by all rigid contacts (RON: `contact: (..)`).
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ContactParams {
-    /// Prediction distance (m).
+    /// Distance (m) below which a gap is already turned into a (speculative) contact row.
+    /// Default 0.01 m.
     pub prediction: Real,
-    /// Baumgarte factor β.
+    /// Baumgarte factor β in [0, 1]: the fraction of a penetration removed per step
+    /// (dimensionless; 001 eq. 64's α). Default 0.2.
     pub baumgarte: Real,
-    /// Allowed penetration (m).
+    /// Penetration tolerated without correction (m). Default 1e-5 m.
     pub slop: Real,
-    /// Approach speed below which restitution is ignored (m/s).
+    /// Normal approach speed below which restitution is not applied (m/s). Default 0.05 m/s.
     pub restitution_threshold: Real,
+}
+
+impl Default for ContactParams {
+    fn default() -> Self {
+        ContactParams {
+            prediction: 0.01,
+            baumgarte: 0.2,
+            slop: 1e-5,
+            restitution_threshold: 0.05,
+        }
+    }
+}
+
+impl ContactParams {
+    /// Checks every value; the error names the field (as in RON) and what was expected.
+    pub fn validate(&self) -> Result<(), crate::params::ParamError> {
+        use crate::params::{non_negative, unit_interval};
+        non_negative("prediction", self.prediction)?;
+        unit_interval("baumgarte", self.baumgarte)?;
+        non_negative("slop", self.slop)?;
+        non_negative("restitution_threshold", self.restitution_threshold)
+    }
 }
 
 /// Tangential speed (m/s) above which the first tangent follows the sliding direction; below

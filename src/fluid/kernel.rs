@@ -14,7 +14,7 @@
 //! the constant cancels. Note 004 prints the 2D constant of the cubic spline for its 3D runs
 //! (summary 004 §2); the constants above integrate to one (tested).
 
-use crate::math::Real;
+use crate::math::{Real, Vec3};
 use serde::{Deserialize, Serialize};
 use std::f64::consts::PI;
 
@@ -134,6 +134,19 @@ impl Kernel {
                     }
                 }
             }
+    }
+}
+
+/// `V ∇_i W(|x_i − x_j|)` (1/m): the coefficient `c_ij` of the density rows, with the particle
+/// volume `v0` (m^d).
+#[inline]
+pub fn volume_gradient(k: &Kernel, v0: Real, xi: &Vec3, xj: &Vec3) -> Vec3 {
+    let d = xi - xj;
+    let r = d.norm();
+    if r > 0.0 {
+        d * (v0 * k.dw(r) / r)
+    } else {
+        Vec3::zeros()
     }
 }
 

@@ -8,6 +8,7 @@
 //! push each other: a particle rests in the hollow between two below it, where on a square
 //! lattice it balances on top of one.
 
+use super::kernel::Kernel;
 use crate::math::{from_pv, to_pv, Iso, Real, Vec3};
 use parry3d_f64::shape::SharedShape;
 use serde::{Deserialize, Serialize};
@@ -170,4 +171,31 @@ pub fn fill_shape_layer(
             }
         }
     });
+}
+
+/// The offsets of the ideal lattice within the kernel support, the origin included.
+fn lattice_offsets(kernel: &Kernel, l: Real, kind: LatticeKind) -> impl Iterator<Item = Vec3> {
+    Lattice::offsets_within(kind, l, kernel.dim == 2, kernel.support()).into_iter()
+}
+
+/// The gradient moment `κ = Σ_k V (−r W'(r)) e_x²` over the ideal lattice (self excluded):
+/// the discrete `Σ_j V ∇_i W_ij ⊗ (x_j − x_i)` is `κ I` on the lattice (1 for the exact
+/// integral). A pressure gradient G gives the row force `−V κ G`, so hydrostatic balance holds
+/// with `G = ρ0 g / κ`: the physical pressure is `κ λ / (h V t)`. This is 001's gradient
+/// correction constant C (eq. 6) in the SPH setting.
+pub fn lattice_gradient_moment(kernel: &Kernel, l: Real, kind: LatticeKind, volume: Real) -> Real {
+    lattice_offsets(kernel, l, kind)
+        .filter(|d| d.norm() > 0.0)
+        .map(|d| {
+            let r = d.norm();
+            volume * (-r * kernel.dw(r)) * (d.x / r).powi(2)
+        })
+        .sum()
+}
+
+/// `n0 = Σ_k W(|k| l)` over the ideal lattice (self included), 1/m^d.
+pub fn lattice_sum(kernel: &Kernel, l: Real, kind: LatticeKind) -> Real {
+    lattice_offsets(kernel, l, kind)
+        .map(|d| kernel.w(d.norm()))
+        .sum()
 }

@@ -10,7 +10,7 @@ mod broad;
 mod shapes;
 
 pub use broad::sweep_and_prune;
-pub use shapes::{build_shape, shape_mesh, ShapeError};
+pub use shapes::shape_mesh;
 
 use crate::body::RigidBody;
 use crate::math::{from_pv, to_pose, Iso, Real, Vec3};

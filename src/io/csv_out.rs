@@ -115,7 +115,7 @@ impl CsvSeries {
             format!("{:.6e}", info.residual),
             (info.converged as u8).to_string(),
             world.contacts().len().to_string(),
-            world.scratch.rows.rows.len().to_string(),
+            world.body_row_count().to_string(),
             format!("{k:.12e}"),
             format!("{p:.12e}"),
             format!("{:.12e}", k + p),

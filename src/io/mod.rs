@@ -1,9 +1,10 @@
-//! Outputs and the run loop: CSV series ([`csv_out`]), VTK frames for ParaView ([`vtk`]), plots
-//! ([`plot`]), probes ([`probe`]) and the run itself ([`run()`]).
+//! Files: CSV series ([`csv_out`]), VTK frames for ParaView ([`vtk`]), plots ([`plot`]),
+//! pictures of runs ([`render`]) and a run on disk ([`run()`]: the library runner
+//! [`crate::runner`] with an observer that writes these files). Only this module and
+//! [`crate::cli`] touch the file system.
 
 pub mod csv_out;
 pub mod plot;
-pub mod probe;
 pub mod render;
 pub mod run;
 pub mod vtk;

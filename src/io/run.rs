@@ -1,17 +1,18 @@
-//! The run loop: steps the world to the end time, samples probes, writes CSV, VTK frames, the
-//! plot and the run summary into the run folder, and shows a progress bar.
+//! A run on disk: the library runner ([`crate::runner::run`]) with an observer that writes CSV
+//! series and VTK frames into the run folder and shows a progress bar; then the plot and the
+//! run summary.
 
 use super::csv_out::CsvSeries;
 use super::plot::{plot_panels, Panel};
-use super::probe::Probe;
 use super::vtk::VtkWriter;
-use crate::model::Model;
 use crate::pipeline::{Stage, World};
+use crate::probe::Probe;
+use crate::runner::{self, Observer, RunReport, Series};
 use crate::Real;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Options of a run.
 #[derive(Debug, Clone)]
@@ -20,8 +21,32 @@ pub struct RunOptions {
     pub out: PathBuf,
     /// End time (s).
     pub end: Real,
+    /// Output interval (s): probes, CSV rows and VTK frames.
+    pub every: Real,
+    /// Write VTK frames.
+    pub vtk: bool,
+    /// Draw `plot.png` of the probes.
+    pub plot: bool,
+    /// One line describing the model, for the summary (may be empty).
+    pub description: String,
     /// Show a progress bar on stderr (hidden anyway when stderr is not a terminal).
     pub progress: bool,
+}
+
+impl RunOptions {
+    /// The output settings of `model` (interval, VTK, plot, description), into folder `out`, to
+    /// end time `end` (s), without a progress bar.
+    pub fn for_model(model: &crate::model::Model, out: PathBuf, end: Real) -> RunOptions {
+        RunOptions {
+            out,
+            end,
+            every: model.output.every.0,
+            vtk: model.output.vtk,
+            plot: model.output.plot,
+            description: model.description.clone(),
+            progress: false,
+        }
+    }
 }
 
 /// What a run reports.
@@ -41,6 +66,10 @@ pub struct RunSummary {
     pub unconverged_steps: u64,
     /// Frames written.
     pub frames: usize,
+    /// The probe series, as in `probes.csv`.
+    pub series: Series,
+    /// Warnings (e.g. a plot that could not be drawn); the run itself succeeded.
+    pub warnings: Vec<String>,
     /// The summary text (also written to `summary.txt`).
     pub text: String,
 }
@@ -70,32 +99,38 @@ pub enum RunError {
     },
 }
 
-/// Runs `world` (built from `model`) to `opts.end` and writes the outputs.
-pub fn run(world: &mut World, model: &Model, opts: &RunOptions) -> Result<RunSummary, RunError> {
+/// Writes each sample: CSV rows, VTK frames, the progress bar.
+struct Files {
+    csv: CsvSeries,
+    vtk: Option<VtkWriter>,
+    frame: usize,
+    bar: ProgressBar,
+}
+
+impl Observer for Files {
+    type Error = std::io::Error;
+    fn sample(&mut self, world: &World, values: &[Real]) -> std::io::Result<()> {
+        self.csv.write(world, values)?;
+        if let Some(v) = self.vtk.as_mut() {
+            v.write_frame(world, self.frame)?;
+        }
+        self.frame += 1;
+        self.bar.set_position(world.steps);
+        self.bar.set_message(format!("{:.4}", world.time));
+        Ok(())
+    }
+}
+
+/// Runs `world` to `opts.end`, sampling `probes`, and writes the outputs into `opts.out`.
+pub fn run(world: &mut World, probes: &[Probe], opts: &RunOptions) -> Result<RunSummary, RunError> {
     let dir = opts.out.clone();
     let io = |source: std::io::Error| RunError::Io {
         dir: dir.display().to_string(),
         source,
     };
     std::fs::create_dir_all(&dir).map_err(io)?;
-    let probes: Vec<Probe> = model
-        .probes
-        .iter()
-        .filter_map(|p| Probe::resolve(p, world))
-        .collect();
     let columns: Vec<String> = probes.iter().flat_map(|p| p.columns(world)).collect();
-    let mut csv = CsvSeries::create(&dir, &columns, world.fluid.is_some()).map_err(io)?;
-    let mut vtk = if model.output.vtk {
-        Some(VtkWriter::new(&dir, world).map_err(io)?)
-    } else {
-        None
-    };
-    let mut times = Vec::new();
-    let mut samples: Vec<Vec<Real>> = vec![Vec::new(); columns.len()];
-    let mut row = Vec::with_capacity(columns.len());
-
     let total_steps = (opts.end / world.dt).round().max(1.0) as u64;
-    let every = (model.output.every.0 / world.dt).round().max(1.0) as u64;
     let bar = if opts.progress {
         ProgressBar::new(total_steps)
     } else {
@@ -105,116 +140,96 @@ pub fn run(world: &mut World, model: &Model, opts: &RunOptions) -> Result<RunSum
         ProgressStyle::with_template("{bar:40} t = {msg} s | {per_sec} steps | ETA {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    bar.set_message(format!("{:.4}", world.time));
-    let start = Instant::now();
-    let mut summary = RunSummary::default();
-    let mut iter_sum = 0u64;
-    let mut frame = 0;
-    let mut output = |world: &World, summary: &mut RunSummary| -> Result<(), RunError> {
-        row.clear();
-        for p in &probes {
-            p.sample(world, &mut row);
-        }
-        times.push(world.time);
-        for (s, v) in samples.iter_mut().zip(&row) {
-            s.push(*v);
-        }
-        csv.write(world, &row).map_err(io)?;
-        if let Some(v) = vtk.as_mut() {
-            v.write_frame(world, frame).map_err(io)?;
-        }
-        frame += 1;
-        summary.frames = frame;
-        Ok(())
+    let mut files = Files {
+        csv: CsvSeries::create(&dir, &columns, world.fluid.is_some()).map_err(io)?,
+        vtk: if opts.vtk {
+            Some(VtkWriter::new(&dir, world).map_err(io)?)
+        } else {
+            None
+        },
+        frame: 0,
+        bar,
     };
-    output(world, &mut summary)?;
-    for step in 1..=total_steps {
-        let info = world.step();
-        iter_sum += info.iterations as u64;
-        summary.max_iterations = summary.max_iterations.max(info.iterations);
-        summary.max_residual = summary.max_residual.max(info.residual);
-        summary.unconverged_steps += (!info.converged) as u64;
-        let bad_body = world
-            .bodies
-            .iter()
-            .find(|b| {
-                !(b.pose.translation.vector.iter().all(|x| x.is_finite())
-                    && b.lin_vel
-                        .iter()
-                        .chain(b.ang_vel.iter())
-                        .all(|x| x.is_finite()))
-            })
-            .map(|b| format!("body `{}`", b.name));
-        let bad_fluid = world.fluid.as_ref().and_then(|f| {
-            f.pos
-                .iter()
-                .zip(&f.vel)
-                .zip(&f.id)
-                .find(|((p, v), _)| !p.iter().chain(v.iter()).all(|x| x.is_finite()))
-                .map(|(_, id)| format!("fluid particle {id}"))
-        });
-        if let Some(b) = bad_body.or(bad_fluid) {
-            let _ = csv.flush();
-            if let Some(v) = vtk.as_ref() {
+    let result = runner::run(world, probes, opts.end, opts.every, &mut files);
+    files.bar.finish_and_clear();
+    let (series, report) = match result {
+        Ok(r) => r,
+        Err(runner::RunError::Observer(e)) => return Err(io(e)),
+        Err(runner::RunError::Diverged { time, step, what }) => {
+            let _ = files.csv.flush();
+            if let Some(v) = files.vtk.as_ref() {
                 let _ = v.write_collection();
             }
             return Err(RunError::Diverged {
-                time: world.time,
+                time,
                 step,
-                body: b,
+                body: what,
                 dir: dir.display().to_string(),
             });
         }
-        if step % every == 0 || step == total_steps {
-            let t0 = Instant::now();
-            output(world, &mut summary)?;
-            world.timings.add(Stage::Output, t0);
-            bar.set_position(step);
-            bar.set_message(format!("{:.4}", world.time));
-        }
-    }
-    bar.finish_and_clear();
-    csv.flush().map_err(io)?;
-    if let Some(v) = vtk.as_ref() {
+    };
+    files.csv.flush().map_err(io)?;
+    if let Some(v) = files.vtk.as_ref() {
         v.write_collection().map_err(io)?;
     }
-    summary.steps = total_steps;
-    summary.wall = start.elapsed();
-    summary.mean_iterations = iter_sum as Real / total_steps as Real;
-    if model.output.plot && !probes.is_empty() {
-        let mut panels = Vec::new();
-        let mut col = 0;
-        for p in &probes {
-            let names = p.columns(world);
-            let series = names
-                .iter()
-                .map(|n| {
-                    (
-                        n.clone(),
-                        samples[col + names.iter().position(|x| x == n).unwrap_or(0)].clone(),
-                    )
-                })
-                .collect();
-            col += names.len();
-            panels.push(Panel {
-                title: p.title(world),
-                series,
-            });
-        }
-        if let Err(e) = plot_panels(&dir.join("plot.png"), &times, &panels) {
-            eprintln!("warning: the plot could not be drawn: {e}");
+    let mut summary = summary_of(&report, files.frame, series);
+    if opts.plot && !probes.is_empty() {
+        if let Err(e) = plot(world, probes, &summary.series, &dir) {
+            summary
+                .warnings
+                .push(format!("the plot could not be drawn: {e}"));
         }
     }
-    summary.text = summary_text(world, model, &summary);
+    summary.text = summary_text(world, &opts.description, &summary);
     std::fs::write(dir.join("summary.txt"), &summary.text).map_err(io)?;
     Ok(summary)
 }
 
-fn summary_text(world: &World, model: &Model, s: &RunSummary) -> String {
+fn summary_of(r: &RunReport, frames: usize, series: Series) -> RunSummary {
+    RunSummary {
+        steps: r.steps,
+        wall: r.wall,
+        mean_iterations: r.mean_iterations,
+        max_iterations: r.max_iterations,
+        max_residual: r.max_residual,
+        unconverged_steps: r.unconverged_steps,
+        frames,
+        series,
+        warnings: Vec::new(),
+        text: String::new(),
+    }
+}
+
+/// `plot.png`: one panel per probe.
+fn plot(
+    world: &World,
+    probes: &[Probe],
+    series: &Series,
+    dir: &std::path::Path,
+) -> Result<(), String> {
+    let mut panels = Vec::new();
+    let mut col = 0;
+    for p in probes {
+        let names = p.columns(world);
+        let data = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.clone(), series.values[col + i].clone()))
+            .collect();
+        col += names.len();
+        panels.push(Panel {
+            title: p.title(world),
+            series: data,
+        });
+    }
+    plot_panels(&dir.join("plot.png"), &series.time, &panels).map_err(|e| e.to_string())
+}
+
+fn summary_text(world: &World, description: &str, s: &RunSummary) -> String {
     let mut t = String::new();
     let _ = writeln!(t, "run summary");
-    if !model.description.is_empty() {
-        let _ = writeln!(t, "  model            {}", model.description);
+    if !description.is_empty() {
+        let _ = writeln!(t, "  model            {description}");
     }
     let _ = writeln!(t, "  solver           {}", world.solver.name());
     let _ = writeln!(

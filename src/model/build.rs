@@ -8,14 +8,15 @@
 use super::schema::{
     BodyKind, Dimension, FluidDef, JointKindDef, Model, RegionDef, ShapeDef, VelocityDef,
 };
+use super::shapes::build_shape;
 use crate::body::{Dofs, Kind, RigidBody};
 use crate::constraints::contact::ContactParams;
 use crate::constraints::joint::{Joint, JointCompliance, JointKind};
-use crate::fluid::kernel::{Kernel, KernelKind};
+use crate::fluid::kernel::Kernel;
 use crate::fluid::{sampling, Fluid, FluidParams};
-use crate::geometry::{build_shape, Collider, Geometry};
+use crate::geometry::{Collider, Geometry};
 use crate::math::{from_pv, Iso, Quat, Vec3};
-use crate::pipeline::World;
+use crate::pipeline::{ContactResolver, FluidMethod, World};
 
 /// Builds the world. The model must have passed [`super::load::parse_str`].
 pub fn build_world(m: &Model) -> Result<World, String> {
@@ -173,6 +174,8 @@ pub fn build_world(m: &Model) -> Result<World, String> {
             slop: m.contact.slop.0,
             restitution_threshold: m.contact.restitution_threshold.0,
         },
+        fluid_method: FluidMethod::Constraint,
+        contact_resolver: ContactResolver::Complementarity,
         timings: Default::default(),
         scratch: Default::default(),
         last_solve: Default::default(),
@@ -197,7 +200,7 @@ fn build_fluid(
     let ratio = f
         .smoothing
         .map(|s| s.0)
-        .unwrap_or(if kind == KernelKind::Mps { 2.1 } else { 1.3 });
+        .unwrap_or(FluidParams::default_smoothing(kind));
     let kernel = Kernel::new(kind, ratio * l, if planar { 2 } else { 3 });
     // One global lattice for the fluid and the walls, anchored half a spacing inside the first
     // region's lower corner.

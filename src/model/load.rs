@@ -3,8 +3,8 @@
 
 use super::error::{field_before, ModelError};
 use super::schema::{BodyKind, JointKindDef, Model, ProbeDef, ShapeDef};
+use super::shapes::build_shape;
 use crate::body::Dofs;
-use crate::geometry::build_shape;
 use crate::model::schema::Dimension;
 use ron::extensions::Extensions;
 use std::collections::HashSet;

@@ -1,14 +1,19 @@
 //! Model files: the RON schema ([`schema`]), validated values ([`values`]), located errors
-//! ([`error`]), loading with cross-checks ([`load`]) and building a [`crate::pipeline::World`]
-//! ([`build`]).
+//! ([`error`]), loading with cross-checks ([`load`]), shapes ([`shapes`]), building a
+//! [`crate::pipeline::World`] ([`build`]) and resolving probes ([`probes`]). This layer only
+//! maps RON onto the core's types (parameters with their defaults and `validate()`, shapes,
+//! probes); the core never imports it.
 
 pub mod build;
 pub mod error;
 pub mod load;
+pub mod probes;
 pub mod schema;
+pub mod shapes;
 pub mod values;
 
 pub use build::build_world;
 pub use error::ModelError;
 pub use load::{load_file, parse_str};
+pub use probes::resolve_probes;
 pub use schema::Model;

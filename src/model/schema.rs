@@ -17,6 +17,8 @@
 //! ```
 
 use super::values::{NonNegative, Positive, PositiveV3, Rotation, UnitInterval, V3};
+use crate::constraints::contact::ContactParams;
+use crate::fluid::FluidParams;
 use crate::solver::SolverChoice;
 use serde::{Deserialize, Serialize};
 
@@ -128,20 +130,21 @@ pub struct FluidDef {
     pub regions: Vec<RegionDef>,
 }
 
+// Defaults are the core's (`FluidParams`): this layer only maps RON onto it.
 fn filter() -> NonNegative {
-    NonNegative(100.0)
+    NonNegative(FluidParams::DEFAULT_VELOCITY_FILTER)
 }
 fn shifting() -> NonNegative {
-    NonNegative(1.0)
+    NonNegative(FluidParams::DEFAULT_SHIFTING)
 }
 fn water() -> Positive {
-    Positive(1000.0)
+    Positive(FluidParams::DEFAULT_DENSITY)
 }
 fn water_nu() -> NonNegative {
-    NonNegative(1e-6)
+    NonNegative(FluidParams::DEFAULT_VISCOSITY)
 }
 fn beta() -> UnitInterval {
-    UnitInterval(0.05)
+    UnitInterval(FluidParams::DEFAULT_BETA)
 }
 
 /// A region filled with fluid particles.
@@ -288,17 +291,18 @@ pub struct ContactSettings {
     pub restitution_threshold: NonNegative,
 }
 
+// Defaults are the core's (`ContactParams`): this layer only maps RON onto it.
 fn default_prediction() -> NonNegative {
-    NonNegative(0.01)
+    NonNegative(ContactParams::default().prediction)
 }
 fn default_baumgarte() -> UnitInterval {
-    UnitInterval(0.2)
+    UnitInterval(ContactParams::default().baumgarte)
 }
 fn default_slop() -> NonNegative {
-    NonNegative(1e-5)
+    NonNegative(ContactParams::default().slop)
 }
 fn default_rest_threshold() -> NonNegative {
-    NonNegative(0.05)
+    NonNegative(ContactParams::default().restitution_threshold)
 }
 
 impl Default for ContactSettings {

@@ -1,47 +1,65 @@
 //! The world and its time step: the sequence of stages and nothing else.
 //!
 //! ```text
-//! 1 external forces   gravity, applied forces, gyroscopic step     -> v*
-//! 2 neighbours        fluid particles: cell sort, neighbour lists, gravity + viscosity
-//! 3 geometry          broad + narrow phase                         -> contacts (warm λ)
-//! 4 rows              contact + friction, joints, fluid density    -> constraint rows
-//! 5 solve             PGS | APGD, all rows in one solve            -> λ, SolveInfo
-//! 6 integrate         symplectic Euler, quaternion exp map         -> new state
+//! 1 neighbours        fluid particles: cell sort, neighbour lists          (fluid)
+//! 2 external forces   bodies: gravity, applied forces, gyroscopic step;    (body, fluid)
+//!                     fluid: gravity, viscosity, velocity filter            -> v*
+//! 3 geometry          broad + narrow phase                                  -> contacts (warm λ)
+//! 4 rows              each row family from the state and v*                 (constraints)
+//!                     contacts + friction, joints | fluid density + wall, particle contacts
+//! 5 solve             PGS | APGD over the stacked families, read back       -> λ, v⁺, SolveInfo
+//! 6 integrate         bodies: symplectic Euler, quaternion exp map;         (body, fluid)
+//!                     fluid: x += h v⁺, shifting
 //! ```
 //!
-//! Probes and output (stage 7) are done by the runner ([`crate::io::run()`]) between steps.
+//! The velocity vector is laid out once per step ([`VelocityLayout`]: bodies, then particles).
+//! Row families are listed in [`World::step`]'s solve stage: each builds its rows in stage 4,
+//! gives its warm start, and reads its impulses back after the solve. Which families take part
+//! is decided by the named switches [`FluidMethod`] and [`ContactResolver`]: a fluid method that
+//! brings no rows (an explicit backend) or another contact resolver replaces a family without
+//! touching the others.
+//!
+//! Probes and output (stage 7) are done by the runner ([`crate::runner`]) between steps.
 //! State that matters lives in [`World`]; scratch buffers live in [`Scratch`], never saved.
 
+mod methods;
 mod timing;
 
+pub use methods::{ContactResolver, FluidMethod};
 pub use timing::{Stage, StageTimes};
 
-use crate::body::{gyroscopic_step, integrate_pose, linear_mask, Dofs, RigidBody};
+use crate::body::{gyroscopic_step, integrate_pose, linear_mask, Dofs, Kind, RigidBody};
 use crate::constraints::contact::{self, ContactParams, ContactRows};
 use crate::constraints::joint::{self, Joint, JointRow};
-use crate::constraints::{BodyMass, BodyRows};
+use crate::constraints::{
+    BodyMass, BodyRows, DensityRows, ParticleContactRows, RowFamily, VelocityLayout,
+};
 use crate::fluid::Fluid;
 use crate::geometry::{Contact, Geometry, Impulse};
 use crate::math::{Real, Vec3};
-use crate::solver::{Block, SolveInfo, SolverChoice, Stacked, Workspace};
+use crate::solver::{Block, RowSet, RowStack, SolveInfo, SolverChoice, Workspace};
 use std::time::Instant;
 
 /// Scratch buffers of a step, reused to avoid allocation per step.
 #[derive(Default)]
 pub struct Scratch {
+    layout: VelocityLayout,
     masses: Vec<BodyMass>,
     /// Contacts of the current step.
     pub contacts: Vec<Contact>,
     contact_rows: Vec<ContactRows>,
     joint_rows: Vec<JointRow>,
-    /// The rows of the current step.
-    pub rows: BodyRows,
+    /// Row family: rigid contacts and joints (two-body rows).
+    pub body_rows: BodyRows,
+    /// Row family: fluid density and wall rows.
+    pub density_rows: DensityRows,
+    /// Row family: particle contacts.
+    pub particle_contact_rows: ParticleContactRows,
     lambda: Vec<Real>,
     v: Vec<Real>,
     impulses: Vec<Impulse>,
     solver: Workspace,
     blocks: Vec<Block>,
-    body_dofs: usize,
 }
 
 /// Everything that evolves, and the settings of its evolution.
@@ -66,6 +84,10 @@ pub struct World {
     pub solver: SolverChoice,
     /// Contact parameters.
     pub contact: ContactParams,
+    /// How the fluid is advanced.
+    pub fluid_method: FluidMethod,
+    /// What resolves rigid contacts.
+    pub contact_resolver: ContactResolver,
     /// Wall time per stage, accumulated.
     pub timings: StageTimes,
     /// Scratch.
@@ -77,12 +99,29 @@ pub struct World {
 }
 
 impl World {
-    /// Advances the world by one step of `dt`.
+    /// Advances the world by one step of `dt`: the stages of the module doc, in order.
     pub fn step(&mut self) -> SolveInfo {
-        let h = self.dt;
+        self.find_neighbours();
+        self.apply_external_forces();
+        self.detect_contacts();
+        self.build_rows();
+        let info = self.solve();
+        self.integrate();
+        info
+    }
 
-        // 1 external forces -> v*
-        let t0 = Instant::now();
+    /// Stage 1: the fluid's neighbour lists (body particles follow their bodies first).
+    fn find_neighbours(&mut self) {
+        if let Some(f) = self.fluid.as_mut() {
+            let t0 = Instant::now();
+            f.update_neighbours(&self.bodies);
+            self.timings.add(Stage::Neighbours, t0);
+        }
+    }
+
+    /// Stage 2: external forces over the step, giving the predicted velocities `v*`.
+    fn apply_external_forces(&mut self) {
+        let (h, t0) = (self.dt, Instant::now());
         let mask = linear_mask(self.dofs);
         for b in self.bodies.iter_mut().filter(|b| b.is_dynamic()) {
             b.lin_vel += (self.gravity + b.force * b.inv_mass).component_mul(&mask) * h;
@@ -94,59 +133,100 @@ impl World {
                 b.ang_vel.y = 0.0;
             }
         }
-        self.timings.add(Stage::External, t0);
-
-        // 2 neighbours (fluid), then the fluid's explicit forces
         if let Some(f) = self.fluid.as_mut() {
-            let t0 = Instant::now();
-            f.update_neighbours(&self.bodies);
-            self.timings.add(Stage::Neighbours, t0);
-            let t0 = Instant::now();
             f.external(&self.gravity, h);
-            self.timings.add(Stage::External, t0);
         }
+        self.timings.add(Stage::External, t0);
+    }
 
-        // 3 geometry, 4 rows
-        let ndof = self.detect_and_build_rows();
-        debug_assert_eq!(self.scratch.v.len(), ndof);
+    /// Stage 3: broad and narrow phase; also lays out the velocity vector `v*`.
+    fn detect_contacts(&mut self) {
         let s = &mut self.scratch;
-
-        // 5 solve: body rows alone, or body and fluid rows in one monolithic solve
+        let particles = self.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
+        s.layout.build(&self.bodies, particles);
+        BodyMass::of(&self.bodies, self.dofs, &s.layout, &mut s.masses);
+        let vel = self.fluid.as_ref().map(|f| &f.vel[..]).unwrap_or(&[]);
+        s.layout.gather(&self.bodies, vel, &mut s.v);
         let t0 = Instant::now();
-        s.lambda.clear();
-        s.lambda.extend_from_slice(&s.rows.warm);
-        let nbody_rows = s.lambda.len();
-        let info = match self.fluid.as_mut() {
-            None => self
-                .solver
-                .solve(&s.rows, &mut s.lambda, &mut s.v, &mut s.solver),
-            Some(f) => {
-                f.warm_start(&mut s.lambda);
-                let rows = Stacked::new(&s.rows, &f.rows, &mut s.blocks);
-                let info = self
-                    .solver
-                    .solve(&rows, &mut s.lambda, &mut s.v, &mut s.solver);
-                f.store_solution(&s.v, &s.lambda[nbody_rows..], s.body_dofs, h);
-                info
+        self.geometry
+            .update(&self.bodies, self.contact.prediction, &mut s.contacts);
+        self.timings.add(Stage::Geometry, t0);
+    }
+
+    /// Stage 4: every row family builds its rows from the current state and `v*`.
+    fn build_rows(&mut self) {
+        let (h, s, t0) = (self.dt, &mut self.scratch, Instant::now());
+        s.body_rows.clear();
+        match self.contact_resolver {
+            ContactResolver::Complementarity => contact::build_rows(
+                &s.contacts,
+                &s.masses,
+                &s.v,
+                h,
+                &self.contact,
+                &mut s.body_rows,
+                &mut s.contact_rows,
+            ),
+        }
+        joint::build_rows(
+            &self.joints,
+            &self.bodies,
+            &s.masses,
+            h,
+            self.contact.baumgarte,
+            &mut s.body_rows,
+            &mut s.joint_rows,
+        );
+        if let Some(f) = self.fluid.as_mut() {
+            match self.fluid_method {
+                FluidMethod::Constraint => {
+                    let mut err = std::mem::take(&mut f.density_error);
+                    s.density_rows.build(f, &s.layout, h, &s.masses, &mut err);
+                    f.density_error = err;
+                    s.particle_contact_rows.build(f, &s.layout, h, &s.masses);
+                }
             }
-        };
+        }
+        self.timings.add(Stage::Rows, t0);
+    }
+
+    /// Stage 5: one solve over all row families (monolithic), then each family reads its
+    /// impulses back.
+    fn solve(&mut self) -> SolveInfo {
+        let (h, s, t0) = (self.dt, &mut self.scratch, Instant::now());
+        let families: [&dyn RowFamily; 3] =
+            [&s.body_rows, &s.density_rows, &s.particle_contact_rows];
+        s.lambda.clear();
+        for f in families {
+            f.warm_start(&mut s.lambda);
+        }
+        let sets: [&dyn RowSet; 3] = families.map(|f| f as &dyn RowSet);
+        let rows = RowStack::new(&sets, &mut s.blocks);
+        let info = self
+            .solver
+            .solve(&rows, &mut s.lambda, &mut s.v, &mut s.solver);
+        let (nb, nd) = (s.body_rows.len(), s.density_rows.len());
         contact::read_impulses(&s.contact_rows, &s.lambda, &mut s.impulses);
         self.geometry.store_impulses(&s.contacts, &s.impulses);
-        joint::read_impulses(&mut self.joints, &s.rows, &s.joint_rows, &s.lambda, h);
+        joint::read_impulses(&mut self.joints, &s.body_rows, &s.joint_rows, &s.lambda, h);
+        s.layout.scatter_bodies(&s.v, &mut self.bodies);
+        if let Some(f) = self.fluid.as_mut() {
+            s.layout.scatter_particles(&s.v, &mut f.vel);
+            f.clear_body_forces(self.bodies.len());
+            s.density_rows.read_back(&s.lambda[nb..nb + nd], h, f);
+            s.particle_contact_rows
+                .read_back(&s.lambda[nb + nd..], h, f);
+        }
         self.timings.add(Stage::Solve, t0);
+        self.last_solve = info;
+        info
+    }
 
-        // 6 integrate
-        let t0 = Instant::now();
-        let mut k = 0;
-        for b in self.bodies.iter_mut() {
-            if b.is_dynamic() {
-                b.lin_vel = Vec3::new(s.v[k], s.v[k + 1], s.v[k + 2]);
-                b.ang_vel = Vec3::new(s.v[k + 3], s.v[k + 4], s.v[k + 5]);
-                k += 6;
-            }
-            if b.kind != crate::body::Kind::Static {
-                integrate_pose(b, h);
-            }
+    /// Stage 6: positions from the new velocities.
+    fn integrate(&mut self) {
+        let (h, t0) = (self.dt, Instant::now());
+        for b in self.bodies.iter_mut().filter(|b| b.kind != Kind::Static) {
+            integrate_pose(b, h);
         }
         if let Some(f) = self.fluid.as_mut() {
             f.integrate(h);
@@ -154,8 +234,6 @@ impl World {
         self.steps += 1;
         self.time = self.steps as Real * h;
         self.timings.add(Stage::Integrate, t0);
-        self.last_solve = info;
-        info
     }
 
     /// Index of the body with this name.
@@ -178,34 +256,15 @@ impl World {
         &self.scratch.impulses
     }
 
+    /// Number of two-body rows (contacts and joints) of the last step.
+    pub fn body_row_count(&self) -> usize {
+        self.scratch.body_rows.len()
+    }
+
     /// Number of degrees of freedom (6 per dynamic body, 3 per fluid particle).
     pub fn dof_count(&self) -> usize {
         6 * self.bodies.iter().filter(|b| b.is_dynamic()).count()
             + self.fluid.as_ref().map(|f| 3 * f.len()).unwrap_or(0)
-    }
-
-    /// Number of fluid particles whose centre lies inside a body's shape (0 without fluid).
-    pub fn fluid_inside_bodies(&self) -> usize {
-        let Some(f) = self.fluid.as_ref() else {
-            return 0;
-        };
-        let poses: Vec<_> = self
-            .geometry
-            .colliders
-            .iter()
-            .map(|c| crate::math::to_pose(&(self.bodies[c.body].pose * c.local)))
-            .collect();
-        f.pos
-            .iter()
-            .filter(|x| {
-                let p = crate::math::to_pv(x);
-                self.geometry
-                    .colliders
-                    .iter()
-                    .zip(&poses)
-                    .any(|(c, pose)| c.shape.contains_point(pose, p))
-            })
-            .count()
     }
 
     /// Kinetic energy of all bodies (J).
@@ -221,64 +280,19 @@ impl World {
             .map(|b| -b.mass * self.gravity.dot(&b.com()))
             .sum()
     }
-}
-
-impl World {
-    /// Stages 3 and 4 at the current state and velocities (taken as `v*`): mass data, the DOF
-    /// vector, contacts, rows. Returns the number of DOFs. Timed as geometry and rows.
-    fn detect_and_build_rows(&mut self) -> usize {
-        let (h, s) = (self.dt, &mut self.scratch);
-        let ndof = BodyMass::of(&self.bodies, self.dofs, &mut s.masses);
-        s.body_dofs = ndof;
-        s.v.clear();
-        for b in self.bodies.iter().filter(|b| b.is_dynamic()) {
-            s.v.extend(b.lin_vel.iter().chain(b.ang_vel.iter()));
-        }
-        if let Some(f) = self.fluid.as_ref() {
-            s.v.extend(f.vel.iter().flat_map(|v| v.iter().copied()));
-        }
-        let t0 = Instant::now();
-        self.geometry
-            .update(&self.bodies, self.contact.prediction, &mut s.contacts);
-        self.timings.add(Stage::Geometry, t0);
-        let t0 = Instant::now();
-        s.rows.clear();
-        contact::build_rows(
-            &s.contacts,
-            &s.masses,
-            &s.v,
-            h,
-            &self.contact,
-            &mut s.rows,
-            &mut s.contact_rows,
-        );
-        joint::build_rows(
-            &self.joints,
-            &self.bodies,
-            &s.masses,
-            h,
-            self.contact.baumgarte,
-            &mut s.rows,
-            &mut s.joint_rows,
-        );
-        if let Some(f) = self.fluid.as_mut() {
-            f.build_rows(ndof, h, &s.masses);
-        }
-        self.timings.add(Stage::Rows, t0);
-        s.v.len()
-    }
 
     /// Detects contacts and builds the rows at the current state without stepping; returns
     /// (contact points, rows). Used by `check`.
     pub fn initial_rows(&mut self) -> (usize, usize) {
-        if let Some(f) = self.fluid.as_mut() {
-            f.update_neighbours(&self.bodies);
-        }
-        self.detect_and_build_rows();
-        let fluid_rows = self.fluid.as_ref().map(|f| f.rows.diag.len()).unwrap_or(0);
-        (
-            self.scratch.contacts.len(),
-            self.scratch.rows.rows.len() + fluid_rows,
-        )
+        self.find_neighbours();
+        self.detect_contacts();
+        self.build_rows();
+        let s = &self.scratch;
+        let fluid_rows = if self.fluid.is_some() {
+            s.density_rows.len() + s.particle_contact_rows.len()
+        } else {
+            0
+        };
+        (s.contacts.len(), s.body_rows.len() + fluid_rows)
     }
 }

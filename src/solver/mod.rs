@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 pub use apgd::ApgdParams;
 pub use pgs::PgsParams;
-pub use stacked::Stacked;
+pub use stacked::{RowStack, MAX_FAMILIES};
 
 /// How the impulses of a block of consecutive rows are projected onto their admissible set.
 #[derive(Debug, Clone, Copy, PartialEq)]

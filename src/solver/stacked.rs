@@ -3,89 +3,105 @@
 use super::{Block, RowSet};
 use crate::math::Real;
 
-/// Two row sets solved together: rows `0..a.len()` are `a`'s, the rest `b`'s. This is how
-/// different row families (body rows, fluid density rows, ...) meet in one monolithic solve.
-pub struct Stacked<'a, A: RowSet, B: RowSet> {
-    a: &'a A,
-    b: &'a B,
-    na: usize,
+/// The most row families one stack holds.
+pub const MAX_FAMILIES: usize = 8;
+
+/// Row families solved together: family `f` has rows `start[f]..start[f + 1]` of the stack, in
+/// the order given. Blocks never span two families. This is how body rows, fluid density rows
+/// and contact rows meet in one monolithic solve; the solver sees one [`RowSet`].
+pub struct RowStack<'a> {
+    families: &'a [&'a dyn RowSet],
+    start: [usize; MAX_FAMILIES + 1],
     blocks: &'a [Block],
 }
 
-impl<'a, A: RowSet, B: RowSet> Stacked<'a, A, B> {
-    /// Stacks `a` and `b`; `blocks` is a scratch buffer that receives the joint block list.
-    pub fn new(a: &'a A, b: &'a B, blocks: &'a mut Vec<Block>) -> Self {
-        let na = a.len();
+impl<'a> RowStack<'a> {
+    /// Stacks `families` (at most [`MAX_FAMILIES`]); `blocks` is a scratch buffer that receives
+    /// the joint block list.
+    pub fn new(families: &'a [&'a dyn RowSet], blocks: &'a mut Vec<Block>) -> Self {
+        assert!(families.len() <= MAX_FAMILIES, "too many row families");
+        let mut start = [0; MAX_FAMILIES + 1];
         blocks.clear();
-        blocks.extend_from_slice(a.blocks());
-        blocks.extend(b.blocks().iter().map(|bl| Block {
-            start: bl.start + na,
-            kind: bl.kind,
-        }));
-        Stacked { a, b, na, blocks }
+        for (f, fam) in families.iter().enumerate() {
+            let s = start[f];
+            blocks.extend(fam.blocks().iter().map(|bl| Block {
+                start: bl.start + s,
+                kind: bl.kind,
+            }));
+            start[f + 1] = s + fam.len();
+        }
+        for f in families.len() + 1..=MAX_FAMILIES {
+            start[f] = start[families.len()];
+        }
+        RowStack {
+            families,
+            start,
+            blocks,
+        }
+    }
+
+    /// The family holding row `k`, and `k`'s index within it.
+    #[inline]
+    fn locate(&self, k: usize) -> (&'a dyn RowSet, usize) {
+        let mut f = 0;
+        while k >= self.start[f + 1] {
+            f += 1;
+        }
+        (self.families[f], k - self.start[f])
+    }
+
+    /// Rows `start[f]..start[f + 1]` of family `f`.
+    fn range(&self, f: usize) -> std::ops::Range<usize> {
+        self.start[f]..self.start[f + 1]
     }
 }
 
-impl<A: RowSet, B: RowSet> RowSet for Stacked<'_, A, B> {
+impl RowSet for RowStack<'_> {
     fn len(&self) -> usize {
-        self.na + self.b.len()
+        self.start[self.families.len()]
     }
     fn blocks(&self) -> &[Block] {
         self.blocks
     }
     #[inline]
     fn jv(&self, k: usize, v: &[Real]) -> Real {
-        if k < self.na {
-            self.a.jv(k, v)
-        } else {
-            self.b.jv(k - self.na, v)
-        }
+        let (f, k) = self.locate(k);
+        f.jv(k, v)
     }
     #[inline]
     fn apply(&self, k: usize, dl: Real, v: &mut [Real]) {
-        if k < self.na {
-            self.a.apply(k, dl, v)
-        } else {
-            self.b.apply(k - self.na, dl, v)
-        }
+        let (f, k) = self.locate(k);
+        f.apply(k, dl, v)
     }
     fn diag(&self, k: usize) -> Real {
-        if k < self.na {
-            self.a.diag(k)
-        } else {
-            self.b.diag(k - self.na)
-        }
+        let (f, k) = self.locate(k);
+        f.diag(k)
     }
     fn coupling(&self, k: usize, l: usize) -> Real {
-        match (k < self.na, l < self.na) {
-            (true, true) => self.a.coupling(k, l),
-            (false, false) => self.b.coupling(k - self.na, l - self.na),
-            // Blocks never span two families.
-            _ => panic!("a block spans two row families"),
-        }
+        let (f, k) = self.locate(k);
+        let (g, l) = self.locate(l);
+        assert!(
+            std::ptr::addr_eq(f as *const dyn RowSet, g as *const dyn RowSet),
+            "a block spans two row families"
+        );
+        f.coupling(k, l)
     }
     fn bias(&self, k: usize) -> Real {
-        if k < self.na {
-            self.a.bias(k)
-        } else {
-            self.b.bias(k - self.na)
-        }
+        let (f, k) = self.locate(k);
+        f.bias(k)
     }
     fn compliance(&self, k: usize) -> Real {
-        if k < self.na {
-            self.a.compliance(k)
-        } else {
-            self.b.compliance(k - self.na)
-        }
+        let (f, k) = self.locate(k);
+        f.compliance(k)
     }
     fn mul_j(&self, v: &[Real], out: &mut [Real]) {
-        let (oa, ob) = out.split_at_mut(self.na);
-        self.a.mul_j(v, oa);
-        self.b.mul_j(v, ob);
+        for (f, fam) in self.families.iter().enumerate() {
+            fam.mul_j(v, &mut out[self.range(f)]);
+        }
     }
     fn add_minv_jt(&self, lambda: &[Real], v: &mut [Real]) {
-        let (la, lb) = lambda.split_at(self.na);
-        self.a.add_minv_jt(la, v);
-        self.b.add_minv_jt(lb, v);
+        for (f, fam) in self.families.iter().enumerate() {
+            fam.add_minv_jt(&lambda[self.range(f)], v);
+        }
     }
 }

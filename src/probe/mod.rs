@@ -1,7 +1,11 @@
-//! Probes: named measurements sampled at output times, written to `probes.csv` and plotted.
+//! Probes: named measurements of a [`World`], sampled by the runner ([`crate::runner`]) at
+//! output times; `io` writes them to `probes.csv` and plots them. The fluid's measurements
+//! (front, pressure, smoothed pressure, density error, energies, submerged fraction) are in
+//! [`fluid`]. The model layer resolves the names of a model's probes into [`Probe`]s.
+
+pub mod fluid;
 
 use crate::math::Vec3;
-use crate::model::schema::ProbeDef;
 use crate::pipeline::World;
 use crate::Real;
 
@@ -34,32 +38,6 @@ pub enum Probe {
 }
 
 impl Probe {
-    /// Resolves a probe definition against the world; `None` for unknown names.
-    pub fn resolve(def: &ProbeDef, world: &World) -> Option<Probe> {
-        Some(match def {
-            ProbeDef::Position(n) => Probe::Position(world.body(n)?),
-            ProbeDef::Velocity(n) => Probe::Velocity(world.body(n)?),
-            ProbeDef::AngularVelocity(n) => Probe::AngularVelocity(world.body(n)?),
-            ProbeDef::JointForce(n) => Probe::JointForce(world.joint(n)?),
-            ProbeDef::Energy => Probe::Energy,
-            ProbeDef::Front(d) => Probe::Front(d.vec().normalize()),
-            ProbeDef::Pressure(p) => Probe::Pressure(p.vec()),
-            ProbeDef::FluidForce(n) => Probe::FluidForce(world.body(n)?),
-            ProbeDef::DensityError => Probe::DensityError,
-            ProbeDef::Submerged(n) => {
-                let i = world.body(n)?;
-                let l = world.fluid.as_ref()?.params.spacing;
-                let pts = world.geometry.volume_samples(
-                    i,
-                    0.25 * l,
-                    world.dofs == crate::body::Dofs::Planar,
-                );
-                Probe::Submerged(i, pts)
-            }
-            ProbeDef::FluidEnergy => Probe::FluidEnergy,
-        })
-    }
-
     /// Panel title and unit.
     pub fn title(&self, world: &World) -> String {
         match self {

@@ -1,0 +1,448 @@
+//! Density rows: one velocity-level row per fluid particle (001 §3, 004 eqs. 35–38), and —
+//! in the same storage — the wall rows of boundary particles ([`super::wall`]).
+//!
+//! With particle volumes `V_j` (m^d, all equal to `1/n0`, see [`crate::fluid::Fluid`]) the normalised
+//! density is `ρ_i / ρ0 = Σ_j V_j W_ij` (self included, boundary particles included) and the gap
+//! `g_i = 1 − ρ_i / ρ0` (dimensionless; negative when compressed). Its rate is
+//!
+//! `ġ_i = −Σ_j V_j ∇_i W_ij · (v_i − v_j)`,
+//!
+//! so the row has `s_i = −Σ_j V_j ∇_i W_ij` on particle i and `c_ij = V_j ∇_i W_ij` on each
+//! fluid neighbour j (1/m); static boundary neighbours carry no degrees of freedom and, being at
+//! rest, add nothing to the bias. The row value is `w_i = J_i v⁺ + (β / h) g_i + ε λ_i`.
+//!
+//! - unilateral (001): `w_i ≥ 0`, `λ_i ≥ 0`, complementary — the density may not grow faster
+//!   than the target rate `(β/h)(−g_i)`; free-surface particles (`g_i > 0`) need no detection;
+//! - bilateral (KCSPH, 004 eq. 36): `w_i = 0`, λ free. At the free surface `g_i > 0` would pull
+//!   particles together, so the position term uses `min(g_i, 0)` there.
+//!
+//! **Pressure.** Row i's impulse λ_i (N·s·m) gives the force `J_iᵀ λ_i / h` on the particles it
+//! touches; summed over rows, particle i feels `−(1/h) Σ_j (λ_i + λ_j) V ∇_i W_ij`, the symmetric
+//! SPH pressure force `−V t Σ_j V (p_i + p_j) ∇_i W_ij` with `p = λ / (h V t)` (`t` the planar
+//! thickness, 1 in 3D) — 004's "pressure = multiplier / volume". [`DensityRows::read_back`] reports
+//! `κ λ / (h V t)` with the lattice gradient moment κ.
+//!
+//! **Moving walls (bodies).** A boundary particle b fixed to a body B moves with
+//! `v_b = V_B + ω_B × r_b` (`r_b` from B's centre of mass). The term `c_ib · v_b` of fluid row i
+//! then puts the 6-vector `(c_ib, r_b × c_ib)` on B's DOFs, and b's own wall row puts
+//! `(−Σ_j c_bj, r_b × (−Σ_j c_bj))` there ([`super::BodyEntry`], summed per body and row). Bodies
+//! without DOFs (kinematic) move their known velocity into the bias instead. The fluid force on
+//! B is `(1/h) Σ_k λ_k (lin_k, ang_k)` over these entries: the symmetric pressure force
+//! `−Σ_j V (p_b + p_j) ∇_b W_bj` summed over B's boundary particles, torque about B's centre of
+//! mass. This is what makes the coupling strong: body and fluid rows share one solve.
+//!
+//! Products: `(J v)_i` is a gather over i's neighbours; `(Jᵀ λ)_k = s_k λ_k − Σ_j c_kj λ_j`
+//! (because `c_jk = −c_kj` for equal volumes) is a gather too: both run in parallel without
+//! atomics and give the same result for any thread count.
+
+use super::{BodyEntries, BodyMass, RowFamily, VelocityLayout};
+use crate::fluid::kernel::volume_gradient;
+use crate::fluid::{DensityMethod, Fluid, PARALLEL_MIN_ROWS, STATIC};
+use crate::math::{Real, Vec3};
+use crate::solver::{Block, BlockKind, RowSet};
+use rayon::prelude::*;
+
+/// Rows per block when the density rows are built in parallel.
+const ROW_BLOCK: usize = 512;
+
+/// A block of rows being built: its first row, then its slices of the neighbour coefficients,
+/// self coefficients, diagonals, density errors and biases.
+type RowBlock<'a> = (
+    usize,
+    &'a mut [Vec3],
+    &'a mut [Vec3],
+    &'a mut [Real],
+    &'a mut [Real],
+    &'a mut [Real],
+);
+
+/// The density rows of one step: fluid rows `0..nf`, then wall rows ([`super::wall`]).
+#[derive(Debug, Default, Clone)]
+pub struct DensityRows {
+    /// Number of fluid rows (one per fluid particle).
+    pub nf: usize,
+    /// Number of wall rows (after the fluid rows).
+    pub nwall: usize,
+    /// Wall rows: `bstart[r]..bstart[r + 1]` index `bnbr` / `bcoef` (fluid neighbours, `c_bj`).
+    pub bstart: Vec<u32>,
+    /// Fluid neighbours of the wall rows.
+    pub bnbr: Vec<u32>,
+    /// `c_bj` aligned with `bnbr` (1/m).
+    pub bcoef: Vec<Vec3>,
+    /// For each fluid particle's boundary neighbour (aligned with the fluid's boundary
+    /// neighbour list): the wall row index (or `u32::MAX`) and `c_bk` (1/m).
+    pub fb_start: Vec<u32>,
+    /// Wall row of each boundary neighbour.
+    pub fb_row: Vec<u32>,
+    /// `c_bk` of each boundary neighbour.
+    pub fb_coef: Vec<Vec3>,
+    /// Wall row of each boundary particle this step (`u32::MAX`: none).
+    pub brow: Vec<u32>,
+    /// Boundary particle of each wall row.
+    pub bactive: Vec<u32>,
+    /// Offset of particle 0's DOFs in the velocity vector.
+    pub dof0: usize,
+    /// `M⁻¹` of a particle per axis (1/kg), z masked in planar models.
+    pub minv: Vec3,
+    /// `s_i` per row (1/m).
+    pub self_coef: Vec<Vec3>,
+    /// `start[i]..start[i + 1]`: fluid neighbours of row i in `nbr` / `coef`.
+    pub start: Vec<u32>,
+    /// Fluid neighbour indices.
+    pub nbr: Vec<u32>,
+    /// `c_ij` aligned with `nbr` (1/m).
+    pub coef: Vec<Vec3>,
+    /// `J_i M⁻¹ J_iᵀ`.
+    pub diag: Vec<Real>,
+    /// Bias `(β/h) g_i` (1/s).
+    pub bias: Vec<Real>,
+    /// Compliance ε (s/kg-like units of the row).
+    pub compliance: Real,
+    /// One block per row.
+    pub blocks: Vec<Block>,
+    /// The rows' Jacobians on bodies that carry boundary particles.
+    pub bodies: BodyEntries,
+    /// Whether the rows are unilateral (001) or bilateral (KCSPH).
+    pub unilateral: bool,
+    /// Warm-start impulses, one per row: the fluid's per-particle and per-boundary-particle
+    /// impulses of the last solve (kept per particle, so they follow the particles through
+    /// re-sorting).
+    pub warm: Vec<Real>,
+}
+
+/// The gap's target in the bias: the gap itself for unilateral rows, only its compressed part
+/// for bilateral (KCSPH) rows.
+#[inline]
+pub(crate) fn target_gap(unilateral: bool, gap: Real) -> Real {
+    if unilateral {
+        gap
+    } else {
+        gap.min(0.0)
+    }
+}
+
+impl DensityRows {
+    /// Row `k`'s fluid neighbours and coefficients (fluid or wall row).
+    #[inline]
+    fn entries(&self, k: usize) -> (&[u32], &[Vec3]) {
+        if k < self.nf {
+            let (a, b) = (self.start[k] as usize, self.start[k + 1] as usize);
+            (&self.nbr[a..b], &self.coef[a..b])
+        } else {
+            let r = k - self.nf;
+            let (a, b) = (self.bstart[r] as usize, self.bstart[r + 1] as usize);
+            (&self.bnbr[a..b], &self.bcoef[a..b])
+        }
+    }
+
+    #[inline]
+    fn vel(&self, v: &[Real], p: usize) -> Vec3 {
+        let o = self.dof0 + 3 * p;
+        Vec3::new(v[o], v[o + 1], v[o + 2])
+    }
+
+    /// Stage 4: the density rows of `fluid` (neighbour lists current), then its wall rows.
+    /// Writes each particle's density error `(ρ − ρ0)/ρ0` into `density_error`. `h` is the step
+    /// (s); `masses` and `layout` give the bodies' DOFs.
+    pub fn build(
+        &mut self,
+        fluid: &Fluid,
+        layout: &VelocityLayout,
+        h: Real,
+        masses: &[BodyMass],
+        density_error: &mut Vec<Real>,
+    ) {
+        let (ff, fb) = (&fluid.ff, &fluid.fb);
+        assert_eq!(
+            ff.start.len(),
+            fluid.len() + 1,
+            "build_rows needs update_neighbours first"
+        );
+        let p = &fluid.params;
+        let k = p.kernel;
+        let v0 = fluid.volume;
+        let n = fluid.len();
+        let (pos, boundary) = (&fluid.pos, &fluid.boundary);
+        self.dof0 = layout.particle_dof0();
+        let minv = 1.0 / fluid.mass;
+        self.minv = if p.planar {
+            Vec3::new(minv, minv, 0.0)
+        } else {
+            Vec3::repeat(minv)
+        };
+        self.compliance = p.compliance;
+        self.unilateral = p.method == DensityMethod::Unilateral;
+        self.start.clear();
+        self.start.extend_from_slice(&ff.start);
+        self.nbr.clear();
+        self.nbr.extend_from_slice(&ff.list);
+        self.coef.clear();
+        self.coef.resize(ff.list.len(), Vec3::zeros());
+        self.self_coef.clear();
+        self.self_coef.resize(n, Vec3::zeros());
+        self.diag.clear();
+        self.diag.resize(n, 0.0);
+        self.bias.clear();
+        self.bias.resize(n, 0.0);
+        density_error.clear();
+        density_error.resize(n, 0.0);
+        let grad = |xi: &Vec3, xj: &Vec3| volume_gradient(&k, v0, xi, xj);
+        // Per-row coefficients, in blocks of rows (each block writes its own slices of the
+        // outputs, so the result does not depend on which thread takes it; nothing is
+        // allocated).
+        let beta = p.beta;
+        let unilateral = self.unilateral;
+        let mask = self.minv;
+        let row = |i: usize, c: &mut [Vec3]| -> (Vec3, Real, Real, Real) {
+            let xi = &pos[i];
+            let mut s = Vec3::zeros();
+            let mut rho = v0 * k.w(0.0);
+            let mut dsum = 0.0;
+            for (e, &j) in ff.of(i).iter().enumerate() {
+                let xj = &pos[j as usize];
+                rho += v0 * k.w((xi - xj).norm());
+                let g = grad(xi, xj);
+                c[e] = g;
+                s -= g;
+                dsum += g.dot(&g);
+            }
+            for &b in fb.of(i) {
+                let xb = &boundary[b as usize];
+                rho += v0 * k.w((xi - xb).norm());
+                s -= grad(xi, xb);
+            }
+            let gap = 1.0 - rho;
+            (
+                s,
+                s.component_mul(&mask).dot(&s) + dsum * minv,
+                rho - 1.0,
+                beta / h * target_gap(unilateral, gap),
+            )
+        };
+        let blocks = {
+            let (mut coef, mut sc, mut dg, mut er, mut bs) = (
+                &mut self.coef[..],
+                &mut self.self_coef[..],
+                &mut self.diag[..],
+                &mut density_error[..],
+                &mut self.bias[..],
+            );
+            let mut first = 0;
+            std::iter::from_fn(move || {
+                if first >= n {
+                    return None;
+                }
+                let last = (first + ROW_BLOCK).min(n);
+                let len = (ff.start[last] - ff.start[first]) as usize;
+                let (c, rest) = std::mem::take(&mut coef).split_at_mut(len);
+                coef = rest;
+                let (a, rest) = std::mem::take(&mut sc).split_at_mut(last - first);
+                sc = rest;
+                let (d, rest) = std::mem::take(&mut dg).split_at_mut(last - first);
+                dg = rest;
+                let (e, rest) = std::mem::take(&mut er).split_at_mut(last - first);
+                er = rest;
+                let (bb, rest) = std::mem::take(&mut bs).split_at_mut(last - first);
+                bs = rest;
+                let block = (first, c, a, d, e, bb);
+                first = last;
+                Some(block)
+            })
+        };
+        let work = |(first, c, a, d, e, bb): RowBlock| {
+            let base = ff.start[first] as usize;
+            for r in 0..a.len() {
+                let i = first + r;
+                let (lo, hi) = (ff.start[i] as usize - base, ff.start[i + 1] as usize - base);
+                let (s, diag, err, bias) = row(i, &mut c[lo..hi]);
+                a[r] = s;
+                d[r] = diag;
+                e[r] = err;
+                bb[r] = bias;
+            }
+        };
+        if n < PARALLEL_MIN_ROWS {
+            blocks.for_each(work);
+        } else {
+            blocks.par_bridge().for_each(work);
+        }
+        self.nf = n;
+        self.build_wall_rows(fluid, h);
+        self.body_entries(fluid, masses);
+        self.warm.clear();
+        self.warm.extend_from_slice(&fluid.lambda);
+        self.warm
+            .extend(self.bactive.iter().map(|&b| fluid.blambda[b as usize]));
+        self.blocks.clear();
+        let kind = if unilateral {
+            BlockKind::Unilateral
+        } else {
+            BlockKind::Bilateral { len: 1 }
+        };
+        self.blocks
+            .extend((0..self.diag.len()).map(|start| Block { start, kind }));
+    }
+
+    /// The rows' Jacobians on the bodies that carry boundary particles (see the module doc):
+    /// `(c_ib, r_b × c_ib)` in fluid row i for each body particle b near it, and
+    /// `(−Σ_j c_bj, r_b × …)` in body particle b's wall row.
+    fn body_entries(&mut self, fluid: &Fluid, masses: &[BodyMass]) {
+        self.bodies.clear();
+        if !fluid.has_moving_walls() {
+            return;
+        }
+        let (k, v0) = (fluid.params.kernel, fluid.volume);
+        let (pos, boundary, owner, fb) = (&fluid.pos, &fluid.boundary, &fluid.owner, &fluid.fb);
+        let e = &mut self.bodies;
+        e.begin();
+        for (i, xi) in pos.iter().enumerate() {
+            for &b in fb.of(i) {
+                let o = owner[b as usize];
+                if o != STATIC {
+                    let xb = &boundary[b as usize];
+                    let c = volume_gradient(&k, v0, xi, xb);
+                    let rb = xb - masses[o as usize].com;
+                    e.add(o, c, rb.cross(&c));
+                }
+            }
+            e.finish_row(masses, &mut self.diag[i], &mut self.bias[i]);
+        }
+        for (r, &b) in self.bactive.iter().enumerate() {
+            let o = owner[b as usize];
+            if o != STATIC {
+                let (a, z) = (self.bstart[r] as usize, self.bstart[r + 1] as usize);
+                let lin: Vec3 = -self.bcoef[a..z].iter().sum::<Vec3>();
+                let rb = boundary[b as usize] - masses[o as usize].com;
+                e.add(o, lin, rb.cross(&lin));
+            }
+            let row = self.nf + r;
+            e.finish_row(masses, &mut self.diag[row], &mut self.bias[row]);
+        }
+    }
+
+    /// Reads the solution of these rows back into `fluid`: per-particle impulses (the next warm
+    /// start), pressure `κ λ / (h V t)` (Pa) of particles and boundary particles, and adds the
+    /// rows' forces on bodies to `fluid.body_force` / `body_torque`.
+    pub fn read_back(&self, lambda: &[Real], h: Real, fluid: &mut Fluid) {
+        let n = self.nf;
+        fluid.lambda.clear();
+        fluid.lambda.extend_from_slice(&lambda[..n]);
+        let scale = fluid.kappa / (h * fluid.volume * fluid.params.thickness);
+        fluid.pressure.clear();
+        fluid.pressure.extend(lambda[..n].iter().map(|l| l * scale));
+        fluid.blambda.iter_mut().for_each(|l| *l = 0.0);
+        fluid.boundary_pressure.iter_mut().for_each(|p| *p = 0.0);
+        for (r, &b) in self.bactive.iter().enumerate() {
+            fluid.blambda[b as usize] = lambda[n + r];
+            fluid.boundary_pressure[b as usize] = lambda[n + r] * scale;
+        }
+        self.bodies
+            .add_forces(lambda, h, &mut fluid.body_force, &mut fluid.body_torque);
+    }
+}
+
+impl RowFamily for DensityRows {
+    fn name(&self) -> &'static str {
+        "fluid density"
+    }
+    fn warm_start(&self, out: &mut Vec<Real>) {
+        out.extend_from_slice(&self.warm);
+    }
+}
+
+impl RowSet for DensityRows {
+    fn len(&self) -> usize {
+        self.diag.len()
+    }
+    fn blocks(&self) -> &[Block] {
+        &self.blocks
+    }
+    #[inline]
+    fn jv(&self, k: usize, v: &[Real]) -> Real {
+        let mut s = if k < self.nf {
+            self.self_coef[k].dot(&self.vel(v, k))
+        } else {
+            0.0
+        };
+        let (nbr, coef) = self.entries(k);
+        for (j, c) in nbr.iter().zip(coef) {
+            s += c.dot(&self.vel(v, *j as usize));
+        }
+        for e in self.bodies.of(k) {
+            s += e.jac.jv(v);
+        }
+        s
+    }
+    fn apply(&self, k: usize, dl: Real, v: &mut [Real]) {
+        let mut add = |p: usize, c: &Vec3| {
+            let o = self.dof0 + 3 * p;
+            for a in 0..3 {
+                v[o + a] += dl * self.minv[a] * c[a];
+            }
+        };
+        if k < self.nf {
+            add(k, &self.self_coef[k]);
+        }
+        let (nbr, coef) = self.entries(k);
+        for (j, c) in nbr.iter().zip(coef) {
+            add(*j as usize, c);
+        }
+        for e in self.bodies.of(k) {
+            e.jac.apply(dl, v);
+        }
+    }
+    fn diag(&self, k: usize) -> Real {
+        self.diag[k]
+    }
+    fn coupling(&self, k: usize, l: usize) -> Real {
+        assert_eq!(k, l, "density rows are blocks of one row");
+        self.diag[k]
+    }
+    fn bias(&self, k: usize) -> Real {
+        self.bias[k]
+    }
+    fn compliance(&self, _k: usize) -> Real {
+        self.compliance
+    }
+    fn mul_j(&self, v: &[Real], out: &mut [Real]) {
+        if out.len() < PARALLEL_MIN_ROWS {
+            out.iter_mut()
+                .enumerate()
+                .for_each(|(k, o)| *o = self.jv(k, v));
+        } else {
+            out.par_iter_mut()
+                .enumerate()
+                .with_min_len(256)
+                .for_each(|(k, o)| *o = self.jv(k, v));
+        }
+    }
+    fn add_minv_jt(&self, lambda: &[Real], v: &mut [Real]) {
+        let n = self.nf;
+        let part = &mut v[self.dof0..self.dof0 + 3 * n];
+        let gather = |(k, vk): (usize, &mut [Real])| {
+            let mut f = self.self_coef[k] * lambda[k];
+            for e in self.start[k] as usize..self.start[k + 1] as usize {
+                f -= self.coef[e] * lambda[self.nbr[e] as usize];
+            }
+            for e in self.fb_start[k] as usize..self.fb_start[k + 1] as usize {
+                let r = self.fb_row[e];
+                if r != u32::MAX {
+                    f += self.fb_coef[e] * lambda[self.nf + r as usize];
+                }
+            }
+            for a in 0..3 {
+                vk[a] += self.minv[a] * f[a];
+            }
+        };
+        if n < PARALLEL_MIN_ROWS {
+            part.chunks_mut(3).enumerate().for_each(gather);
+        } else {
+            part.par_chunks_mut(3)
+                .enumerate()
+                .with_min_len(256)
+                .for_each(gather);
+        }
+        // Bodies receive from many rows: a serial sum in row order (thread-count independent).
+        self.bodies.add_minv_jt(self.diag.len(), lambda, v);
+    }
+}

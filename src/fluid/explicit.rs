@@ -1,0 +1,52 @@
+//! The fluid's explicit forces over a step: gravity, laminar viscosity ([`super::morris_viscosity`])
+//! and the optional artificial viscosity ([`super::monaghan_viscosity`]), then the velocity filter
+//! ([`super::velocity_filter`]) on the predicted velocities.
+
+use super::morris_viscosity::{self, Pairs};
+use super::{monaghan_viscosity, Fluid};
+use crate::math::{Real, Vec3};
+use rayon::prelude::*;
+
+impl Fluid {
+    /// Adds gravity (m/s²) and the explicit viscous forces over a step `h` (s) to the
+    /// velocities — the predicted velocities `v*` — then applies the velocity filter if the model
+    /// asks for it (the solve then projects the filtered field). Needs current neighbour lists.
+    pub fn external(&mut self, gravity: &Vec3, h: Real) {
+        let nu = self.params.viscosity;
+        let (alpha, c_sound) = self.params.artificial_viscosity;
+        let k = &self.params.kernel;
+        let av = alpha * c_sound * k.h;
+        let pairs = Pairs {
+            pos: &self.pos,
+            vel: &self.vel,
+            ff: &self.ff,
+            kernel: k,
+            volume: self.volume,
+            eta2: 0.01 * k.h * k.h,
+        };
+        let mask = if self.params.planar {
+            Vec3::new(1.0, 1.0, 0.0)
+        } else {
+            Vec3::repeat(1.0)
+        };
+        let mut next = std::mem::take(&mut self.next_vel);
+        next.resize(pairs.pos.len(), Vec3::zeros());
+        next.par_iter_mut()
+            .enumerate()
+            .with_min_len(1024)
+            .for_each(|(i, out)| {
+                let mut a = *gravity;
+                if nu > 0.0 {
+                    morris_viscosity::accumulate(&pairs, i, nu, &mut a);
+                }
+                if av > 0.0 {
+                    monaghan_viscosity::accumulate(&pairs, i, av, &mut a);
+                }
+                *out = pairs.vel[i] + a.component_mul(&mask) * h;
+            });
+        self.next_vel = std::mem::replace(&mut self.vel, next);
+        if self.params.velocity_filter > 0.0 {
+            self.filter_velocities(-(-self.params.velocity_filter * h).exp_m1());
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! Particle shifting: Fickian shifting of Lind, Xu, Stansby & Rogers 2012 ("Incompressible
+//! smoothed particle hydrodynamics for free-surface flows: a generalised diffusion-based
+//! algorithm for stability and validations for impulsive flows and propagating waves",
+//! J. Comput. Phys. 231:1499), with the velocity-scaled coefficient of Skillen et al.
+//! 2013 (Comput. Methods Appl. Mech. Eng. 265:163): `δr_i = −A h u_max dt ∇C_i` (m), tangential
+//! only near a free surface. 004 §3.5 uses Xu et al.'s form instead (see below for why not here).
+
+use super::kernel::volume_gradient;
+use super::{per_particle, Fluid};
+use crate::math::{Real, Vec3};
+
+/// Kernel fill `V Σ_j W_ij` (self and boundary included) below which a particle counts as near
+/// a free surface for [`Fluid::shift_particles`] (1 inside the initial lattice).
+pub const SURFACE_FILL: Real = 0.95;
+
+/// Largest particle shift per step, in spacings.
+pub const SHIFT_CAP: Real = 0.1;
+
+impl Fluid {
+    /// Particle shifting (Fickian, Lind et al. 2012; coefficient scaled with the speed as in
+    /// Skillen et al. 2013): after the move, each particle is displaced by
+    /// `δr_i = −A h u_max dt ∇C_i` (m), `C_i = V Σ_j W_ij` the kernel fill over fluid and boundary
+    /// neighbours (the quantity the density rows hold at ≤ 1), `h` the smoothing length and
+    /// `u_max` the largest fluid speed: particles move from denser to sparser places (a column
+    /// squeezed together, a gap), and in a fluid at rest `u_max` is small and so is the shift.
+    /// The velocity is kept (no Taylor correction).
+    ///
+    /// Free surface (after Lind et al. 2012): near a surface `∇C` points into the fluid and the
+    /// shift would push particles out of it, so in the surface band — particles whose fill is
+    /// below [`SURFACE_FILL`], and their fluid neighbours — the component along `∇C` (the
+    /// surface normal) is removed and only the tangential shift is kept. A shift is capped at
+    /// [`SHIFT_CAP`] spacings. (Xu et al.'s `Σ r_ij / |r_ij|³` form, used by 004 §3.5, was
+    /// tried first: it compressed the 20 000-particle dam break by 5 % at t = 0.1 s, against
+    /// 0.6 % with this form and 0.35 % without shifting; the book's fluid chapter.)
+    pub fn shift_particles(&mut self, h: Real) {
+        let k = self.params.kernel;
+        let (v0, l, beta) = (self.volume, self.params.spacing, self.params.shifting);
+        let umax = self.vel.iter().map(|v| v.norm()).fold(0.0, Real::max);
+        if umax == 0.0 {
+            return;
+        }
+        let n = self.pos.len();
+        // Pass 1: the kernel fill of every particle (1 inside the lattice).
+        let (pos, ff, fb, boundary) = (&self.pos, &self.ff, &self.fb, &self.boundary);
+        let fill_of = |i: usize| -> Real {
+            let xi = &pos[i];
+            let mut fill = v0 * k.w(0.0);
+            for &j in ff.of(i) {
+                fill += v0 * k.w((xi - pos[j as usize]).norm());
+            }
+            for &j in fb.of(i) {
+                fill += v0 * k.w((xi - boundary[j as usize]).norm());
+            }
+            fill
+        };
+        let mut fills = std::mem::take(&mut self.fill);
+        fills.resize(n, 0.0);
+        per_particle(&mut fills, fill_of);
+        // Pass 2: the shifts; tangential in the surface band (a surface particle or a
+        // neighbour of one).
+        let fill = &fills;
+        let shift = |i: usize| -> Vec3 {
+            // ∇C_i (1/m): the kernel's compact support is in `dw`.
+            let grad: Vec3 = ff
+                .of(i)
+                .iter()
+                .map(|&j| volume_gradient(&k, v0, &pos[i], &pos[j as usize]))
+                .chain(
+                    fb.of(i)
+                        .iter()
+                        .map(|&j| volume_gradient(&k, v0, &pos[i], &boundary[j as usize])),
+                )
+                .sum();
+            let mut d = grad * (-beta * k.h * umax * h);
+            let gn = grad.norm();
+            let band =
+                fill[i] < SURFACE_FILL || ff.of(i).iter().any(|&j| fill[j as usize] < SURFACE_FILL);
+            if band && gn > 0.0 {
+                let n = grad / gn;
+                d -= n * d.dot(&n);
+            }
+            let m = d.norm();
+            if m > SHIFT_CAP * l {
+                d *= SHIFT_CAP * l / m;
+            }
+            d
+        };
+        let mut out = std::mem::take(&mut self.shift);
+        out.resize(n, Vec3::zeros());
+        per_particle(&mut out, shift);
+        let planar = self.params.planar;
+        for (x, d) in self.pos.iter_mut().zip(&out) {
+            *x += d;
+            if planar {
+                x.z = 0.0;
+            }
+        }
+        self.shift = out;
+        self.fill = fills;
+    }
+}

@@ -1,0 +1,156 @@
+//! Building parry shapes from the model's shape definitions (the core never sees the file
+//! format: it receives parry shapes).
+//!
+//! Planar models extrude every shape along z over the scene thickness: a ball becomes a disc (a
+//! cylinder whose axis is z), a capsule a stadium prism, a convex hull of `(x, y)` points a
+//! polygonal prism, a cuboid gets `hz = thickness / 2`.
+
+use super::schema::ShapeDef;
+use crate::body::Dofs;
+use crate::math::{to_pv, Iso, Quat, Real, Vec3};
+use parry3d_f64::math::Vector;
+use parry3d_f64::shape::SharedShape;
+use std::f64::consts::FRAC_PI_2;
+
+/// Why a shape could not be built; the message names what is wrong.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+pub struct ShapeError(pub String);
+
+/// Builds a parry shape and the pose of that shape in the body frame.
+pub fn build_shape(
+    def: &ShapeDef,
+    dofs: Dofs,
+    thickness: Real,
+) -> Result<(SharedShape, Iso), ShapeError> {
+    let hz = thickness * 0.5;
+    let planar = dofs == Dofs::Planar;
+    let err = |m: &str| Err(ShapeError(m.to_string()));
+    Ok(match def {
+        ShapeDef::Ball { radius } => {
+            if planar {
+                // parry's cylinder axis is y; turn it onto z.
+                let rot = Quat::from_axis_angle(&Vec3::x_axis(), FRAC_PI_2);
+                (
+                    SharedShape::cylinder(hz, radius.0),
+                    Iso::from_parts(Vec3::zeros().into(), rot),
+                )
+            } else {
+                (SharedShape::ball(radius.0), Iso::identity())
+            }
+        }
+        ShapeDef::Cuboid { half_extents } => {
+            let h = half_extents.0;
+            let z = if planar { hz } else { h.2 };
+            if z <= 0.0 {
+                return err(
+                    "a cuboid in a 3D model needs three positive half extents (hx, hy, hz)",
+                );
+            }
+            (SharedShape::cuboid(h.0, h.1, z), Iso::identity())
+        }
+        ShapeDef::Capsule {
+            half_height,
+            radius,
+        } => {
+            if planar {
+                let (hh, r) = (half_height.0, radius.0);
+                let n = 24;
+                let mut pts = Vec::with_capacity(4 * (n + 1));
+                for (cy, start) in [(hh, 0.0), (-hh, std::f64::consts::PI)] {
+                    for i in 0..=n {
+                        let a = start + std::f64::consts::PI * i as Real / n as Real;
+                        let (x, y) = (r * a.cos(), cy + r * a.sin());
+                        pts.push(Vector::new(x, y, -hz));
+                        pts.push(Vector::new(x, y, hz));
+                    }
+                }
+                match SharedShape::convex_hull(&pts) {
+                    Some(s) => (s, Iso::identity()),
+                    None => return err("could not build the planar capsule"),
+                }
+            } else {
+                (
+                    SharedShape::capsule_y(half_height.0, radius.0),
+                    Iso::identity(),
+                )
+            }
+        }
+        ShapeDef::Cylinder {
+            half_height,
+            radius,
+        } => {
+            if planar {
+                return err(
+                    "Cylinder is a 3D shape; in a planar model use Ball (a disc) or Cuboid",
+                );
+            }
+            (
+                SharedShape::cylinder(half_height.0, radius.0),
+                Iso::identity(),
+            )
+        }
+        ShapeDef::ConvexHull { points } => {
+            let mut pts = Vec::new();
+            for p in points {
+                if planar {
+                    pts.push(Vector::new(p.0, p.1, -hz));
+                    pts.push(Vector::new(p.0, p.1, hz));
+                } else {
+                    pts.push(to_pv(&p.vec()));
+                }
+            }
+            match SharedShape::convex_hull(&pts) {
+                Some(s) if s.mass_properties(1.0).inv_mass.is_finite() && s.mass_properties(1.0).inv_mass > 0.0 => {
+                    (s, Iso::identity())
+                }
+                _ => return err("the convex hull of these points has no volume (need at least 3 non-collinear points in 2D, 4 non-coplanar in 3D)"),
+            }
+        }
+        ShapeDef::TriMesh { vertices, indices } => {
+            if planar {
+                return err("TriMesh is a 3D shape; in a planar model use ConvexHull or Compound");
+            }
+            let nv = vertices.len() as u32;
+            if let Some(t) = indices.iter().find(|t| t.0 >= nv || t.1 >= nv || t.2 >= nv) {
+                return Err(ShapeError(format!(
+                    "triangle ({}, {}, {}) refers to a vertex beyond the {} given",
+                    t.0, t.1, t.2, nv
+                )));
+            }
+            let v = vertices.iter().map(|p| to_pv(&p.vec())).collect();
+            let i = indices.iter().map(|t| [t.0, t.1, t.2]).collect();
+            match SharedShape::trimesh(v, i) {
+                Ok(s) => (s, Iso::identity()),
+                Err(e) => return Err(ShapeError(format!("invalid triangle mesh: {e}"))),
+            }
+        }
+        ShapeDef::Compound { parts } => {
+            if parts.is_empty() {
+                return err("a compound needs at least one part");
+            }
+            let mut shapes = Vec::new();
+            for part in parts {
+                if matches!(
+                    part.shape,
+                    ShapeDef::Compound { .. } | ShapeDef::TriMesh { .. }
+                ) {
+                    return err(
+                        "compound parts must be convex shapes (no nested Compound or TriMesh)",
+                    );
+                }
+                let (s, off) = build_shape(&part.shape, dofs, thickness)?;
+                let Some(rot) = part.rotation.quat() else {
+                    return err("a compound part's rotation has a zero axis or quaternion");
+                };
+                let mut pos = part.position.vec();
+                if planar {
+                    pos.z = 0.0;
+                }
+                let pose = Iso::from_parts(pos.into(), rot) * off;
+                shapes.push((pose.into(), s));
+            }
+            (SharedShape::compound(shapes), Iso::identity())
+        }
+    })
+}

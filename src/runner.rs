@@ -1,0 +1,173 @@
+//! The library runner: steps a [`World`] to an end time, checks every step for divergence,
+//! samples probes at output times and returns their series in memory. It prints nothing and
+//! writes no file: an [`Observer`] sees every sample (the CLI's observer writes CSV and VTK
+//! frames and draws the progress bar; a study keeps only the series).
+//!
+//! Sampling: the state at t = 0, then every `round(every / dt)` steps (at least one), and the
+//! last step; the run takes `round(until / dt)` steps (at least one).
+
+use crate::pipeline::{Stage, World};
+use crate::probe::Probe;
+use crate::Real;
+use std::time::{Duration, Instant};
+
+/// Probe series sampled during a run.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Series {
+    /// Column names, probe by probe (as in `probes.csv`).
+    pub columns: Vec<String>,
+    /// Sample times (s).
+    pub time: Vec<Real>,
+    /// One vector per column, aligned with `time`.
+    pub values: Vec<Vec<Real>>,
+}
+
+impl Series {
+    /// The values of the column with this name.
+    pub fn column(&self, name: &str) -> Option<&[Real]> {
+        let i = self.columns.iter().position(|c| c == name)?;
+        Some(&self.values[i])
+    }
+}
+
+/// What a run reports besides the series.
+#[derive(Debug, Clone, Default)]
+pub struct RunReport {
+    /// Steps taken.
+    pub steps: u64,
+    /// Wall time of the whole run.
+    pub wall: Duration,
+    /// Mean solver iterations per step.
+    pub mean_iterations: Real,
+    /// Largest solver iteration count of a step.
+    pub max_iterations: usize,
+    /// Largest final residual of a step (m/s).
+    pub max_residual: Real,
+    /// Steps whose solve stopped at the iteration limit.
+    pub unconverged_steps: u64,
+    /// Samples taken (the state at t = 0 included).
+    pub samples: usize,
+}
+
+/// Sees each sample of a run, and each step.
+pub trait Observer {
+    /// Why the observer failed (e.g. a file could not be written).
+    type Error;
+    /// Called at each output time with the world and the probe values of this sample.
+    fn sample(&mut self, world: &World, values: &[Real]) -> Result<(), Self::Error>;
+    /// Called after each step (`step` of `total`). Default: nothing.
+    fn stepped(&mut self, _world: &World, _step: u64, _total: u64) {}
+}
+
+/// An observer that does nothing: the run only returns its series.
+impl Observer for () {
+    type Error = std::convert::Infallible;
+    fn sample(&mut self, _: &World, _: &[Real]) -> Result<(), Self::Error> {
+        Ok(())
+    }
+}
+
+/// Why a run stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError<E> {
+    /// The state became non-finite.
+    #[error("the simulation diverged at t = {time:.6} s (step {step}): {what} has a non-finite state; try a smaller time step")]
+    Diverged {
+        /// Time (s).
+        time: Real,
+        /// Step.
+        step: u64,
+        /// What diverged (a body or a fluid particle).
+        what: String,
+    },
+    /// The observer failed.
+    #[error("{0}")]
+    Observer(E),
+}
+
+/// The first body or fluid particle with a non-finite state, named.
+pub fn non_finite(world: &World) -> Option<String> {
+    let bad_body = world
+        .bodies
+        .iter()
+        .find(|b| {
+            !(b.pose.translation.vector.iter().all(|x| x.is_finite())
+                && b.lin_vel
+                    .iter()
+                    .chain(b.ang_vel.iter())
+                    .all(|x| x.is_finite()))
+        })
+        .map(|b| format!("body `{}`", b.name));
+    bad_body.or_else(|| {
+        world.fluid.as_ref().and_then(|f| {
+            f.pos
+                .iter()
+                .zip(&f.vel)
+                .zip(&f.id)
+                .find(|((p, v), _)| !p.iter().chain(v.iter()).all(|x| x.is_finite()))
+                .map(|(_, id)| format!("fluid particle {id}"))
+        })
+    })
+}
+
+/// Runs `world` for `until` seconds of simulated time, sampling `probes` every `every` seconds
+/// (see the module doc). Returns the series and the report; on divergence or an observer error,
+/// the samples taken so far were already given to the observer.
+pub fn run<O: Observer>(
+    world: &mut World,
+    probes: &[Probe],
+    until: Real,
+    every: Real,
+    observer: &mut O,
+) -> Result<(Series, RunReport), RunError<O::Error>> {
+    let columns: Vec<String> = probes.iter().flat_map(|p| p.columns(world)).collect();
+    let mut series = Series {
+        values: vec![Vec::new(); columns.len()],
+        columns,
+        time: Vec::new(),
+    };
+    let total = (until / world.dt).round().max(1.0) as u64;
+    let every = (every / world.dt).round().max(1.0) as u64;
+    let mut report = RunReport::default();
+    let start = Instant::now();
+    let mut row = Vec::with_capacity(series.columns.len());
+    let mut sample = |world: &World, series: &mut Series, observer: &mut O| {
+        row.clear();
+        for p in probes {
+            p.sample(world, &mut row);
+        }
+        series.time.push(world.time);
+        for (s, v) in series.values.iter_mut().zip(&row) {
+            s.push(*v);
+        }
+        observer.sample(world, &row).map_err(RunError::Observer)
+    };
+    sample(world, &mut series, observer)?;
+    report.samples += 1;
+    let mut iterations = 0u64;
+    for step in 1..=total {
+        let info = world.step();
+        iterations += info.iterations as u64;
+        report.max_iterations = report.max_iterations.max(info.iterations);
+        report.max_residual = report.max_residual.max(info.residual);
+        report.unconverged_steps += (!info.converged) as u64;
+        if let Some(what) = non_finite(world) {
+            return Err(RunError::Diverged {
+                time: world.time,
+                step,
+                what,
+            });
+        }
+        if step % every == 0 || step == total {
+            let t0 = Instant::now();
+            sample(world, &mut series, observer)?;
+            report.samples += 1;
+            world.timings.add(Stage::Output, t0);
+        }
+        observer.stepped(world, step, total);
+    }
+    report.steps = total;
+    report.wall = start.elapsed();
+    report.mean_iterations = iterations as Real / total as Real;
+    Ok((series, report))
+}
