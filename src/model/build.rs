@@ -364,18 +364,26 @@ fn build_fluid(
     }
     let mut fluid = Fluid::new(params, pos, vel, boundary);
     // Moving bodies carry boundary particles on a lattice of their own, anchored half a spacing
-    // inside the corner of the shape's bounding box in the body frame: a box is then sampled
-    // exactly l/2 inside each face, wherever it is placed.
+    // inside the corner of the shape's bounding box in the body's own frame (the frame the model
+    // places it in): a box is then sampled exactly l/2 inside each face, wherever it is placed.
+    // The lattice is laid in that frame, not in the principal (centre-of-mass) frame, whose
+    // axes parry may permute: a planar lattice in a permuted frame would lie across the plane
+    // (every particle of an open box on one line). The points are then expressed in the
+    // centre-of-mass frame the body's state uses.
     for (c, b) in geometry.colliders.iter().zip(bodies) {
         if b.kind != Kind::Static {
-            let aabb = c.shape.compute_aabb(&crate::math::to_pose(&c.local));
+            let in_frame = b.com_to_frame.inverse() * c.local;
+            let aabb = c.shape.compute_aabb(&crate::math::to_pose(&in_frame));
             let mut origin = from_pv(aabb.mins) + Vec3::repeat(0.5 * l);
             if planar {
                 origin.z = 0.0;
             }
             let own = sampling::Lattice { origin, ..lattice };
             let mut pts = Vec::new();
-            sampling::fill_shape_layer(&own, &c.shape, &c.local, depth, &mut pts);
+            sampling::fill_shape_layer(&own, &c.shape, &in_frame, depth, &mut pts);
+            for p in pts.iter_mut() {
+                *p = (b.com_to_frame * nalgebra::Point3::from(*p)).coords;
+            }
             if pts.is_empty() {
                 return Err(format!(
                     "body `{}` is too small to carry boundary particles at spacing {l} m",
