@@ -21,7 +21,9 @@ impl Fluid {
     /// Skillen et al. 2013): after the move, each particle is displaced by
     /// `δr_i = −A h u_max dt ∇C_i` (m), `C_i = V Σ_j W_ij` the kernel fill over fluid and boundary
     /// neighbours (the quantity the density rows hold at ≤ 1), `h` the smoothing length and
-    /// `u_max` the largest fluid speed: particles move from denser to sparser places (a column
+    /// `u_max` the largest fluid speed relative to the fluid's mean velocity (so that a uniform
+    /// motion of the whole fluid, e.g. a container falling freely, does not shift anything; before
+    /// this the absolute speed was used): particles move from denser to sparser places (a column
     /// squeezed together, a gap), and in a fluid at rest `u_max` is small and so is the shift.
     /// The velocity is kept (no Taylor correction).
     ///
@@ -35,7 +37,16 @@ impl Fluid {
     pub fn shift_particles(&mut self, h: Real) {
         let k = self.params.kernel;
         let (v0, l, beta) = (self.volume, self.params.spacing, self.params.shifting);
-        let umax = self.vel.iter().map(|v| v.norm()).fold(0.0, Real::max);
+        // The largest speed relative to the fluid's mean velocity (a sum in particle order:
+        // thread-count independent): shifting must not grow with a uniform motion of the whole
+        // fluid (a container of water in free fall).
+        let n = self.vel.len().max(1) as Real;
+        let mean = self.vel.iter().sum::<Vec3>() / n;
+        let umax = self
+            .vel
+            .iter()
+            .map(|v| (v - mean).norm())
+            .fold(0.0, Real::max);
         if umax == 0.0 {
             return;
         }
