@@ -80,6 +80,16 @@ pub enum RunError<E> {
         /// What diverged (a body or a fluid particle).
         what: String,
     },
+    /// Contacts between two bodies could not be computed (an unsupported shape pair).
+    #[error("at t = {time:.6} s (step {step}) contacts between {what} could not be computed; the run cannot go on without them")]
+    Contacts {
+        /// Time (s).
+        time: Real,
+        /// Step.
+        step: u64,
+        /// The bodies, named.
+        what: String,
+    },
     /// The observer failed.
     #[error("{0}")]
     Observer(E),
@@ -156,6 +166,16 @@ pub fn run<O: Observer>(
                 time: world.time,
                 step,
                 what,
+            });
+        }
+        if let Some(&(a, b)) = world.geometry.failed_pairs().first() {
+            return Err(RunError::Contacts {
+                time: world.time,
+                step,
+                what: format!(
+                    "bodies `{}` and `{}`",
+                    world.bodies[a].name, world.bodies[b].name
+                ),
             });
         }
         if step % every == 0 || step == total {

@@ -316,9 +316,14 @@ fn shifting_restores_a_displaced_particle_and_spares_the_surface_normal() {
     let i = near(f, nalgebra::Vector3::new(0.1, 0.1, 0.0));
     let id = f.id[i];
     let site = f.pos[i];
-    for v in f.vel.iter_mut() {
-        *v = nalgebra::Vector3::new(1.0, 0.0, 0.0);
+    // Shifting scales with the largest speed relative to the fluid's mean velocity (a uniform
+    // motion shifts nothing): alternate ±1 m/s along x.
+    for (k, v) in f.vel.iter_mut().enumerate() {
+        let s = if k % 2 == 0 { 1.0 } else { -1.0 };
+        *v = nalgebra::Vector3::new(s, 0.0, 0.0);
     }
+    let mean = f.vel.iter().sum::<nalgebra::Vector3<f64>>() / f.len() as f64;
+    let umax = f.vel.iter().map(|v| (v - mean).norm()).fold(0.0, f64::max);
     let before = f.pos.clone();
     f.shift_particles(h);
     let still = (f.pos[i] - site).norm();
@@ -338,7 +343,7 @@ fn shifting_restores_a_displaced_particle_and_spares_the_surface_normal() {
                     grad += r * (v0 * kernel.dw(r.norm()) / r.norm());
                 }
             }
-            raw += (-a * kernel.h * 1.0 * h * grad.dot(&p.normalize())).min(0.1 * l);
+            raw += (-a * kernel.h * umax * h * grad.dot(&p.normalize())).min(0.1 * l);
             n += 1.0;
         }
     }

@@ -6,7 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn check(model: &str, end: f64) {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models").join(model);
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("models")
+        .join(model);
     let (m, _) = vcsim::load_file(&path).expect("model loads");
     let mut world = vcsim::build_world(&m).expect("model builds");
     let probes = vcsim::model::resolve_probes(&m, &world).expect("probes resolve");
@@ -26,19 +28,34 @@ fn check(model: &str, end: f64) {
         .arg(&dir)
         .output()
         .expect("vcsim runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let csv = std::fs::read_to_string(Path::new(&dir).join("probes.csv")).unwrap();
     let mut lines = csv.lines();
     let header: Vec<&str> = lines.next().unwrap().split(',').collect();
     assert_eq!(header[0], "t");
-    assert_eq!(header[1..], series.columns.iter().map(|s| s.as_str()).collect::<Vec<_>>()[..]);
+    assert_eq!(
+        header[1..],
+        series
+            .columns
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()[..]
+    );
     let rows: Vec<Vec<String>> = lines
         .map(|l| l.split(',').map(str::to_string).collect())
         .collect();
     assert_eq!(rows.len(), series.time.len(), "number of samples");
     assert_eq!(report.samples, series.time.len());
     for (r, row) in rows.iter().enumerate() {
-        assert_eq!(row[0], format!("{:.9}", series.time[r]), "time of sample {r}");
+        assert_eq!(
+            row[0],
+            format!("{:.9}", series.time[r]),
+            "time of sample {r}"
+        );
         for (c, values) in series.values.iter().enumerate() {
             assert_eq!(
                 row[c + 1],

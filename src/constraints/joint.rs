@@ -88,6 +88,8 @@ pub struct Joint {
 
 impl Joint {
     /// Creates a joint at a world anchor with a world axis, from the bodies' current poses.
+    /// The axis (any length; normalised) is used by revolute and prismatic joints; fixed and
+    /// spherical joints ignore its direction. Err when the axis has no direction.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         name: String,
@@ -98,13 +100,16 @@ impl Joint {
         anchor: Vec3,
         axis: Vec3,
         compliance: Option<JointCompliance>,
-    ) -> Joint {
+    ) -> Result<Joint, String> {
         let (p1, p2) = (&bodies[body1].pose, &bodies[body2].pose);
-        let a = axis.try_normalize(1e-12).unwrap_or(Vec3::z());
+        let a = axis
+            .try_normalize(1e-12)
+            .filter(|a| a.iter().all(|x| x.is_finite()))
+            .ok_or_else(|| format!("joint `{name}`: the axis {axis:?} has no direction"))?;
         let (u, w) = orthonormal_basis(&a);
         let to1 = |v: Vec3| p1.rotation.inverse() * v;
         let to2 = |v: Vec3| p2.rotation.inverse() * v;
-        Joint {
+        Ok(Joint {
             name,
             kind,
             body1,
@@ -119,7 +124,7 @@ impl Joint {
             lambda: [0.0; 6],
             force: Vec3::zeros(),
             torque: Vec3::zeros(),
-        }
+        })
     }
 
     /// World positions of the two anchors (m).

@@ -56,6 +56,7 @@ pub const MERGE_FRACTION: Real = 1e-3;
 pub struct PairCache {
     manifolds: Vec<Manifold>,
     workspace: Option<ContactManifoldsWorkspace>,
+    failed: bool,
 }
 
 /// One contact point in world coordinates.
@@ -92,6 +93,7 @@ pub struct Geometry {
     candidates: Vec<(u32, u32)>,
     aabbs: Vec<parry3d_f64::bounding_volume::Aabb>,
     poses: Vec<Iso>,
+    failed: Vec<(usize, usize)>,
 }
 
 impl Geometry {
@@ -126,6 +128,38 @@ impl Geometry {
             }
         }
         pts
+    }
+
+    /// Body pairs whose contacts parry could not compute in the last [`Geometry::update`]
+    /// (an unsupported shape pair): they had no contacts. Empty when all is well; the runner
+    /// stops with an error otherwise.
+    pub fn failed_pairs(&self) -> &[(usize, usize)] {
+        &self.failed
+    }
+
+    /// Whether parry can compute contacts between the shapes of colliders `i` and `j`:
+    /// `Err` names the shapes when it cannot (checked when a model is built).
+    pub fn check_pair(&self, i: usize, j: usize) -> Result<(), String> {
+        let (c1, c2) = (&self.colliders[i], &self.colliders[j]);
+        let mut manifolds: Vec<Manifold> = Vec::new();
+        let mut ws = None;
+        DefaultQueryDispatcher
+            .contact_manifolds(
+                &to_pose(&Iso::identity()),
+                c1.shape.as_ref(),
+                c2.shape.as_ref(),
+                0.0,
+                &mut manifolds,
+                &mut ws,
+            )
+            .map(|_| ())
+            .map_err(|e| {
+                format!(
+                    "contacts between a {:?} and a {:?} cannot be computed ({e})",
+                    c1.shape.shape_type(),
+                    c2.shape.shape_type()
+                )
+            })
     }
 
     /// Updates the manifolds of all pairs at the bodies' current poses and returns the contacts.
@@ -168,7 +202,7 @@ impl Geometry {
             let p1 = to_pose(&poses[*i as usize]);
             let p2 = to_pose(&poses[*j as usize]);
             let pos12 = p1.inv_mul(&p2);
-            if dispatcher
+            cache.failed = dispatcher
                 .contact_manifolds(
                     &pos12,
                     c1.shape.as_ref(),
@@ -177,11 +211,18 @@ impl Geometry {
                     &mut cache.manifolds,
                     &mut cache.workspace,
                 )
-                .is_err()
-            {
+                .is_err();
+            if cache.failed {
                 cache.manifolds.clear();
             }
         });
+        self.failed.clear();
+        self.failed.extend(
+            self.pairs
+                .iter()
+                .filter(|(_, c)| c.failed)
+                .map(|((i, j), _)| (colliders[*i as usize].body, colliders[*j as usize].body)),
+        );
         contacts.clear();
         for (pi, ((i, j), cache)) in self.pairs.iter().enumerate() {
             let (c1, c2) = (&colliders[*i as usize], &colliders[*j as usize]);

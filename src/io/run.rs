@@ -85,6 +85,14 @@ pub enum RunError {
         /// The cause.
         source: std::io::Error,
     },
+    /// The run stopped (contacts that cannot be computed); output up to there is kept.
+    #[error("{message}. Output up to here is kept in {dir}")]
+    Stopped {
+        /// Why.
+        message: String,
+        /// The run folder.
+        dir: String,
+    },
     /// The state became non-finite.
     #[error("the simulation diverged at t = {time:.6} s (step {step}): {body} has a non-finite state; try a smaller time step. Output up to here is kept in {dir}")]
     Diverged {
@@ -155,16 +163,23 @@ pub fn run(world: &mut World, probes: &[Probe], opts: &RunOptions) -> Result<Run
     let (series, report) = match result {
         Ok(r) => r,
         Err(runner::RunError::Observer(e)) => return Err(io(e)),
-        Err(runner::RunError::Diverged { time, step, what }) => {
+        Err(e) => {
             let _ = files.csv.flush();
             if let Some(v) = files.vtk.as_ref() {
                 let _ = v.write_collection();
             }
-            return Err(RunError::Diverged {
-                time,
-                step,
-                body: what,
-                dir: dir.display().to_string(),
+            let dir = dir.display().to_string();
+            return Err(match e {
+                runner::RunError::Diverged { time, step, what } => RunError::Diverged {
+                    time,
+                    step,
+                    body: what,
+                    dir,
+                },
+                e => RunError::Stopped {
+                    message: e.to_string(),
+                    dir,
+                },
             });
         }
     };

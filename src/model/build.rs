@@ -149,11 +149,12 @@ pub fn build_world(m: &Model) -> Result<World, String> {
             flat(j.anchor.vec()),
             axis,
             compliance,
-        ));
+        )?);
         geometry.excluded.push((b1.min(b2), b1.max(b2)));
     }
     geometry.excluded.sort_unstable();
     geometry.excluded.dedup();
+    check_contact_pairs(&geometry, &bodies)?;
     let fluid = match &m.fluid {
         Some(f) => Some(build_fluid(f, m, &bodies, &geometry)?),
         None => None,
@@ -181,6 +182,43 @@ pub fn build_world(m: &Model) -> Result<World, String> {
         last_solve: Default::default(),
         fluid,
     })
+}
+
+/// Every pair of colliders that may touch (one of them dynamic, not joined) must be a pair of
+/// shapes parry computes contacts for; the error names the bodies.
+fn check_contact_pairs(geometry: &Geometry, bodies: &[RigidBody]) -> Result<(), String> {
+    let mut seen = std::collections::HashSet::new();
+    let cs = &geometry.colliders;
+    for i in 0..cs.len() {
+        for j in i + 1..cs.len() {
+            let (bi, bj) = (cs[i].body, cs[j].body);
+            let key = (bi.min(bj), bi.max(bj));
+            if bi == bj
+                || !(bodies[bi].is_dynamic() || bodies[bj].is_dynamic())
+                || geometry.excluded.binary_search(&key).is_ok()
+            {
+                continue;
+            }
+            let (ti, tj) = (cs[i].shape.shape_type(), cs[j].shape.shape_type());
+            let simple = |t| {
+                !matches!(
+                    t,
+                    parry3d_f64::shape::ShapeType::Compound
+                        | parry3d_f64::shape::ShapeType::TriMesh
+                )
+            };
+            if simple(ti) && simple(tj) && !seen.insert((ti, tj)) {
+                continue;
+            }
+            geometry.check_pair(i, j).map_err(|e| {
+                format!(
+                    "body `{}`: {e} (with body `{}`)",
+                    bodies[bi].name, bodies[bj].name
+                )
+            })?;
+        }
+    }
+    Ok(())
 }
 
 /// The most fluid plus boundary particles a model may ask for.

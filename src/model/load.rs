@@ -129,47 +129,18 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
             .unwrap_or(0);
         return err(o, "dt", format!("end / dt = {steps:.3e} steps; more than {MAX_STEPS:e} steps is not a run that finishes — raise dt or lower end"));
     }
-    match &m.solver_choice() {
-        crate::solver::SolverChoice::Pgs(p) => {
-            let o = find_key(source, "solver", 0)
-                .map(|o| value_start(source, o))
-                .unwrap_or(0);
-            if p.max_iterations == 0 {
-                return err(o, "max_iterations", "expected at least 1 iteration".into());
-            }
-            if !(p.tolerance > 0.0 && p.tolerance.is_finite()) {
-                return err(
-                    o,
-                    "tolerance",
-                    format!("expected a positive tolerance (m/s), got {}", p.tolerance),
-                );
-            }
-            if !(p.relaxation > 0.0 && p.relaxation < 2.0) {
-                return err(
-                    o,
-                    "relaxation",
-                    format!(
-                        "expected a relaxation factor in (0, 2), got {}",
-                        p.relaxation
-                    ),
-                );
-            }
-        }
-        crate::solver::SolverChoice::Apgd(p) => {
-            let o = find_key(source, "solver", 0)
-                .map(|o| value_start(source, o))
-                .unwrap_or(0);
-            if p.max_iterations == 0 {
-                return err(o, "max_iterations", "expected at least 1 iteration".into());
-            }
-            if !(p.tolerance > 0.0 && p.tolerance.is_finite()) {
-                return err(
-                    o,
-                    "tolerance",
-                    format!("expected a positive tolerance (m/s), got {}", p.tolerance),
-                );
-            }
-        }
+    if let Err(e) = m.solver_choice().validate() {
+        let o = find_key(source, "solver", 0)
+            .map(|o| value_start(source, o))
+            .unwrap_or(0);
+        let msg = if e.field == "max_iterations" {
+            "expected at least 1 iteration".to_string()
+        } else if e.field == "tolerance" {
+            format!("expected a positive tolerance (m/s), got {}", e.value)
+        } else {
+            format!("expected {}, got {}", e.expected, e.value)
+        };
+        return err(o, e.field, msg);
     }
     let mut materials: HashSet<&str> = HashSet::from(["default"]);
     let mut seen = HashSet::new();

@@ -80,7 +80,9 @@ impl Fluid {
     /// centre-of-mass frame (pose `pose`). The surface height (along −g) is half a spacing above
     /// the mean of the highest particle centre in each horizontal bin of width l, over the
     /// bins whose centre is farther from the body's centre of mass, horizontally, than the
-    /// body's own horizontal extent plus one kernel support and one spacing.
+    /// body's own horizontal extent plus one kernel support and one spacing. NaN (written as
+    /// such in `probes.csv`) when it cannot be measured: no such bin (the fluid does not reach
+    /// far enough from the body), no gravity (no "below"), or no sample points.
     pub fn submerged_fraction(
         &self,
         pose: &crate::math::Iso,
@@ -88,7 +90,7 @@ impl Fluid {
         gravity: &Vec3,
     ) -> Real {
         if pts.is_empty() || gravity.norm() == 0.0 {
-            return 0.0;
+            return Real::NAN;
         }
         let up = -gravity.normalize();
         let c = pose.translation.vector;
@@ -124,6 +126,10 @@ impl Fluid {
             };
             (d1 * d1 + d2 * d2).sqrt() > far + l
         });
+        if tops.is_empty() {
+            // No fluid far enough from the body to read the free surface from.
+            return Real::NAN;
+        }
         let level = tops.values().sum::<Real>() / tops.len() as Real + 0.5 * l;
         let below = pts
             .iter()

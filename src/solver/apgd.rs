@@ -20,6 +20,7 @@
 
 use super::{project, residual, RowSet, SolveInfo, Workspace};
 use crate::math::Real;
+use crate::params::{positive, ParamError};
 use serde::{Deserialize, Serialize};
 
 /// APGD parameters.
@@ -51,6 +52,20 @@ fn default_tol() -> Real {
 }
 fn yes() -> bool {
     true
+}
+
+impl ApgdParams {
+    /// Checks every value; the error names the field (as in RON) and what was expected.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        if self.max_iterations == 0 {
+            return Err(ParamError::new(
+                "max_iterations",
+                "at least 1 iteration",
+                0.0,
+            ));
+        }
+        positive("tolerance", self.tolerance)
+    }
 }
 
 impl Default for ApgdParams {

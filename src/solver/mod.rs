@@ -139,6 +139,14 @@ impl SolverChoice {
         }
     }
 
+    /// Checks the chosen solver's parameters.
+    pub fn validate(&self) -> Result<(), crate::params::ParamError> {
+        match self {
+            SolverChoice::Pgs(p) => p.validate(),
+            SolverChoice::Apgd(p) => p.validate(),
+        }
+    }
+
     /// Solves the problem: `lambda` holds the warm start on entry and the impulses on exit;
     /// `v` holds `v*` on entry and `v⁺` on exit.
     pub fn solve<R: RowSet>(

@@ -9,6 +9,7 @@
 
 use super::{residual, BlockKind, RowSet, SolveInfo, Workspace, MAX_BLOCK};
 use crate::math::Real;
+use crate::params::{positive, ParamError};
 use serde::{Deserialize, Serialize};
 
 /// PGS parameters.
@@ -40,6 +41,28 @@ fn one() -> Real {
 }
 fn yes() -> bool {
     true
+}
+
+impl PgsParams {
+    /// Checks every value; the error names the field (as in RON) and what was expected.
+    pub fn validate(&self) -> Result<(), ParamError> {
+        if self.max_iterations == 0 {
+            return Err(ParamError::new(
+                "max_iterations",
+                "at least 1 iteration",
+                0.0,
+            ));
+        }
+        positive("tolerance", self.tolerance)?;
+        if !(self.relaxation > 0.0 && self.relaxation < 2.0) {
+            return Err(ParamError::new(
+                "relaxation",
+                "a relaxation factor in (0, 2)",
+                self.relaxation,
+            ));
+        }
+        Ok(())
+    }
 }
 
 impl Default for PgsParams {

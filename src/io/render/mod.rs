@@ -10,11 +10,16 @@
 //! The colour range is fixed across all rendered frames (the range of the field over them)
 //! unless given; frames render in parallel.
 
+mod picture;
+mod vtu;
+
 use crate::io::plot::ensure_font;
 use crate::Real;
+use picture::{body_colour, colour, fmt_value, write_gif};
 use plotters::prelude::*;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
+use vtu::{parse_pvd, parse_vtu, TimedVtu};
 
 /// The particle field that sets the colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -186,102 +191,6 @@ pub struct RenderSummary {
     pub range: Option<(Real, Real)>,
 }
 
-/// One `<DataArray>` of a VTU file.
-struct Array {
-    name: String,
-    ncomp: usize,
-    values: Vec<Real>,
-}
-
-/// The parts of a VTU file that `render` uses.
-struct Vtu {
-    points: Vec<[Real; 3]>,
-    arrays: Vec<Array>,
-}
-
-impl Vtu {
-    fn array(&self, name: &str) -> Option<&Array> {
-        self.arrays.iter().find(|a| a.name == name)
-    }
-}
-
-fn attr<'a>(tag: &'a str, key: &str) -> Option<&'a str> {
-    let k = format!("{key}=\"");
-    let s = tag.find(&k)? + k.len();
-    let e = tag[s..].find('"')? + s;
-    Some(&tag[s..e])
-}
-
-/// Parses the ASCII VTU files written by [`crate::io::vtk`].
-fn parse_vtu(text: &str, path: &Path) -> Result<Vtu, String> {
-    let bad = |what: &str| format!("{}: {what}", path.display());
-    let mut arrays = Vec::new();
-    let mut points = None;
-    let points_at = text.find("<Points>");
-    let mut at = 0;
-    while let Some(o) = text[at..].find("<DataArray") {
-        let start = at + o;
-        let tag_end = text[start..]
-            .find('>')
-            .ok_or_else(|| bad("unterminated tag"))?
-            + start;
-        let tag = &text[start..tag_end];
-        let body_end = text[tag_end..]
-            .find("</DataArray>")
-            .ok_or_else(|| bad("unterminated DataArray"))?
-            + tag_end;
-        let values: Vec<Real> = text[tag_end + 1..body_end]
-            .split_ascii_whitespace()
-            .map(|v| v.parse::<Real>())
-            .collect::<Result<_, _>>()
-            .map_err(|_| bad("a value that is not a number"))?;
-        let ncomp = attr(tag, "NumberOfComponents")
-            .and_then(|n| n.parse().ok())
-            .unwrap_or(1usize);
-        if points.is_none() && points_at.is_some_and(|p| p < start) {
-            if ncomp != 3 || !values.len().is_multiple_of(3) {
-                return Err(bad("points are not 3-vectors"));
-            }
-            points = Some(values.chunks(3).map(|c| [c[0], c[1], c[2]]).collect());
-        } else {
-            arrays.push(Array {
-                name: attr(tag, "Name").unwrap_or("").to_string(),
-                ncomp,
-                values,
-            });
-        }
-        at = body_end;
-    }
-    Ok(Vtu {
-        points: points.unwrap_or_default(),
-        arrays,
-    })
-}
-
-/// A frame file read, with its time, if the collection has that frame.
-type TimedVtu = Option<(Real, Vtu)>;
-
-/// `(time, file)` of each frame of a `.pvd` collection.
-fn parse_pvd(path: &Path) -> Result<Vec<(Real, PathBuf)>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let dir = path.parent().unwrap_or(Path::new("."));
-    let mut out = Vec::new();
-    for line in text.lines().filter(|l| l.contains("<DataSet")) {
-        let t = attr(line, "timestep").and_then(|t| t.parse().ok());
-        let f = attr(line, "file");
-        match (t, f) {
-            (Some(t), Some(f)) => out.push((t, dir.join(f))),
-            _ => {
-                return Err(format!(
-                    "{}: a DataSet without timestep or file",
-                    path.display()
-                ))
-            }
-        }
-    }
-    Ok(out)
-}
-
 /// One frame, reduced to what is drawn: particles (screen u, v, depth, value) and triangles
 /// (three screen points, body kind: 0 static, 1 kinematic, 2 dynamic; frames written before
 /// the kind was recorded count as static).
@@ -289,49 +198,6 @@ struct Frame {
     time: Real,
     particles: Vec<[Real; 4]>,
     triangles: Vec<([[Real; 2]; 3], i32)>,
-}
-
-/// The colour map: dark blue, blue, cyan, yellow, red at 0, ¼, ½, ¾, 1.
-fn colour(x: Real) -> RGBColor {
-    const STOPS: [[Real; 3]; 5] = [
-        [0.12, 0.10, 0.45],
-        [0.10, 0.40, 0.90],
-        [0.20, 0.80, 0.85],
-        [0.95, 0.85, 0.20],
-        [0.80, 0.10, 0.10],
-    ];
-    let x = if x.is_finite() {
-        x.clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    let s = x * 4.0;
-    let i = (s.floor() as usize).min(3);
-    let f = s - i as Real;
-    let c: Vec<u8> = (0..3)
-        .map(|k| ((STOPS[i][k] * (1.0 - f) + STOPS[i + 1][k] * f) * 255.0).round() as u8)
-        .collect();
-    RGBColor(c[0], c[1], c[2])
-}
-
-fn body_colour(kind: i32) -> RGBColor {
-    match kind {
-        0 => RGBColor(165, 165, 165),
-        1 => RGBColor(120, 150, 120),
-        _ => RGBColor(70, 105, 150),
-    }
-}
-
-/// A short, readable tick label.
-fn fmt_value(v: Real) -> String {
-    let a = v.abs();
-    if a != 0.0 && !(1e-2..1e5).contains(&a) {
-        format!("{v:.2e}")
-    } else if a >= 100.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.3}")
-    }
 }
 
 /// Renders the frames of the run in `run_dir`.
@@ -701,31 +567,4 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
         gif,
         range: coloured.then_some(range),
     })
-}
-
-/// An animated GIF of the frames, looping; every frame shows for the same time, about 5 s for
-/// the whole animation (2–50 hundredths of a second per frame).
-fn write_gif(path: &Path, images: &[Vec<u8>], w: u32, h: u32) -> Result<(), String> {
-    let err = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
-    let (w16, h16) = (
-        u16::try_from(w).map_err(|_| err(&"image too wide for a GIF"))?,
-        u16::try_from(h).map_err(|_| err(&"image too tall for a GIF"))?,
-    );
-    let file = std::fs::File::create(path).map_err(|e| err(&e))?;
-    let mut enc =
-        gif::Encoder::new(std::io::BufWriter::new(file), w16, h16, &[]).map_err(|e| err(&e))?;
-    enc.set_repeat(gif::Repeat::Infinite).map_err(|e| err(&e))?;
-    let delay = ((500.0 / images.len().max(1) as Real).round() as u16).clamp(2, 50);
-    let encoded: Vec<gif::Frame<'static>> = images
-        .par_iter()
-        .map(|buf| {
-            let mut f = gif::Frame::from_rgb_speed(w16, h16, buf, 20);
-            f.delay = delay;
-            f
-        })
-        .collect();
-    for f in &encoded {
-        enc.write_frame(f).map_err(|e| err(&e))?;
-    }
-    Ok(())
 }
