@@ -64,6 +64,14 @@ fn buoyancy_box_2d(b: divan::Bencher) {
     b.bench_local(|| w.step());
 }
 
+/// One step of a dynamic open box holding water on a floor (body particles of a dynamic body in
+/// the density, wall and particle contact rows, a rigid contact) after 0.2 s.
+#[divan::bench(sample_count = 10)]
+fn water_box_2d(b: divan::Bencher) {
+    let mut w = world_at("water_box_2d_apgd.ron", 100);
+    b.bench_local(|| w.step());
+}
+
 /// One step of the 20 000-particle 2D dam break (DualSPHysics' validation size) 0.02 s in.
 #[divan::bench(sample_count = 5)]
 fn dam_break_2d_20k(b: divan::Bencher) {
