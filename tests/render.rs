@@ -204,3 +204,42 @@ fn renders_3d_projections_and_slices() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("slice"));
 }
+
+/// A planar run of bodies only (written extruded along z) is drawn in the x–y plane: the
+/// pendulum's bob is a blue disc where the run puts it, the air between it and the pivot white.
+#[test]
+fn renders_a_planar_body_only_run_in_its_plane() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/pendulum_2d_pgs.ron");
+    let dir = run(&model, "0.1", "pendulum");
+    let opts = vcsim::io::render::RenderOptions {
+        frames: Some((10, 10)),
+        ..Default::default()
+    };
+    let s = vcsim::io::render::render(&dir, &opts).unwrap();
+    let img = image::open(&s.pngs[0]).unwrap().to_rgb8();
+    // The bob's centre at t = 0.1 s, from the run's own bodies.csv (its last row for the bob).
+    let csv = std::fs::read_to_string(dir.join("bodies.csv")).unwrap();
+    let row: Vec<f64> = csv
+        .lines()
+        .rfind(|l| l.split(',').nth(1) == Some("bob"))
+        .unwrap()
+        .split(',')
+        .skip(2)
+        .take(3)
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let (x, y) = s.view.pixel([row[0], row[1], 0.0]);
+    assert_eq!(
+        colour(&img, x as u32, y as u32),
+        [70, 105, 150],
+        "the bob at ({}, {})",
+        row[0],
+        row[1]
+    );
+    let (x, y) = s.view.pixel([0.5 * row[0], 0.5 * row[1], 0.0]);
+    assert_eq!(
+        colour(&img, x as u32, y as u32),
+        [255, 255, 255],
+        "air between the pivot and the bob"
+    );
+}

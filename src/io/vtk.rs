@@ -46,11 +46,13 @@ impl VtkWriter {
         let name = format!("frames/bodies_{frame:06}.vtu");
         let b = &mut self.buf;
         b.clear();
+        // The model's dimension, so that `render` need not guess it from coordinates.
+        let planar = (world.dofs == crate::body::Dofs::Planar) as i32;
         let npts: usize = self.meshes.iter().map(|m| m.0.len()).sum();
         let ncells: usize = self.meshes.iter().map(|m| m.1.len()).sum();
         let _ = write!(
             b,
-            "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n<Piece NumberOfPoints=\"{npts}\" NumberOfCells=\"{ncells}\">\n<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n"
+            "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n<FieldData>\n<DataArray type=\"Int32\" Name=\"planar\" NumberOfTuples=\"1\" format=\"ascii\">{planar}</DataArray>\n</FieldData>\n<Piece NumberOfPoints=\"{npts}\" NumberOfCells=\"{ncells}\">\n<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n"
         );
         for (c, (verts, _)) in world.geometry.colliders.iter().zip(&self.meshes) {
             let pose = world.bodies[c.body].pose * c.local;
@@ -112,11 +114,12 @@ impl VtkWriter {
         let n = f.len();
         let l = f.params.spacing;
         let smooth = f.smoothed_pressure();
+        let planar = (world.dofs == crate::body::Dofs::Planar) as i32;
         let b = &mut self.buf;
         b.clear();
         let _ = write!(
             b,
-            "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n<FieldData>\n<DataArray type=\"Float64\" Name=\"spacing\" NumberOfTuples=\"1\" format=\"ascii\">{l:e}</DataArray>\n</FieldData>\n<Piece NumberOfPoints=\"{n}\" NumberOfCells=\"{n}\">\n<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n"
+            "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n<FieldData>\n<DataArray type=\"Float64\" Name=\"spacing\" NumberOfTuples=\"1\" format=\"ascii\">{l:e}</DataArray>\n<DataArray type=\"Int32\" Name=\"planar\" NumberOfTuples=\"1\" format=\"ascii\">{planar}</DataArray>\n</FieldData>\n<Piece NumberOfPoints=\"{n}\" NumberOfCells=\"{n}\">\n<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n"
         );
         for p in &f.pos {
             let _ = writeln!(b, "{:.9e} {:.9e} {:.9e}", p.x, p.y, p.z);

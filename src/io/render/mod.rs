@@ -266,15 +266,28 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
         .map(|k| Ok((read(&fluid, k)?, read(&bodies, k)?)))
         .collect::<Result<_, String>>()?;
 
-    // Planar runs have every point at z = 0.
-    let planar = raw.iter().all(|(f, b)| {
+    // Planar runs record it in their frames (`planar`); frames written before that was
+    // recorded are planar when every point has z = 0 (a body-only 2D run is written extruded,
+    // so such an old run is drawn as 3D).
+    let recorded = raw.iter().find_map(|(f, b)| {
         f.iter()
             .chain(b.iter())
-            .all(|(_, v)| v.points.iter().all(|p| p[2] == 0.0))
-    }) || raw
-        .first()
-        .and_then(|(f, _)| f.as_ref())
-        .is_some_and(|(_, v)| !v.points.is_empty() && v.points.iter().all(|p| p[2] == 0.0));
+            .find_map(|(_, v)| v.array("planar"))
+            .and_then(|a| a.values.first().copied())
+    });
+    let planar = match recorded {
+        Some(p) => p != 0.0,
+        None => {
+            raw.iter().all(|(f, b)| {
+                f.iter()
+                    .chain(b.iter())
+                    .all(|(_, v)| v.points.iter().all(|p| p[2] == 0.0))
+            }) || raw
+                .first()
+                .and_then(|(f, _)| f.as_ref())
+                .is_some_and(|(_, v)| !v.points.is_empty() && v.points.iter().all(|p| p[2] == 0.0))
+        }
+    };
     let spacing = raw
         .first()
         .and_then(|(f, _)| f.as_ref())
