@@ -57,6 +57,11 @@ pub trait Observer {
     fn sample(&mut self, world: &World, values: &[Real]) -> Result<(), Self::Error>;
     /// Called after each step (`step` of `total`). Default: nothing.
     fn stepped(&mut self, _world: &World, _step: u64, _total: u64) {}
+    /// Asked after each step: whether the run should stop there (an interruption). The state
+    /// at that step is sampled before the run returns [`RunError::Interrupted`]. Default: never.
+    fn stop_requested(&self) -> bool {
+        false
+    }
 }
 
 /// An observer that does nothing: the run only returns its series.
@@ -89,6 +94,14 @@ pub enum RunError<E> {
         step: u64,
         /// The bodies, named.
         what: String,
+    },
+    /// The observer asked to stop (e.g. on SIGINT); the state at `step` was sampled.
+    #[error("interrupted at step {step}, t = {time:.6} s")]
+    Interrupted {
+        /// Time (s).
+        time: Real,
+        /// Step.
+        step: u64,
     },
     /// The observer failed.
     #[error("{0}")]
@@ -178,13 +191,20 @@ pub fn run<O: Observer>(
                 ),
             });
         }
-        if step % every == 0 || step == total {
+        let stop = observer.stop_requested();
+        if step % every == 0 || step == total || stop {
             let t0 = Instant::now();
             sample(world, &mut series, observer)?;
             report.samples += 1;
             world.timings.add(Stage::Output, t0);
         }
         observer.stepped(world, step, total);
+        if stop && step < total {
+            return Err(RunError::Interrupted {
+                time: world.time,
+                step,
+            });
+        }
     }
     report.steps = total;
     report.wall = start.elapsed();

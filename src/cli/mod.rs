@@ -269,8 +269,16 @@ fn run_cmd(
         Ok(p) => p,
         Err(e) => return report_model_error(crate::model::error::build_error(path, &source, &e)),
     };
+    // SIGINT / SIGTERM: finish the current step, write everything, exit 130.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        if let Err(e) = signal_hook::flag::register(sig, stop.clone()) {
+            errln!("warning: cannot catch signal {sig}: {e}");
+        }
+    }
     let opts = RunOptions {
         progress: !quiet,
+        stop: Some(stop),
         ..RunOptions::for_model(&model, out.clone(), end)
     };
     match run(&mut world, &probes, &opts) {
@@ -281,6 +289,10 @@ fn run_cmd(
             outln!("{}", s.text.trim_end());
             outln!("  output           {}", out.display());
             ExitCode::SUCCESS
+        }
+        Err(e @ crate::io::run::RunError::Interrupted { .. }) => {
+            errln!("{e}");
+            ExitCode::from(130)
         }
         Err(e) => {
             errln!("error: {e}");

@@ -194,6 +194,9 @@ impl CsvSeries {
         ] {
             w.flush()?;
         }
+        if let Some(w) = self.fluid.as_mut() {
+            w.flush()?;
+        }
         Ok(())
     }
 }

@@ -12,6 +12,8 @@ use crate::Real;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Options of a run.
@@ -31,6 +33,9 @@ pub struct RunOptions {
     pub description: String,
     /// Show a progress bar on stderr (hidden anyway when stderr is not a terminal).
     pub progress: bool,
+    /// Set (e.g. by a signal handler) to stop the run after the current step: the state there
+    /// is written, then the summary, marked as interrupted.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl RunOptions {
@@ -45,6 +50,7 @@ impl RunOptions {
             plot: model.output.plot,
             description: model.description.clone(),
             progress: false,
+            stop: None,
         }
     }
 }
@@ -85,6 +91,14 @@ pub enum RunError {
         /// The cause.
         source: std::io::Error,
     },
+    /// The run was interrupted; everything up to there is written, with the summary.
+    #[error("{message}; output up to here is in {dir}")]
+    Interrupted {
+        /// Where it stopped.
+        message: String,
+        /// The run folder.
+        dir: String,
+    },
     /// The run stopped (contacts that cannot be computed); output up to there is kept.
     #[error("{message}. Output up to here is kept in {dir}")]
     Stopped {
@@ -113,12 +127,16 @@ struct Files {
     vtk: Option<VtkWriter>,
     frame: usize,
     bar: ProgressBar,
+    stop: Option<Arc<AtomicBool>>,
 }
 
 impl Observer for Files {
     type Error = std::io::Error;
     fn sample(&mut self, world: &World, values: &[Real]) -> std::io::Result<()> {
         self.csv.write(world, values)?;
+        // Every finished row is on disk at each output time: a run killed at any moment leaves
+        // CSV files that end on a complete row.
+        self.csv.flush()?;
         if let Some(v) = self.vtk.as_mut() {
             v.write_frame(world, self.frame)?;
         }
@@ -126,6 +144,11 @@ impl Observer for Files {
         self.bar.set_position(world.steps);
         self.bar.set_message(format!("{:.4}", world.time));
         Ok(())
+    }
+    fn stop_requested(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
     }
 }
 
@@ -157,12 +180,30 @@ pub fn run(world: &mut World, probes: &[Probe], opts: &RunOptions) -> Result<Run
         },
         frame: 0,
         bar,
+        stop: opts.stop.clone(),
     };
     let result = runner::run(world, probes, opts.end, opts.every, &mut files);
     files.bar.finish_and_clear();
     let (series, report) = match result {
         Ok(r) => r,
         Err(runner::RunError::Observer(e)) => return Err(io(e)),
+        Err(runner::RunError::Interrupted { time, step }) => {
+            files.csv.flush().map_err(io)?;
+            if let Some(v) = files.vtk.as_ref() {
+                v.write_collection().map_err(io)?;
+            }
+            let message = format!("interrupted at step {step}, t = {time:.6} s");
+            let text = format!(
+                "run summary\n  {message} (of {total_steps} steps); every output up to there is \
+                 written\n  frames           {}\n",
+                files.frame
+            );
+            std::fs::write(dir.join("summary.txt"), text).map_err(io)?;
+            return Err(RunError::Interrupted {
+                message,
+                dir: dir.display().to_string(),
+            });
+        }
         Err(e) => {
             let _ = files.csv.flush();
             if let Some(v) = files.vtk.as_ref() {

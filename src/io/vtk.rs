@@ -10,7 +10,6 @@ use crate::math::Vec3;
 use crate::pipeline::World;
 use crate::Real;
 use std::fmt::Write as _;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Body meshes (local frames) and the list of written frames.
@@ -96,12 +95,14 @@ impl VtkWriter {
             }
         }
         b.push_str("\n</DataArray>\n</CellData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
-        std::fs::write(self.dir.join(&name), b.as_bytes())?;
+        write_atomic(&self.dir.join(&name), b.as_bytes())?;
         self.frames.push((world.time, name));
         if world.fluid.is_some() {
             self.write_fluid_frame(world, frame)?;
         }
-        Ok(())
+        // The collections list every finished frame at all times: a run killed at any moment
+        // leaves readable `.pvd` files.
+        self.write_collection()
     }
 
     /// Fluid particles as VTK vertices with velocity (m/s), pressure and smoothed pressure (Pa),
@@ -165,13 +166,13 @@ impl VtkWriter {
             let _ = write!(b, "{id} ");
         }
         b.push_str("\n</DataArray>\n</PointData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n");
-        std::fs::write(self.dir.join(&name), b.as_bytes())?;
+        write_atomic(&self.dir.join(&name), b.as_bytes())?;
         self.fluid_frames.push((world.time, name));
         Ok(())
     }
 
     /// Writes the `.pvd` collections (`bodies.pvd`, and `fluid.pvd` for fluid models) of all
-    /// frames written so far.
+    /// frames written so far (atomically: a temporary file renamed over the old one).
     pub fn write_collection(&self) -> std::io::Result<()> {
         for (file, frames) in [
             ("bodies.pvd", &self.frames),
@@ -180,20 +181,28 @@ impl VtkWriter {
             if frames.is_empty() {
                 continue;
             }
-            let mut f = std::io::BufWriter::new(std::fs::File::create(self.dir.join(file))?);
-            writeln!(
-                f,
-                "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\">\n<Collection>"
-            )?;
+            let mut text = String::from(
+                "<?xml version=\"1.0\"?>\n<VTKFile type=\"Collection\" version=\"1.0\">\n<Collection>\n",
+            );
             for (t, name) in frames {
-                writeln!(
-                    f,
+                let _ = writeln!(
+                    text,
                     "<DataSet timestep=\"{t:.9}\" part=\"0\" file=\"{name}\"/>"
-                )?;
+                );
             }
-            writeln!(f, "</Collection>\n</VTKFile>")?;
-            f.flush()?;
+            text.push_str("</Collection>\n</VTKFile>\n");
+            write_atomic(&self.dir.join(file), text.as_bytes())?;
         }
         Ok(())
     }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder renamed over it, so the
+/// file is either the old one or the new one whole, whenever the process stops.
+fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
 }
