@@ -9,7 +9,91 @@
 use crate::pipeline::{Stage, World};
 use crate::probe::Probe;
 use crate::Real;
+use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
+
+/// Bounds checked after every step (RON: `guard: (max_compression: 0.2, max_cfl: 1)`). A run
+/// whose state leaves them stops with [`RunError::Bound`]: a blow-up never passes silently.
+/// A non-finite state always stops the run.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bounds {
+    /// Largest fluid compression `(ρ − ρ0)/ρ0` at the start of a step (dimensionless). Default
+    /// 0.2: the validated models stay below 0.07; a time step far too long for the flow gives
+    /// compressions of several hundred per cent.
+    #[serde(default = "default_compression")]
+    pub max_compression: Real,
+    /// Largest distance a fluid particle may move relative to the fluid's mean motion in one
+    /// step, in particle spacings: `max |v_i − v̄| dt / l` (a CFL number). Default 1: a
+    /// particle that jumps a spacing per step passes through its neighbours and walls.
+    #[serde(default = "default_cfl")]
+    pub max_cfl: Real,
+}
+
+fn default_compression() -> Real {
+    0.2
+}
+fn default_cfl() -> Real {
+    1.0
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Bounds {
+            max_compression: default_compression(),
+            max_cfl: default_cfl(),
+        }
+    }
+}
+
+impl Bounds {
+    /// Checks every value; the error names the field (as in RON).
+    pub fn validate(&self) -> Result<(), crate::params::ParamError> {
+        crate::params::positive("max_compression", self.max_compression)?;
+        crate::params::positive("max_cfl", self.max_cfl)
+    }
+
+    /// The first bound `world` is outside of: (bound, value, limit, what).
+    pub fn check(&self, world: &World) -> Option<(&'static str, Real, Real, String)> {
+        let f = world.fluid.as_ref()?;
+        if let Some((i, &c)) = f
+            .density_error
+            .iter()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(b.1))
+        {
+            if c > self.max_compression {
+                let p = f.pos[i];
+                let what = format!(
+                    "fluid particle {} at ({:.4}, {:.4}, {:.4}) m",
+                    f.id[i], p.x, p.y, p.z
+                );
+                return Some(("max_compression", c, self.max_compression, what));
+            }
+        }
+        let n = f.vel.len().max(1) as Real;
+        let mean = f.vel.iter().sum::<crate::math::Vec3>() / n;
+        let scale = world.dt / f.params.spacing;
+        if let Some((i, u)) = f
+            .vel
+            .iter()
+            .map(|v| (v - mean).norm())
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+        {
+            if u * scale > self.max_cfl {
+                let p = f.pos[i];
+                let what = format!(
+                    "fluid particle {} at ({:.4}, {:.4}, {:.4}) m, {u:.3e} m/s relative to the \
+                     fluid's mean",
+                    f.id[i], p.x, p.y, p.z
+                );
+                return Some(("max_cfl", u * scale, self.max_cfl, what));
+            }
+        }
+        None
+    }
+}
 
 /// Probe series sampled during a run.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -95,6 +179,23 @@ pub enum RunError<E> {
         /// The bodies, named.
         what: String,
     },
+    /// A bound of [`Bounds`] was left after step `step`; the samples before it were all within
+    /// the bounds.
+    #[error("the run left its bounds after step {step} (t = {time:.6} s): {bound} = {value:.4e} exceeds its limit {limit} ({what}); a shorter time step usually helps; the bounds are the model's `guard`")]
+    Bound {
+        /// Time (s).
+        time: Real,
+        /// Step.
+        step: u64,
+        /// The bound's name as in RON.
+        bound: &'static str,
+        /// The value reached.
+        value: Real,
+        /// The limit.
+        limit: Real,
+        /// The worst particle or body.
+        what: String,
+    },
     /// The observer asked to stop (e.g. on SIGINT); the state at `step` was sampled.
     #[error("interrupted at step {step}, t = {time:.6} s")]
     Interrupted {
@@ -134,13 +235,14 @@ pub fn non_finite(world: &World) -> Option<String> {
 }
 
 /// Runs `world` for `until` seconds of simulated time, sampling `probes` every `every` seconds
-/// (see the module doc). Returns the series and the report; on divergence or an observer error,
+/// (see the module doc) and checking `bounds` after every step. Returns the series and the report; on divergence or an observer error,
 /// the samples taken so far were already given to the observer.
 pub fn run<O: Observer>(
     world: &mut World,
     probes: &[Probe],
     until: Real,
     every: Real,
+    bounds: &Bounds,
     observer: &mut O,
 ) -> Result<(Series, RunReport), RunError<O::Error>> {
     let columns: Vec<String> = probes.iter().flat_map(|p| p.columns(world)).collect();
@@ -178,6 +280,16 @@ pub fn run<O: Observer>(
             return Err(RunError::Diverged {
                 time: world.time,
                 step,
+                what,
+            });
+        }
+        if let Some((bound, value, limit, what)) = bounds.check(world) {
+            return Err(RunError::Bound {
+                time: world.time,
+                step,
+                bound,
+                value,
+                limit,
                 what,
             });
         }

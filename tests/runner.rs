@@ -12,8 +12,15 @@ fn check(model: &str, end: f64) {
     let (m, _) = vcsim::load_file(&path).expect("model loads");
     let mut world = vcsim::build_world(&m).expect("model builds");
     let probes = vcsim::model::resolve_probes(&m, &world).expect("probes resolve");
-    let (series, report) = vcsim::runner::run(&mut world, &probes, end, m.output.every.0, &mut ())
-        .expect("run succeeds");
+    let (series, report) = vcsim::runner::run(
+        &mut world,
+        &probes,
+        end,
+        m.output.every.0,
+        &m.guard,
+        &mut (),
+    )
+    .expect("run succeeds");
 
     let dir = std::env::temp_dir().join(format!(
         "vcsim-runner-{}-{}",

@@ -290,6 +290,10 @@ fn run_cmd(
             outln!("  output           {}", out.display());
             ExitCode::SUCCESS
         }
+        Err(e @ crate::io::run::RunError::OutOfBounds { .. }) => {
+            errln!("error: {e}");
+            ExitCode::from(3)
+        }
         Err(e @ crate::io::run::RunError::Interrupted { .. }) => {
             errln!("{e}");
             ExitCode::from(130)

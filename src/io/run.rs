@@ -33,6 +33,8 @@ pub struct RunOptions {
     pub description: String,
     /// Show a progress bar on stderr (hidden anyway when stderr is not a terminal).
     pub progress: bool,
+    /// Bounds checked after every step.
+    pub bounds: crate::runner::Bounds,
     /// Set (e.g. by a signal handler) to stop the run after the current step: the state there
     /// is written, then the summary, marked as interrupted.
     pub stop: Option<Arc<AtomicBool>>,
@@ -50,6 +52,7 @@ impl RunOptions {
             plot: model.output.plot,
             description: model.description.clone(),
             progress: false,
+            bounds: model.guard,
             stop: None,
         }
     }
@@ -90,6 +93,14 @@ pub enum RunError {
         dir: String,
         /// The cause.
         source: std::io::Error,
+    },
+    /// The run left a bound (a blow-up); output up to there is kept, with the summary.
+    #[error("{message}. Output up to here, all within the bounds, is kept in {dir}")]
+    OutOfBounds {
+        /// The diagnostic.
+        message: String,
+        /// The run folder.
+        dir: String,
     },
     /// The run was interrupted; everything up to there is written, with the summary.
     #[error("{message}; output up to here is in {dir}")]
@@ -182,7 +193,14 @@ pub fn run(world: &mut World, probes: &[Probe], opts: &RunOptions) -> Result<Run
         bar,
         stop: opts.stop.clone(),
     };
-    let result = runner::run(world, probes, opts.end, opts.every, &mut files);
+    let result = runner::run(
+        world,
+        probes,
+        opts.end,
+        opts.every,
+        &opts.bounds,
+        &mut files,
+    );
     files.bar.finish_and_clear();
     let (series, report) = match result {
         Ok(r) => r,
@@ -217,6 +235,12 @@ pub fn run(world: &mut World, probes: &[Probe], opts: &RunOptions) -> Result<Run
                     body: what,
                     dir,
                 },
+                e @ runner::RunError::Bound { .. } => {
+                    let message = e.to_string();
+                    let text = format!("run summary\n  stopped: {message}\n");
+                    let _ = std::fs::write(opts.out.join("summary.txt"), text);
+                    RunError::OutOfBounds { message, dir }
+                }
                 e => RunError::Stopped {
                     message: e.to_string(),
                     dir,

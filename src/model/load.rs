@@ -142,6 +142,16 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
         };
         return err(o, e.field, msg);
     }
+    if let Err(e) = m.guard.validate() {
+        let o = find_key(source, "guard", 0)
+            .map(|o| value_start(source, o))
+            .unwrap_or(0);
+        return err(
+            o,
+            e.field,
+            format!("expected {}, got {}", e.expected, e.value),
+        );
+    }
     let mut materials: HashSet<&str> = HashSet::from(["default"]);
     let mut seen = HashSet::new();
     for mat in &m.materials {

@@ -16,6 +16,7 @@
 //! )
 //! ```
 
+pub use super::probes::ProbeDef;
 use super::values::{NonNegative, Positive, PositiveV3, Rotation, UnitInterval, V3};
 use crate::constraints::contact::ContactParams;
 use crate::fluid::FluidParams;
@@ -57,6 +58,9 @@ pub struct Model {
     /// Measured series written to `probes.csv` and plotted.
     #[serde(default)]
     pub probes: Vec<ProbeDef>,
+    /// Bounds checked after every step; a run that leaves them stops with exit code 3.
+    #[serde(default)]
+    pub guard: crate::runner::Bounds,
     /// An SPH fluid solved together with the bodies (optional).
     #[serde(default)]
     pub fluid: Option<FluidDef>,
@@ -563,37 +567,4 @@ impl Default for Output {
             plot: true,
         }
     }
-}
-
-/// A measured series.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub enum ProbeDef {
-    /// Centre-of-mass position of a body (m): columns `<body>.x`, `.y`, `.z`.
-    Position(String),
-    /// Linear velocity of a body (m/s).
-    Velocity(String),
-    /// Angular velocity of a body (rad/s).
-    AngularVelocity(String),
-    /// Constraint force of a joint on its second body (N).
-    JointForce(String),
-    /// Kinetic, potential and total energy of all bodies (J).
-    Energy,
-    /// Surge front: the largest coordinate of a fluid particle centre along the direction
-    /// (e.g. `Front((1, 0, 0))`), m: column `front`.
-    Front(V3),
-    /// Smoothed fluid pressure at a point (Pa): the kernel-weighted (Shepard) mean of the
-    /// particle pressures within the kernel support of the point, 0 where there is no fluid.
-    Pressure(V3),
-    /// Fluid force (N) and torque about the centre of mass (N·m) on a body, from the last solve.
-    FluidForce(String),
-    /// Largest compression `max (ρ − ρ0)/ρ0` and mean `|ρ − ρ0|/ρ0` of the fluid particles.
-    DensityError,
-    /// Fraction of a body's volume below the free surface (0–1). The surface height (against
-    /// gravity) is half a spacing above the mean top particle of horizontal bins of width l,
-    /// over the fluid farther from the body than its horizontal extent plus one kernel support;
-    /// meant for bodies floating in a tank.
-    Submerged(String),
-    /// Kinetic, potential (relative to the origin) and total energy of the fluid (J).
-    FluidEnergy,
 }
