@@ -81,7 +81,13 @@ fn is_nonempty_dir(p: &Path) -> bool {
 /// `runs/<stem>`, then `runs/<stem>-2`, `-3`, ...
 pub fn choose_out_dir(model: &Path, out: Option<PathBuf>) -> Result<PathBuf, String> {
     if let Some(o) = out {
-        if is_nonempty_dir(&o) || o.is_file() {
+        if o.exists() && !o.is_dir() {
+            return Err(format!(
+                "--out {} is a file, not a folder; choose another --out (nothing is overwritten)",
+                o.display()
+            ));
+        }
+        if is_nonempty_dir(&o) {
             return Err(format!(
                 "the output folder {} already holds files; choose another --out (nothing is overwritten)",
                 o.display()

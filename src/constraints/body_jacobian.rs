@@ -71,17 +71,19 @@ impl BodyJacobian {
     #[inline]
     pub fn jv(&self, v: &[Real]) -> Real {
         let o = self.dof as usize;
-        self.lin.dot(&Vec3::new(v[o], v[o + 1], v[o + 2]))
-            + self.ang.dot(&Vec3::new(v[o + 3], v[o + 4], v[o + 5]))
+        let d = &v[o..o + 6];
+        self.lin.dot(&Vec3::new(d[0], d[1], d[2])) + self.ang.dot(&Vec3::new(d[3], d[4], d[5]))
     }
 
     /// `v += M⁻¹ Jᵀ dλ` on the body's six DOFs (the body must have DOFs).
     #[inline]
     pub fn apply(&self, dl: Real, v: &mut [Real]) {
+        // One bounds check for the six DOFs (a slice of known length), not six.
         let o = self.dof as usize;
+        let d = &mut v[o..o + 6];
         for a in 0..3 {
-            v[o + a] += dl * self.mlin[a];
-            v[o + 3 + a] += dl * self.mang[a];
+            d[a] += dl * self.mlin[a];
+            d[3 + a] += dl * self.mang[a];
         }
     }
 }

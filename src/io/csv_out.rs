@@ -169,7 +169,7 @@ impl CsvSeries {
             r.push(f.len().to_string());
             for x in [
                 f.density_error.iter().copied().fold(0.0, Real::max),
-                f.density_error.iter().sum::<Real>() / n,
+                f.density_error.iter().map(|e| e.abs()).sum::<Real>() / n,
                 speeds.clone().fold(0.0, Real::max),
                 speeds.sum::<Real>() / n,
                 kinetic,

@@ -179,7 +179,7 @@ pub fn run(world: &mut World, probes: &[Probe], opts: &RunOptions) -> Result<Run
         ProgressBar::hidden()
     };
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} t = {msg} s | {per_sec} steps | ETA {eta}")
+        ProgressStyle::with_template("{bar:40} t = {msg} s | {per_sec} (steps) | ETA {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut files = Files {
@@ -314,10 +314,28 @@ fn summary_text(world: &World, description: &str, s: &RunSummary) -> String {
     let _ = writeln!(t, "  solver           {}", world.solver.name());
     let _ = writeln!(
         t,
-        "  bodies           {} ({} DOFs), joints {}",
+        "  bodies           {} ({} dynamic), joints {}",
         world.bodies.len(),
-        world.dof_count(),
+        world.bodies.iter().filter(|b| b.is_dynamic()).count(),
         world.joints.len()
+    );
+    if let Some(f) = world.fluid.as_ref() {
+        let _ = writeln!(
+            t,
+            "  fluid            {} particles, {} boundary particles",
+            f.len(),
+            f.boundary.len()
+        );
+    }
+    let _ = writeln!(
+        t,
+        "  unknowns         {} (6 per dynamic body, 3 per particle{})",
+        world.dof_count(),
+        if world.dofs == crate::body::Dofs::Planar {
+            "; planar: 3 and 2 of them move"
+        } else {
+            ""
+        }
     );
     let _ = writeln!(
         t,
