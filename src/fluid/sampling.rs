@@ -88,6 +88,31 @@ impl Lattice {
         }
     }
 
+    /// How many lattice points [`Lattice::for_each_in`] visits for the box `[lo, hi]`: an upper
+    /// bound of the points it yields, computed without visiting them (infinite for a box that
+    /// is not finite). Used to refuse a model before sampling would exhaust memory or time.
+    pub fn visits(&self, lo: Vec3, hi: Vec3) -> Real {
+        let l = self.l;
+        let (cell, nbasis) = match (self.kind, self.planar) {
+            (LatticeKind::Square, _) => (Vec3::repeat(l), 1.0),
+            (LatticeKind::Hexagonal, true) => (Vec3::new(l, 3f64.sqrt() * l, l), 2.0),
+            (LatticeKind::Hexagonal, false) => (Vec3::repeat(2f64.sqrt() * l), 4.0),
+        };
+        let axes = if self.planar { 2 } else { 3 };
+        let mut n = nbasis;
+        for a in 0..axes {
+            let a0 = ((lo[a] - self.origin[a]) / cell[a]).floor() - 1.0;
+            let a1 = ((hi[a] - self.origin[a]) / cell[a]).ceil() + 1.0;
+            let k = (a1 - a0 + 1.0).max(0.0);
+            n *= if k.is_finite() { k } else { Real::INFINITY };
+        }
+        if n.is_nan() {
+            Real::INFINITY
+        } else {
+            n
+        }
+    }
+
     /// The lattice offsets (anchored at the origin) within distance `r` (m), the origin
     /// included: for lattice sums.
     pub fn offsets_within(kind: LatticeKind, l: Real, planar: bool, r: Real) -> Vec<Vec3> {

@@ -221,6 +221,31 @@ fn check_contact_pairs(geometry: &Geometry, bodies: &[RigidBody]) -> Result<(), 
     Ok(())
 }
 
+/// The most lattice points the sampling of one model may visit (an upper bound of its fluid
+/// and boundary particles, computed from bounding boxes before anything is sampled).
+pub const MAX_VISITS: f64 = 2.0 * MAX_PARTICLES as f64;
+
+/// Adds `n` lattice visits for `what` to `total`; an error that states the estimate when the
+/// model would need more than [`MAX_VISITS`] (refused before sampling: memory and time stay
+/// bounded whatever the spacing or extents).
+fn budget(total: &mut f64, n: f64, what: &str) -> Result<(), String> {
+    *total += n;
+    if *total <= MAX_VISITS {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what}: sampling this model would visit about {:.3e} lattice points (at most {MAX_VISITS:e}, for {MAX_PARTICLES} particles); use a larger spacing or smaller regions and walls",
+            *total
+        ))
+    }
+}
+
+/// The world-space bounding box of a shape at a pose (m).
+fn aabb_of(shape: &parry3d_f64::shape::SharedShape, pose: &Iso) -> (Vec3, Vec3) {
+    let a = shape.compute_aabb(&crate::math::to_pose(pose));
+    (from_pv(a.mins), from_pv(a.maxs))
+}
+
 /// The most fluid plus boundary particles a model may ask for.
 pub const MAX_PARTICLES: usize = 20_000_000;
 
@@ -268,10 +293,16 @@ fn build_fluid(
     };
     let mut pos = Vec::new();
     let mut vel = Vec::new();
+    let mut visits = 0.0;
     for r in &f.regions {
         let first = pos.len();
         let field = match r {
             RegionDef::Box { min, max, velocity } => {
+                budget(
+                    &mut visits,
+                    lattice.visits(min.vec(), max.vec()),
+                    "a fluid region",
+                )?;
                 sampling::fill_box(&lattice, min.vec(), max.vec(), &mut pos);
                 velocity
             }
@@ -284,6 +315,8 @@ fn build_fluid(
                 if planar {
                     c.z = 0.0;
                 }
+                let r = Vec3::repeat(radius.0);
+                budget(&mut visits, lattice.visits(c - r, c + r), "a fluid region")?;
                 sampling::fill_ball(&lattice, c, radius.0, &mut pos);
                 velocity
             }
@@ -316,6 +349,8 @@ fn build_fluid(
                     at.z = 0.0;
                 }
                 let pose = Iso::from_parts(at.into(), rot) * local;
+                let (lo, hi) = aabb_of(&s, &pose);
+                budget(&mut visits, lattice.visits(lo, hi), "a fluid region")?;
                 sampling::fill_shape(&lattice, &s, &pose, &mut pos);
                 velocity
             }
@@ -360,6 +395,12 @@ fn build_fluid(
     let depth = kernel.support();
     for (c, b) in geometry.colliders.iter().zip(bodies) {
         if b.kind == Kind::Static {
+            let (lo, hi) = aabb_of(&c.shape, &(b.pose * c.local));
+            budget(
+                &mut visits,
+                lattice.visits(lo, hi),
+                &format!("body `{}` (a wall)", b.name),
+            )?;
             sampling::fill_shape_layer(
                 &lattice,
                 &c.shape,
@@ -417,6 +458,11 @@ fn build_fluid(
                 origin.z = 0.0;
             }
             let own = sampling::Lattice { origin, ..lattice };
+            budget(
+                &mut visits,
+                own.visits(from_pv(aabb.mins), from_pv(aabb.maxs)),
+                &format!("body `{}`", b.name),
+            )?;
             let mut pts = Vec::new();
             sampling::fill_shape_layer(&own, &c.shape, &in_frame, depth, &mut pts);
             for p in pts.iter_mut() {
