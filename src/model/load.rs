@@ -10,6 +10,13 @@ use ron::extensions::Extensions;
 use std::collections::HashSet;
 use std::path::Path;
 
+/// The largest distance of a body from the origin (m), and the largest size of a shape.
+pub const MAX_LENGTH: f64 = super::shapes::MAX_LENGTH;
+/// The largest initial speed (m/s) or angular speed (rad/s) of a body.
+pub const MAX_SPEED: f64 = 1e5;
+/// The largest gravity (m/s²): 1000 g.
+pub const MAX_GRAVITY: f64 = 1e4;
+
 /// The largest number of steps a run may have (end / dt).
 pub const MAX_STEPS: f64 = 1e9;
 
@@ -122,6 +129,17 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
             ),
         );
     }
+    let g = m.scene.gravity.vec().norm();
+    if g.is_nan() || g > MAX_GRAVITY {
+        let o = find_key(source, "gravity", 0)
+            .map(|o| value_start(source, o))
+            .unwrap_or(0);
+        return err(
+            o,
+            "gravity",
+            format!("expected a magnitude up to {MAX_GRAVITY:e} m/s² (1000 g), got {g:e}"),
+        );
+    }
     let steps = m.time.end.0 / m.time.dt.0;
     if steps > MAX_STEPS {
         let o = find_key(source, "dt", 0)
@@ -197,6 +215,25 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
                     known.join(", ")
                 ),
             );
+        }
+        let norm = |v: &super::values::V3| v.vec().norm();
+        for (field, value, limit, unit) in [
+            ("position", norm(&b.position), MAX_LENGTH, "m"),
+            ("velocity", norm(&b.velocity), MAX_SPEED, "m/s"),
+            (
+                "angular_velocity",
+                norm(&b.angular_velocity),
+                MAX_SPEED,
+                "rad/s",
+            ),
+        ] {
+            if value.is_nan() || value > limit {
+                return err(
+                    locate(source, "bodies", &b.name, field),
+                    field,
+                    format!("expected a magnitude up to {limit:e} {unit}, got {value:e}"),
+                );
+            }
         }
         if b.rotation.quat().is_none() {
             return err(

@@ -17,12 +17,46 @@ use std::f64::consts::FRAC_PI_2;
 #[error("{0}")]
 pub struct ShapeError(pub String);
 
+/// The largest length (m) a shape may have in any size or coordinate: beyond it parry's
+/// algorithms lose all precision (a compound part of half extent 1e200 made its EPA index out
+/// of bounds), and no model of this product needs it.
+pub const MAX_LENGTH: Real = 1e6;
+
+/// The largest absolute size or coordinate in a shape definition (m).
+fn largest_length(def: &ShapeDef) -> Real {
+    let v = |p: &super::values::V3| p.0.abs().max(p.1.abs()).max(p.2.abs());
+    match def {
+        ShapeDef::Ball { radius } => radius.0,
+        ShapeDef::Cuboid { half_extents } => v(&half_extents.0),
+        ShapeDef::Capsule {
+            half_height,
+            radius,
+        }
+        | ShapeDef::Cylinder {
+            half_height,
+            radius,
+        } => half_height.0.max(radius.0),
+        ShapeDef::ConvexHull { points } => points.iter().map(v).fold(0.0, Real::max),
+        ShapeDef::TriMesh { vertices, .. } => vertices.iter().map(v).fold(0.0, Real::max),
+        ShapeDef::Compound { parts } => parts
+            .iter()
+            .map(|p| largest_length(&p.shape) + v(&p.position))
+            .fold(0.0, Real::max),
+    }
+}
+
 /// Builds a parry shape and the pose of that shape in the body frame.
 pub fn build_shape(
     def: &ShapeDef,
     dofs: Dofs,
     thickness: Real,
 ) -> Result<(SharedShape, Iso), ShapeError> {
+    let size = largest_length(def);
+    if size.is_nan() || size > MAX_LENGTH {
+        return Err(ShapeError(format!(
+            "a size or coordinate of {size:e} m; shapes must fit within {MAX_LENGTH:e} m"
+        )));
+    }
     let hz = thickness * 0.5;
     let planar = dofs == Dofs::Planar;
     let err = |m: &str| Err(ShapeError(m.to_string()));

@@ -213,8 +213,8 @@ pub fn project(kind: BlockKind, l: &mut [Real], cone: bool) {
             } else {
                 l[0] = l[0].max(0.0);
                 let lim = mu * l[0];
-                l[1] = l[1].clamp(-lim, lim);
-                l[2] = l[2].clamp(-lim, lim);
+                l[1] = l[1].max(-lim).min(lim);
+                l[2] = l[2].max(-lim).min(lim);
             }
         }
     }

@@ -191,7 +191,7 @@ fn row_update<R: RowSet>(
     hi: Real,
 ) -> Real {
     let w = rows.jv(k, v) + rows.bias(k) + rows.compliance(k) * lambda[k];
-    let new = (lambda[k] - omega * w / d[k]).clamp(lo, hi);
+    let new = (lambda[k] - omega * w / d[k]).max(lo).min(hi);
     let dl = new - lambda[k];
     if dl != 0.0 {
         rows.apply(k, dl, v);
