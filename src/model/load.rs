@@ -129,6 +129,16 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
             ),
         );
     }
+    if m.scene.dimension == Dimension::Two && m.scene.gravity.2 != 0.0 {
+        let o = find_key(source, "gravity", 0)
+            .map(|o| value_start(source, o))
+            .unwrap_or(0);
+        return err(
+            o,
+            "gravity",
+            format!("a 2D model has no z component; got {}", m.scene.gravity.2),
+        );
+    }
     let g = m.scene.gravity.vec().norm();
     if g.is_nan() || g > MAX_GRAVITY {
         let o = find_key(source, "gravity", 0)
@@ -235,6 +245,32 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
                 );
             }
         }
+        if dofs == Dofs::Planar {
+            // Components a planar model cannot honour are refused, not dropped.
+            for (field, value) in [
+                ("position", b.position.2),
+                ("velocity", b.velocity.2),
+                ("force", b.force.2),
+                (
+                    "angular_velocity",
+                    b.angular_velocity.0.abs().max(b.angular_velocity.1.abs()),
+                ),
+                ("torque", b.torque.0.abs().max(b.torque.1.abs())),
+            ] {
+                if value != 0.0 {
+                    let what = if field == "angular_velocity" || field == "torque" {
+                        "x and y components (only rotation about z is planar)"
+                    } else {
+                        "z component"
+                    };
+                    return err(
+                        locate(source, "bodies", &b.name, field),
+                        field,
+                        format!("a 2D model has no {what}; got {value}"),
+                    );
+                }
+            }
+        }
         if b.rotation.quat().is_none() {
             return err(
                 locate(source, "bodies", &b.name, "rotation"),
@@ -278,6 +314,13 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
     }
     let mut jnames = HashSet::new();
     for j in &m.joints {
+        if dofs == Dofs::Planar && j.anchor.2 != 0.0 {
+            return err(
+                locate(source, "joints", &j.name, "anchor"),
+                "anchor",
+                format!("a 2D model has no z component; got {}", j.anchor.2),
+            );
+        }
         if !jnames.insert(j.name.as_str()) {
             return err(
                 locate_nth(source, "joints", &j.name, "", 1),
