@@ -176,6 +176,9 @@ fn check(path: &Path) -> ExitCode {
         Ok(w) => w,
         Err(e) => return report_model_error(crate::model::error::build_error(path, &source, &e)),
     };
+    for w in crate::model::warnings::warnings(path, &source, &world) {
+        errln!("warning: {w}");
+    }
     let (contacts, rows) = world.initial_rows();
     let count = |k: crate::body::Kind| world.bodies.iter().filter(|b| b.kind == k).count();
     outln!("{}: ok", path.display());
@@ -266,6 +269,9 @@ fn run_cmd(
         Ok(w) => w,
         Err(e) => return report_model_error(crate::model::error::build_error(path, &source, &e)),
     };
+    for w in crate::model::warnings::warnings(path, &source, &world) {
+        errln!("warning: {w}");
+    }
     errln!(
         "running {} to t = {end} s, output in {}",
         path.display(),

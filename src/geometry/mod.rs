@@ -97,6 +97,16 @@ pub struct Geometry {
 }
 
 impl Geometry {
+    /// A geometry with the same colliders and exclusions and no contact history (for a look at
+    /// the contacts of a state without touching the world's warm-start data).
+    pub fn fresh_copy(&self) -> Geometry {
+        Geometry {
+            colliders: self.colliders.clone(),
+            excluded: self.excluded.clone(),
+            ..Default::default()
+        }
+    }
+
     /// Points filling body `i`'s shape on a cubic lattice of `spacing` (m), in the body's
     /// centre-of-mass frame (planar models: the z = 0 section). For volume fractions (the
     /// `Submerged` probe).

@@ -11,6 +11,7 @@ pub mod probes;
 pub mod schema;
 pub mod shapes;
 pub mod values;
+pub mod warnings;
 
 pub use build::build_world;
 pub use error::ModelError;
