@@ -30,6 +30,15 @@ impl ParamError {
     }
 }
 
+/// `Ok` for a count of at least one (iterations, sweeps).
+pub fn at_least_one(field: &'static str, n: usize) -> Result<(), ParamError> {
+    if n >= 1 {
+        Ok(())
+    } else {
+        Err(ParamError::new(field, "at least 1 iteration", n as Real))
+    }
+}
+
 /// `Ok` for a finite number > 0.
 pub fn positive(field: &'static str, v: Real) -> Result<(), ParamError> {
     if v.is_finite() && v > 0.0 {

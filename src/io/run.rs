@@ -14,7 +14,6 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Options of a run.
 #[derive(Debug, Clone)]
@@ -61,18 +60,8 @@ impl RunOptions {
 /// What a run reports.
 #[derive(Debug, Clone, Default)]
 pub struct RunSummary {
-    /// Steps taken.
-    pub steps: u64,
-    /// Wall time of the whole run.
-    pub wall: Duration,
-    /// Mean solver iterations per step.
-    pub mean_iterations: Real,
-    /// Largest solver iteration count of a step.
-    pub max_iterations: usize,
-    /// Largest final residual of a step (m/s).
-    pub max_residual: Real,
-    /// Steps whose solve stopped at the iteration limit.
-    pub unconverged_steps: u64,
+    /// Steps, wall time, iterations and residuals, as the runner reports them.
+    pub report: RunReport,
     /// Frames written.
     pub frames: usize,
     /// The probe series, as in `probes.csv`.
@@ -267,12 +256,7 @@ pub fn run(world: &mut World, probes: &[Probe], opts: &RunOptions) -> Result<Run
 
 fn summary_of(r: &RunReport, frames: usize, series: Series) -> RunSummary {
     RunSummary {
-        steps: r.steps,
-        wall: r.wall,
-        mean_iterations: r.mean_iterations,
-        max_iterations: r.max_iterations,
-        max_residual: r.max_residual,
-        unconverged_steps: r.unconverged_steps,
+        report: r.clone(),
         frames,
         series,
         warnings: Vec::new(),
@@ -305,7 +289,8 @@ fn plot(
     plot_panels(&dir.join("plot.png"), &series.time, &panels).map_err(|e| e.to_string())
 }
 
-fn summary_text(world: &World, description: &str, s: &RunSummary) -> String {
+fn summary_text(world: &World, description: &str, summary: &RunSummary) -> String {
+    let s = &summary.report;
     let mut t = String::new();
     let _ = writeln!(t, "run summary");
     if !description.is_empty() {
@@ -358,7 +343,7 @@ fn summary_text(world: &World, description: &str, s: &RunSummary) -> String {
         "  residual         max {:.3e} m/s; {} steps stopped at the iteration limit",
         s.max_residual, s.unconverged_steps
     );
-    let _ = writeln!(t, "  frames           {}", s.frames);
+    let _ = writeln!(t, "  frames           {}", summary.frames);
     let _ = writeln!(t, "  wall time per stage (total, per step):");
     for st in Stage::ALL {
         let d = world.timings.get(st).as_secs_f64();

@@ -20,7 +20,7 @@
 
 use super::{project, residual, RowSet, SolveInfo, Workspace};
 use crate::math::Real;
-use crate::params::{positive, ParamError};
+use crate::params::{at_least_one, positive, ParamError};
 use serde::{Deserialize, Serialize};
 
 /// APGD parameters.
@@ -57,13 +57,7 @@ fn yes() -> bool {
 impl ApgdParams {
     /// Checks every value; the error names the field (as in RON) and what was expected.
     pub fn validate(&self) -> Result<(), ParamError> {
-        if self.max_iterations == 0 {
-            return Err(ParamError::new(
-                "max_iterations",
-                "at least 1 iteration",
-                0.0,
-            ));
-        }
+        at_least_one("max_iterations", self.max_iterations)?;
         positive("tolerance", self.tolerance)
     }
 }

@@ -9,7 +9,7 @@
 
 use super::{residual, BlockKind, RowSet, SolveInfo, Workspace, MAX_BLOCK};
 use crate::math::Real;
-use crate::params::{positive, ParamError};
+use crate::params::{at_least_one, positive, ParamError};
 use serde::{Deserialize, Serialize};
 
 /// PGS parameters.
@@ -46,13 +46,7 @@ fn yes() -> bool {
 impl PgsParams {
     /// Checks every value; the error names the field (as in RON) and what was expected.
     pub fn validate(&self) -> Result<(), ParamError> {
-        if self.max_iterations == 0 {
-            return Err(ParamError::new(
-                "max_iterations",
-                "at least 1 iteration",
-                0.0,
-            ));
-        }
+        at_least_one("max_iterations", self.max_iterations)?;
         positive("tolerance", self.tolerance)?;
         if !(self.relaxation > 0.0 && self.relaxation < 2.0) {
             return Err(ParamError::new(
