@@ -237,6 +237,13 @@ fn run_cmd(
         errln!("error: --end must be a positive number of seconds, got {end}");
         return ExitCode::from(2);
     }
+    if end < model.time.dt.0 {
+        errln!(
+            "error: --end {end} s is shorter than the model's time step dt = {} s",
+            model.time.dt.0
+        );
+        return ExitCode::from(2);
+    }
     if end / model.time.dt.0 > crate::model::load::MAX_STEPS {
         errln!(
             "error: --end {end} s with dt = {} s is more than {:e} steps",

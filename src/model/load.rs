@@ -29,12 +29,18 @@ pub fn load_file(path: &Path) -> Result<(Model, String), Box<ModelError>> {
             format!("cannot read the model file: {e}"),
         ))
     })?;
+    // A UTF-8 byte-order mark (some editors write one) is not part of the model.
+    let source = match source.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_string(),
+        None => source,
+    };
     let model = parse_str(path, &source)?;
     Ok((model, source))
 }
 
 /// Parses and validates model text; `path` is only used in messages.
 pub fn parse_str(path: &Path, source: &str) -> Result<Model, Box<ModelError>> {
+    let source = source.strip_prefix('\u{feff}').unwrap_or(source);
     let opts = ron::Options::default()
         .with_default_extension(Extensions::IMPLICIT_SOME | Extensions::UNWRAP_VARIANT_NEWTYPES);
     let model: Model = opts.from_str(source).map_err(|e| {
@@ -45,13 +51,14 @@ pub fn parse_str(path: &Path, source: &str) -> Result<Model, Box<ModelError>> {
             | ron::Error::DuplicateStructField { field, .. } => Some(field.to_string()),
             _ => None,
         };
+        let message = match &e.code {
+            ron::Error::ExceededRecursionLimit => {
+                "the model nests deeper than the parser allows (128 levels); flatten it".to_string()
+            }
+            code => code.to_string(),
+        };
         Box::new(ModelError::at(
-            path,
-            source,
-            pos.line,
-            pos.col,
-            field,
-            e.code.to_string(),
+            path, source, pos.line, pos.col, field, message,
         ))
     })?;
     validate(path, source, &model)?;
