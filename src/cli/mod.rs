@@ -25,7 +25,13 @@ use std::process::ExitCode;
 /// Constraint-based multibody (and particle-fluid) simulation: every contact, friction and
 /// joint is a velocity-level constraint row, solved together by PGS or APGD.
 #[derive(Debug, Parser)]
-#[command(name = "vcsim", version, about, long_about = None)]
+#[command(
+    name = "vcsim",
+    version,
+    about,
+    long_about = None,
+    after_help = "Exit codes: 0 ok; 1 run or I/O failure (a non-finite state, contacts that cannot be computed, a file that cannot be written); 2 invalid input (a model file that is missing, unreadable or invalid; bad arguments); 3 the run left its bounds (the model's `guard`: a blow-up); 130 interrupted (SIGINT or SIGTERM: the step finishes and everything up to it is written)."
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
