@@ -33,11 +33,13 @@ impl CellGrid {
             Vec3::repeat(Real::INFINITY),
             Vec3::repeat(Real::NEG_INFINITY),
         );
-        for p in pts {
+        // Bounds over the finite points only: a non-finite point (a diverged run, which the
+        // runner's guard reports) is put in cell 0 and must not make the grid unbounded.
+        for p in pts.iter().filter(|p| p.iter().all(|x| x.is_finite())) {
             lo = lo.inf(p);
             hi = hi.sup(p);
         }
-        if pts.is_empty() {
+        if lo.x > hi.x {
             lo = Vec3::zeros();
             hi = Vec3::zeros();
         }
@@ -64,7 +66,7 @@ impl CellGrid {
             self.dims[a] = if planar && a == 2 {
                 1
             } else {
-                (((hi[a] - lo[a]) / cell).floor() as usize) + 1
+                (((hi[a] - lo[a]) / cell).floor() as usize).saturating_add(1)
             };
         }
         let ncell = self.dims[0] * self.dims[1] * self.dims[2];
@@ -111,8 +113,8 @@ impl CellGrid {
     pub fn for_each_near(&self, p: &Vec3, mut f: impl FnMut(u32)) {
         let c = [0, 1, 2].map(|a| ((p[a] - self.min[a]) / self.cell).floor() as i64);
         let range = |a: usize| {
-            let lo = (c[a] - 1).max(0);
-            let hi = (c[a] + 1).min(self.dims[a] as i64 - 1);
+            let lo = c[a].saturating_sub(1).max(0);
+            let hi = c[a].saturating_add(1).min(self.dims[a] as i64 - 1);
             lo..=hi
         };
         for z in range(2) {
@@ -288,5 +290,28 @@ mod cap_tests {
         nb.build(&pts, &g, &pts, 0.025, true);
         assert_eq!(nb.of(50), &[48, 49, 51, 52]);
         assert!(nb.of(100).is_empty());
+    }
+
+    /// Non-finite points (a diverged state) neither panic nor disturb the finite ones: the grid
+    /// stays bounded and the finite points keep their exact neighbours.
+    #[test]
+    fn non_finite_points_are_harmless() {
+        for bad in [Real::NAN, Real::INFINITY, Real::NEG_INFINITY, 1e300] {
+            let mut pts: Vec<Vec3> = (0..50)
+                .map(|i| Vec3::new(0.01 * i as Real, 0.0, 0.0))
+                .collect();
+            pts.push(Vec3::new(bad, -bad, 0.0));
+            pts.push(Vec3::new(0.0, bad, bad));
+            for planar in [false, true] {
+                let mut g = CellGrid::default();
+                g.build(&pts, 0.015, planar);
+                assert!(g.start.len() <= (8 * pts.len()).max(4096) + 1);
+                let mut nb = Neighbours::default();
+                nb.build(&pts, &g, &pts, 0.015, true);
+                for i in 1..49 {
+                    assert_eq!(nb.of(i), &[i as u32 - 1, i as u32 + 1], "{bad} point {i}");
+                }
+            }
+        }
     }
 }

@@ -17,6 +17,9 @@ pub const MAX_SPEED: f64 = 1e5;
 /// The largest gravity (m/s²): 1000 g.
 pub const MAX_GRAVITY: f64 = 1e4;
 
+/// The largest density of a material or a fluid (kg/m³): 40 times osmium's.
+pub const MAX_DENSITY: f64 = 1e6;
+
 /// The largest number of steps a run may have (end / dt).
 pub const MAX_STEPS: f64 = 1e9;
 
@@ -146,7 +149,7 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
             format!("a 2D model has no z component; got {}", m.scene.gravity.2),
         );
     }
-    let g = m.scene.gravity.vec().norm();
+    let g = magnitude(&m.scene.gravity.vec());
     if g.is_nan() || g > MAX_GRAVITY {
         let o = find_key(source, "gravity", 0)
             .map(|o| value_start(source, o))
@@ -190,6 +193,16 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
     let mut materials: HashSet<&str> = HashSet::from(["default"]);
     let mut seen = HashSet::new();
     for mat in &m.materials {
+        if mat.density.0 > MAX_DENSITY {
+            return err(
+                locate(source, "materials", &mat.name, "density"),
+                "density",
+                format!(
+                    "expected a density up to {MAX_DENSITY:e} kg/m³, got {:e}",
+                    mat.density.0
+                ),
+            );
+        }
         if !seen.insert(mat.name.as_str()) {
             return err(
                 locate_nth(source, "materials", &mat.name, "", 1),
@@ -233,7 +246,7 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
                 ),
             );
         }
-        let norm = |v: &super::values::V3| v.vec().norm();
+        let norm = |v: &super::values::V3| magnitude(&v.vec());
         for (field, value, limit, unit) in [
             ("position", norm(&b.position), MAX_LENGTH, "m"),
             ("velocity", norm(&b.velocity), MAX_SPEED, "m/s"),
@@ -368,6 +381,17 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
             }
         }
     }
+    if let Some(f) = &m.fluid {
+        validate_fluid(source, f, dofs).map_err(|(o, field, msg)| {
+            Box::new(ModelError::at_offset(
+                path,
+                source,
+                o,
+                Some(field.to_string()),
+                msg,
+            ))
+        })?;
+    }
     for p in &m.probes {
         let (name, is_joint) = match p {
             ProbeDef::Position(n) | ProbeDef::Velocity(n) | ProbeDef::AngularVelocity(n) => {
@@ -385,7 +409,8 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
                 (n, false)
             }
             ProbeDef::Front(d) => {
-                if m.fluid.is_none() || d.vec().norm() == 0.0 {
+                let n = magnitude(&d.vec());
+                if m.fluid.is_none() || !(n > 0.0 && n.is_finite()) {
                     return err(
                         locate(source, "probes", "Front", ""),
                         "probes",
@@ -395,6 +420,16 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
                 continue;
             }
             ProbeDef::Pressure(_) | ProbeDef::DensityError | ProbeDef::FluidEnergy => {
+                if let ProbeDef::Pressure(x) = p {
+                    let d = magnitude(&x.vec());
+                    if d.is_nan() || d > MAX_LENGTH {
+                        return err(
+                            locate(source, "probes", "Pressure", ""),
+                            "probes",
+                            format!("a `Pressure` point needs a distance from the origin up to {MAX_LENGTH:e} m, got {d:e}"),
+                        );
+                    }
+                }
                 if m.fluid.is_none() {
                     return err(
                         locate(source, "probes", "", ""),
@@ -418,6 +453,170 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
                 "probes",
                 format!("probe names unknown {what} `{name}`"),
             );
+        }
+    }
+    Ok(())
+}
+
+/// The length of `v` without overflow (|(0, 1e200, 0)| is 1e200, not infinity); NaN if any
+/// component is NaN.
+fn magnitude(v: &crate::math::Vec3) -> f64 {
+    if v.iter().any(|x| x.is_nan()) {
+        return f64::NAN;
+    }
+    let m = v.amax();
+    if m == 0.0 || !m.is_finite() {
+        m
+    } else {
+        m * (v / m).norm()
+    }
+}
+
+/// Offset of the `nth` (0-based) item of the list that follows `key:` (after `from`), or of the
+/// key itself when the list is shorter.
+fn list_item(source: &str, key: &str, from: usize, nth: usize) -> usize {
+    let Some(k) = find_key(source, key, from) else {
+        return from;
+    };
+    let open = value_start(source, k);
+    let (mut depth, mut item, mut at_item_start) = (0i32, 0usize, false);
+    for (i, c) in source[open..].char_indices() {
+        let o = open + i;
+        if at_item_start && !c.is_whitespace() {
+            if item == nth {
+                return o;
+            }
+            at_item_start = false;
+        }
+        match c {
+            '[' | '(' | '{' => {
+                depth += 1;
+                if depth == 1 {
+                    at_item_start = true;
+                }
+            }
+            ']' | ')' | '}' => {
+                depth -= 1;
+                if depth <= 0 {
+                    break;
+                }
+            }
+            ',' if depth == 1 => {
+                item += 1;
+                at_item_start = true;
+            }
+            _ => {}
+        }
+    }
+    k
+}
+
+/// Physically meaningful fluid values: density, region positions and sizes, initial speeds. An
+/// error is (offset, field, message).
+fn validate_fluid(
+    source: &str,
+    f: &super::schema::FluidDef,
+    dofs: Dofs,
+) -> Result<(), (usize, &'static str, String)> {
+    use super::schema::{RegionDef, VelocityDef};
+    let fluid = find_key(source, "fluid", 0).unwrap_or(0);
+    if f.density.0 > MAX_DENSITY {
+        let o = find_key(source, "density", fluid).map_or(fluid, |o| value_start(source, o));
+        return Err((
+            o,
+            "density",
+            format!(
+                "expected a density up to {MAX_DENSITY:e} kg/m³, got {:e}",
+                f.density.0
+            ),
+        ));
+    }
+    for (i, r) in f.regions.iter().enumerate() {
+        let item = list_item(source, "regions", fluid, i);
+        let at =
+            |field: &str| find_key(source, field, item).map_or(item, |o| value_start(source, o));
+        let (points, size, velocity) = match r {
+            RegionDef::Box { min, max, velocity } => {
+                (vec![("min", min.vec()), ("max", max.vec())], None, velocity)
+            }
+            RegionDef::Ball {
+                center,
+                radius,
+                velocity,
+            } => (vec![("center", center.vec())], Some(radius.0), velocity),
+            RegionDef::Shape {
+                shape,
+                position,
+                velocity,
+                ..
+            } => {
+                // A shape's points lie within √3 × its largest size of its frame (an oversized
+                // shape is refused when it is built).
+                let s = super::shapes::largest_length(shape);
+                let s = if s <= MAX_LENGTH {
+                    3f64.sqrt() * s
+                } else {
+                    0.0
+                };
+                (vec![("position", position.vec())], Some(s), velocity)
+            }
+        };
+        let mut reach: f64 = 0.0;
+        for (field, x) in &points {
+            let d = magnitude(x);
+            if d.is_nan() || d > MAX_LENGTH {
+                return Err((
+                    at(field),
+                    field,
+                    format!(
+                        "expected a distance from the origin up to {MAX_LENGTH:e} m, got {d:e}"
+                    ),
+                ));
+            }
+            if dofs == Dofs::Planar && x.z != 0.0 {
+                return Err((
+                    at(field),
+                    field,
+                    format!("a 2D model has no z component; got {}", x.z),
+                ));
+            }
+            reach = reach.max(d);
+        }
+        if let Some(radius) = size {
+            if radius > MAX_LENGTH && matches!(r, RegionDef::Ball { .. }) {
+                return Err((
+                    at("radius"),
+                    "radius",
+                    format!("expected a radius up to {MAX_LENGTH:e} m, got {radius:e}"),
+                ));
+            }
+            reach += radius;
+        }
+        // The fastest initial particle: |u| for a uniform field, at most ‖G‖ times the farthest
+        // point of the region for a linear one.
+        let speed = match velocity {
+            VelocityDef::Uniform(u) => {
+                if dofs == Dofs::Planar && u.2 != 0.0 {
+                    return Err((
+                        at("velocity"),
+                        "velocity",
+                        format!("a 2D model has no z component; got {}", u.2),
+                    ));
+                }
+                magnitude(&u.vec())
+            }
+            VelocityDef::Linear(a, b, c) => {
+                let g = (a.vec().norm_squared() + b.vec().norm_squared() + c.vec().norm_squared())
+                    .sqrt();
+                g * reach
+            }
+        };
+        if speed.is_nan() || speed > MAX_SPEED {
+            return Err((
+                at("velocity"),
+                "velocity",
+                format!("expected initial speeds up to {MAX_SPEED:e} m/s, this field reaches {speed:.3e} m/s in the region"),
+            ));
         }
     }
     Ok(())

@@ -23,7 +23,7 @@ pub struct ShapeError(pub String);
 pub const MAX_LENGTH: Real = 1e6;
 
 /// The largest absolute size or coordinate in a shape definition (m).
-fn largest_length(def: &ShapeDef) -> Real {
+pub(crate) fn largest_length(def: &ShapeDef) -> Real {
     let v = |p: &super::values::V3| p.0.abs().max(p.1.abs()).max(p.2.abs());
     match def {
         ShapeDef::Ball { radius } => radius.0,
