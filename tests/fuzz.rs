@@ -11,7 +11,18 @@ use std::time::Duration;
 #[test]
 fn mutated_models_never_panic() {
     let models = fuzz::small_models(Path::new(env!("CARGO_MANIFEST_DIR")));
-    let rep = fuzz::run(&models, 0x5eed, u64::MAX, Duration::from_secs(20), 2000);
+    let opts = fuzz::Options {
+        max_particles: 2000,
+        step_every: 1,
+    };
+    let rep = fuzz::run(
+        &models,
+        0x5eed,
+        u64::MAX,
+        Duration::from_secs(20),
+        &opts,
+        None,
+    );
     println!(
         "fuzz: {} inputs, {} parsed, {} built, {} stepped, {} panics, slowest {:?}",
         rep.inputs,

@@ -141,17 +141,34 @@ pub struct Report {
     pub slowest: Duration,
 }
 
-/// Runs `inputs` mutated models (or until `budget` is spent): parse, build, and for models that
-/// build with at most `max_particles` particles, two steps. Panics are caught and collected
-/// (the offending input's text).
+/// What a fuzz run does with each input after parsing.
+pub struct Options {
+    /// Step (twice) only worlds with at most this many fluid particles.
+    pub max_particles: usize,
+    /// Step one in this many of the worlds that build (1: all of them).
+    pub step_every: u64,
+}
+
+/// The input being tried and when it started, for a watchdog thread that reports hangs.
+#[derive(Default)]
+pub struct Watch(pub std::sync::Mutex<Option<(Instant, String)>>);
+
+/// Runs `inputs` mutated models (or until `budget` is spent): parse, build, and for some of the
+/// models that build, two steps. Panics are caught and collected (the offending input's text).
 pub fn run(
     models: &[(String, String)],
     seed: u64,
     inputs: u64,
     budget: Duration,
-    max_particles: usize,
+    opts: &Options,
+    watch: Option<&Watch>,
 ) -> Report {
-    let mut rng = Rng(seed | 1);
+    // A seed mixed by splitmix64 (nearby seeds give unrelated streams); xorshift needs a
+    // non-zero state.
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    let mut rng = Rng((z ^ (z >> 31)).max(1));
     let mut rep = Report::default();
     let t0 = Instant::now();
     let hook = std::panic::take_hook();
@@ -164,13 +181,19 @@ pub fn run(
         }
         rep.inputs += 1;
         let t = Instant::now();
+        if let Some(w) = watch {
+            *w.0.lock().unwrap() = Some((t, format!("// from {name}\n{s}")));
+        }
+        let built_before = rep.built;
         let r = catch_unwind(AssertUnwindSafe(|| {
             let mut stages = (false, false, false);
             if let Ok(m) = vcsim::parse_str(Path::new(name), &s) {
                 stages.0 = true;
                 if let Ok(mut w) = vcsim::build_world(&m) {
                     stages.1 = true;
-                    if w.fluid.as_ref().map(|f| f.len()).unwrap_or(0) <= max_particles {
+                    let small =
+                        w.fluid.as_ref().map(|f| f.len()).unwrap_or(0) <= opts.max_particles;
+                    if small && built_before % opts.step_every.max(1) == 0 {
                         w.step();
                         w.step();
                         stages.2 = true;
@@ -188,6 +211,9 @@ pub fn run(
             }
             Err(_) => rep.panics.push(format!("// from {name}\n{s}")),
         }
+    }
+    if let Some(w) = watch {
+        *w.0.lock().unwrap() = None;
     }
     std::panic::set_hook(hook);
     rep
