@@ -30,12 +30,20 @@ impl ParamError {
     }
 }
 
-/// `Ok` for a count of at least one (iterations, sweeps).
-pub fn at_least_one(field: &'static str, n: usize) -> Result<(), ParamError> {
-    if n >= 1 {
+/// The most iterations a solve may be given: beyond it a step that does not converge would run
+/// for hours (an iteration over 10⁴ rows takes tens of µs).
+pub const MAX_ITERATIONS: usize = 100_000;
+
+/// `Ok` for an iteration limit from 1 to [`MAX_ITERATIONS`].
+pub fn iteration_limit(field: &'static str, n: usize) -> Result<(), ParamError> {
+    if (1..=MAX_ITERATIONS).contains(&n) {
         Ok(())
     } else {
-        Err(ParamError::new(field, "at least 1 iteration", n as Real))
+        Err(ParamError::new(
+            field,
+            "from 1 to 100000 iterations",
+            n as Real,
+        ))
     }
 }
 

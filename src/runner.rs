@@ -133,14 +133,49 @@ pub struct RunReport {
     pub samples: usize,
 }
 
+/// Running totals of a run's solver statistics, carried across a checkpoint so that a resumed
+/// run reports the whole run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Totals {
+    /// Solver iterations summed over the steps.
+    pub iterations: u64,
+    /// Largest solver iteration count of a step.
+    pub max_iterations: usize,
+    /// Largest final residual of a step (m/s).
+    pub max_residual: Real,
+    /// Steps whose solve stopped at the iteration limit.
+    pub unconverged_steps: u64,
+    /// Samples taken.
+    pub samples: usize,
+    /// Wall time of the earlier parts of a resumed run (s).
+    pub earlier_wall: Real,
+}
+
+/// Where a run stands after a step (for observers that save checkpoints).
+#[derive(Debug, Clone, Copy)]
+pub struct Progress<'a> {
+    /// The step just taken.
+    pub step: u64,
+    /// The last step of the run.
+    pub total: u64,
+    /// Whether the step is on the output grid (every `round(every / dt)` steps).
+    pub on_grid: bool,
+    /// Whether the state after this step was sampled (on the grid, or the last step).
+    pub sampled: bool,
+    /// Totals including this step.
+    pub totals: &'a Totals,
+}
+
 /// Sees each sample of a run, and each step.
 pub trait Observer {
     /// Why the observer failed (e.g. a file could not be written).
     type Error;
     /// Called at each output time with the world and the probe values of this sample.
     fn sample(&mut self, world: &World, values: &[Real]) -> Result<(), Self::Error>;
-    /// Called after each step (`step` of `total`). Default: nothing.
-    fn stepped(&mut self, _world: &World, _step: u64, _total: u64) {}
+    /// Called after each step, after its sample if it has one. Default: nothing.
+    fn stepped(&mut self, _world: &World, _at: &Progress) -> Result<(), Self::Error> {
+        Ok(())
+    }
     /// Asked after each step: whether the run should stop there (an interruption). The state
     /// at that step is sampled before the run returns [`RunError::Interrupted`]. Default: never.
     fn stop_requested(&self) -> bool {
@@ -235,8 +270,9 @@ pub fn non_finite(world: &World) -> Option<String> {
 }
 
 /// Runs `world` for `until` seconds of simulated time, sampling `probes` every `every` seconds
-/// (see the module doc) and checking `bounds` after every step. Returns the series and the report; on divergence or an observer error,
-/// the samples taken so far were already given to the observer.
+/// (see the module doc) and checking `bounds` after every step. Returns the series and the
+/// report; on divergence or an observer error, the samples taken so far were already given to
+/// the observer.
 pub fn run<O: Observer>(
     world: &mut World,
     probes: &[Probe],
@@ -245,15 +281,32 @@ pub fn run<O: Observer>(
     bounds: &Bounds,
     observer: &mut O,
 ) -> Result<(Series, RunReport), RunError<O::Error>> {
+    run_from(world, probes, until, every, bounds, None, observer)
+}
+
+/// As [`run`], for a world that may have been restored from a checkpoint: with `resumed`
+/// (the totals saved with it) the run goes on from `world.steps` without sampling the start
+/// again, and its report covers the whole run. Step numbers and output times are those of the
+/// uninterrupted run (counted from the world's time origin), so a resumed run writes the same
+/// samples.
+pub fn run_from<O: Observer>(
+    world: &mut World,
+    probes: &[Probe],
+    until: Real,
+    every: Real,
+    bounds: &Bounds,
+    resumed: Option<Totals>,
+    observer: &mut O,
+) -> Result<(Series, RunReport), RunError<O::Error>> {
     let columns: Vec<String> = probes.iter().flat_map(|p| p.columns(world)).collect();
     let mut series = Series {
         values: vec![Vec::new(); columns.len()],
         columns,
         time: Vec::new(),
     };
-    let total = (until / world.dt).round().max(1.0) as u64;
+    let base = world.steps_origin;
+    let total = base + ((until - world.time_origin) / world.dt).round().max(1.0) as u64;
     let every = (every / world.dt).round().max(1.0) as u64;
-    let mut report = RunReport::default();
     let start = Instant::now();
     let mut row = Vec::with_capacity(series.columns.len());
     let mut sample = |world: &World, series: &mut Series, observer: &mut O| {
@@ -267,15 +320,22 @@ pub fn run<O: Observer>(
         }
         observer.sample(world, &row).map_err(RunError::Observer)
     };
-    sample(world, &mut series, observer)?;
-    report.samples += 1;
-    let mut iterations = 0u64;
-    for step in 1..=total {
+    let mut totals = match resumed {
+        Some(t) => t,
+        None => {
+            sample(world, &mut series, observer)?;
+            Totals {
+                samples: 1,
+                ..Totals::default()
+            }
+        }
+    };
+    for step in world.steps + 1..=total {
         let info = world.step();
-        iterations += info.iterations as u64;
-        report.max_iterations = report.max_iterations.max(info.iterations);
-        report.max_residual = report.max_residual.max(info.residual);
-        report.unconverged_steps += (!info.converged) as u64;
+        totals.iterations += info.iterations as u64;
+        totals.max_iterations = totals.max_iterations.max(info.iterations);
+        totals.max_residual = totals.max_residual.max(info.residual);
+        totals.unconverged_steps += (!info.converged) as u64;
         if let Some(what) = non_finite(world) {
             return Err(RunError::Diverged {
                 time: world.time,
@@ -303,23 +363,41 @@ pub fn run<O: Observer>(
                 ),
             });
         }
-        let stop = observer.stop_requested();
-        if step % every == 0 || step == total || stop {
+        let on_grid = (step - base).is_multiple_of(every);
+        let sampled = on_grid || step == total;
+        if sampled {
             let t0 = Instant::now();
             sample(world, &mut series, observer)?;
-            report.samples += 1;
+            totals.samples += 1;
             world.timings.add(Stage::Output, t0);
         }
-        observer.stepped(world, step, total);
-        if stop && step < total {
+        let at = Progress {
+            step,
+            total,
+            on_grid,
+            sampled,
+            totals: &totals,
+        };
+        observer.stepped(world, &at).map_err(RunError::Observer)?;
+        if step < total && observer.stop_requested() {
+            // The state where the run stops is written (an extra sample off the grid).
+            if !sampled {
+                sample(world, &mut series, observer)?;
+            }
             return Err(RunError::Interrupted {
                 time: world.time,
                 step,
             });
         }
     }
-    report.steps = total;
-    report.wall = start.elapsed();
-    report.mean_iterations = iterations as Real / total as Real;
+    let report = RunReport {
+        steps: world.steps,
+        wall: start.elapsed() + Duration::from_secs_f64(totals.earlier_wall),
+        mean_iterations: totals.iterations as Real / world.steps.max(1) as Real,
+        max_iterations: totals.max_iterations,
+        max_residual: totals.max_residual,
+        unconverged_steps: totals.unconverged_steps,
+        samples: totals.samples,
+    };
     Ok((series, report))
 }

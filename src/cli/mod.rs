@@ -43,14 +43,18 @@ pub struct Cli {
 pub enum Command {
     /// Run a model and write CSV series, VTK frames, a plot and a summary into a run folder.
     Run {
-        /// The model file (RON).
-        model: PathBuf,
+        /// The model file (RON). With --resume it may be left out (the checkpoint holds the
+        /// model the run started with), or given to go on with an edited model (e.g. a
+        /// smaller dt) that has the same bodies, joints, particles and probes.
+        #[arg(required_unless_present = "resume")]
+        model: Option<PathBuf>,
         /// Run folder. Default: runs/MODEL, or runs/MODEL-N if that one is taken (MODEL: file name
         /// without extension).
         /// An existing non-empty folder is never overwritten.
         #[arg(long)]
         out: Option<PathBuf>,
-        /// End time in seconds, overriding the model's `time.end`.
+        /// End time in seconds, overriding the model's `time.end` (with --resume: the end of
+        /// the run being resumed).
         #[arg(long)]
         end: Option<f64>,
         /// Worker threads (default: all cores). Results do not depend on it.
@@ -59,6 +63,16 @@ pub enum Command {
         /// Do not show the progress bar.
         #[arg(long)]
         quiet: bool,
+        /// Save the state in the run folder (checkpoint.bin) at the first output time at least
+        /// T seconds after the last checkpoint, when interrupted, and at the end; --resume goes
+        /// on from it.
+        #[arg(long, value_name = "T")]
+        checkpoint_every: Option<f64>,
+        /// Go on with the run in folder DIR from its checkpoint, in the same folder: outputs
+        /// after the checkpoint are replaced, and the files come out byte for byte as an
+        /// uninterrupted run writes them (with the same model).
+        #[arg(long, value_name = "DIR", conflicts_with = "out")]
+        resume: Option<PathBuf>,
     },
     /// Validate a model and summarise it (bodies, degrees of freedom, constraint rows).
     Check {
@@ -138,7 +152,17 @@ pub fn main() -> ExitCode {
             end,
             threads,
             quiet,
-        } => run_cmd(&model, out, end, threads, quiet),
+            checkpoint_every,
+            resume,
+        } => run_cmd(RunArgs {
+            model,
+            out,
+            end,
+            threads,
+            quiet,
+            checkpoint_every,
+            resume,
+        }),
         Command::Render { run_dir, opts } => {
             let start = std::time::Instant::now();
             match crate::io::render::render(&run_dir, &opts) {
@@ -227,18 +251,50 @@ fn check(path: &Path) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn run_cmd(
-    path: &Path,
+/// The arguments of `run`.
+struct RunArgs {
+    model: Option<PathBuf>,
     out: Option<PathBuf>,
     end: Option<f64>,
     threads: Option<usize>,
     quiet: bool,
-) -> ExitCode {
-    let (model, source) = match load_file(path) {
-        Ok(m) => m,
-        Err(e) => return report_model_error(*e),
+    checkpoint_every: Option<f64>,
+    resume: Option<PathBuf>,
+}
+
+fn run_cmd(a: RunArgs) -> ExitCode {
+    let checkpoint = match a.resume.as_deref().map(crate::io::checkpoint::read) {
+        None => None,
+        Some(Ok(c)) => Some(c),
+        Some(Err(e)) => {
+            errln!("error: {e}");
+            return ExitCode::from(2);
+        }
     };
-    let end = end.unwrap_or(model.time.end.0);
+    // The model: the file given, or the one saved in the checkpoint.
+    let (path, model, source) = match (&a.model, &checkpoint) {
+        (Some(p), _) => match load_file(p) {
+            Ok((m, s)) => (p.clone(), m, s),
+            Err(e) => return report_model_error(*e),
+        },
+        (None, Some(c)) => {
+            let p = PathBuf::from(&c.model_path);
+            match crate::model::parse_str(&p, &c.model_text) {
+                Ok(m) => (p, m, c.model_text.clone()),
+                Err(e) => return report_model_error(*e),
+            }
+        }
+        (None, None) => {
+            errln!("error: give a model file, or --resume DIR");
+            return ExitCode::from(2);
+        }
+    };
+    let path = path.as_path();
+    // A resumed run ends where the run it resumes was to end, unless --end says otherwise.
+    let end = a
+        .end
+        .or(checkpoint.as_ref().map(|c| c.end))
+        .unwrap_or(model.time.end.0);
     if !(end.is_finite() && end > 0.0) {
         errln!("error: --end must be a positive number of seconds, got {end}");
         return ExitCode::from(2);
@@ -258,7 +314,24 @@ fn run_cmd(
         );
         return ExitCode::from(2);
     }
-    if let Some(n) = threads {
+    if let Some(c) = &checkpoint {
+        if end < c.state.time + model.time.dt.0 {
+            errln!(
+                "error: the checkpoint is at t = {} s; the run's end ({end} s) must be at least \
+                 one step later (pass --end)",
+                c.state.time
+            );
+            return ExitCode::from(2);
+        }
+    }
+    let every = a.checkpoint_every.or(checkpoint.as_ref().map(|c| c.every));
+    if let Some(t) = every {
+        if !(t.is_finite() && t > 0.0) {
+            errln!("error: --checkpoint-every must be a positive number of seconds, got {t}");
+            return ExitCode::from(2);
+        }
+    }
+    if let Some(n) = a.threads {
         if n == 0 {
             errln!("error: --threads must be at least 1");
             return ExitCode::from(2);
@@ -271,28 +344,69 @@ fn run_cmd(
             return ExitCode::from(1);
         }
     }
-    let out = match choose_out_dir(path, out) {
-        Ok(o) => o,
-        Err(e) => {
-            errln!("error: {e}");
-            return ExitCode::from(2);
-        }
+    let out = match &a.resume {
+        Some(dir) => dir.clone(),
+        None => match choose_out_dir(path, a.out.clone()) {
+            Ok(o) => o,
+            Err(e) => {
+                errln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
     };
     let mut world = match build_world(&model) {
         Ok(w) => w,
         Err(e) => return report_model_error(crate::model::error::build_error(path, &source, &e)),
     };
-    for w in crate::model::warnings::warnings(path, &source, &world) {
-        errln!("warning: {w}");
-    }
-    errln!(
-        "running {} to t = {end} s, output in {}",
-        path.display(),
-        out.display()
-    );
     let probes = match crate::model::resolve_probes(&model, &world) {
         Ok(p) => p,
         Err(e) => return report_model_error(crate::model::error::build_error(path, &source, &e)),
+    };
+    let resume = match checkpoint {
+        None => {
+            for w in crate::model::warnings::warnings(path, &source, &world) {
+                errln!("warning: {w}");
+            }
+            errln!(
+                "running {} to t = {end} s, output in {}",
+                path.display(),
+                out.display()
+            );
+            None
+        }
+        Some(c) => {
+            let columns: Vec<String> = probes.iter().flat_map(|p| p.columns(&world)).collect();
+            if columns != c.columns {
+                errln!(
+                    "error: {} has other probes than the checkpoint in {} (probes.csv columns \
+                     [{}], the checkpoint's [{}])",
+                    path.display(),
+                    out.display(),
+                    columns.join(", "),
+                    c.columns.join(", ")
+                );
+                return ExitCode::from(2);
+            }
+            let (t, step) = (c.state.time, c.state.steps);
+            if let Err(e) = world.restore(c.state) {
+                errln!(
+                    "error: {} does not fit the checkpoint in {}: {e}",
+                    path.display(),
+                    out.display()
+                );
+                return ExitCode::from(2);
+            }
+            errln!(
+                "resuming {} from its checkpoint at t = {t} s (step {step}) with {}, to t = \
+                 {end} s",
+                out.display(),
+                path.display()
+            );
+            Some(crate::io::run::Resume {
+                totals: c.totals,
+                output: c.output,
+            })
+        }
     };
     // SIGINT / SIGTERM: finish the current step, write everything, exit 130.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -302,8 +416,14 @@ fn run_cmd(
         }
     }
     let opts = RunOptions {
-        progress: !quiet,
+        progress: !a.quiet,
         stop: Some(stop),
+        checkpoint: every.map(|every| crate::io::run::CheckpointOptions {
+            every,
+            model_path: path.display().to_string(),
+            model_text: source.clone(),
+        }),
+        resume,
         ..RunOptions::for_model(&model, out.clone(), end)
     };
     match run(&mut world, &probes, &opts) {

@@ -295,7 +295,8 @@ impl Fluid {
                         .sum()
                 })
                 .collect();
-        } else if moved {
+        } else if moved || self.bgrid.items.len() != self.boundary.len() {
+            // (Body particles moved, or the walls' grid is not built yet: a restored state.)
             self.bgrid.build(&self.boundary, r, planar);
         }
         self.fb
@@ -319,5 +320,92 @@ impl Fluid {
         if self.params.shifting > 0.0 {
             self.shift_particles(h);
         }
+    }
+}
+
+/// The evolving state of a fluid, for checkpoints: everything a later step or output reads
+/// (units as in [`Fluid`]). Neighbour lists and cell grids are rebuilt from it at the next step.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct FluidState {
+    pos: Vec<Vec3>,
+    vel: Vec<Vec3>,
+    id: Vec<u32>,
+    lambda: Vec<Real>,
+    pressure: Vec<Real>,
+    density_error: Vec<Real>,
+    boundary: Vec<Vec3>,
+    boundary_pressure: Vec<Real>,
+    blambda: Vec<Real>,
+    body_force: Vec<Vec3>,
+    body_torque: Vec<Vec3>,
+    /// Computed once, at the first step, from the boundary particles where they were then:
+    /// recomputing it from moved body particles would differ in the last bits.
+    bdens: Vec<Real>,
+}
+
+impl Fluid {
+    /// A copy of the evolving state.
+    pub fn state(&self) -> FluidState {
+        FluidState {
+            pos: self.pos.clone(),
+            vel: self.vel.clone(),
+            id: self.id.clone(),
+            lambda: self.lambda.clone(),
+            pressure: self.pressure.clone(),
+            density_error: self.density_error.clone(),
+            boundary: self.boundary.clone(),
+            boundary_pressure: self.boundary_pressure.clone(),
+            blambda: self.blambda.clone(),
+            body_force: self.body_force.clone(),
+            body_torque: self.body_torque.clone(),
+            bdens: self.bdens.clone(),
+        }
+    }
+
+    /// Puts a saved state back. The fluid must have been built from a model with as many
+    /// particles, boundary particles and bodies as the one the state was saved from.
+    pub fn restore(&mut self, s: FluidState) -> Result<(), String> {
+        let n = self.len();
+        let same = |what: &str, saved: usize, here: usize| {
+            if saved == here {
+                Ok(())
+            } else {
+                Err(format!(
+                    "the checkpoint has {saved} {what}; the model makes {here}"
+                ))
+            }
+        };
+        same("fluid particles", s.pos.len(), n)?;
+        for len in [s.vel.len(), s.id.len(), s.lambda.len(), s.pressure.len()] {
+            // (every per-particle array has one value per particle)
+            same("fluid particle values", len, n)?;
+        }
+        same("boundary particles", s.boundary.len(), self.boundary.len())?;
+        same(
+            "boundary particle values",
+            s.blambda.len().min(s.boundary_pressure.len()),
+            self.boundary.len(),
+        )?;
+        same("density errors", s.density_error.len(), n)?;
+        if !s.bdens.is_empty() {
+            same("boundary densities", s.bdens.len(), self.boundary.len())?;
+        }
+        // (body_force and body_torque are rewritten at every step, sized by the bodies.)
+        if s.id.iter().any(|&i| i as usize >= n) {
+            return Err("the checkpoint's particle ids are out of range".into());
+        }
+        self.pos = s.pos;
+        self.vel = s.vel;
+        self.id = s.id;
+        self.lambda = s.lambda;
+        self.pressure = s.pressure;
+        self.density_error = s.density_error;
+        self.boundary = s.boundary;
+        self.boundary_pressure = s.boundary_pressure;
+        self.blambda = s.blambda;
+        self.body_force = s.body_force;
+        self.body_torque = s.body_torque;
+        self.bdens = s.bdens;
+        Ok(())
     }
 }

@@ -22,7 +22,7 @@ use parry3d_f64::shape::SharedShape;
 use rayon::prelude::*;
 
 /// Impulses of a contact point from the last solve, kept for warm starting.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Impulse {
     /// Normal impulse (N·s).
     pub normal: Real,
@@ -51,8 +51,10 @@ type Manifold = ContactManifold<(), Impulse>;
 /// diagonal are merged.
 pub const MERGE_FRACTION: Real = 1e-3;
 
-/// Persistent data of a pair of colliders.
-#[derive(Default)]
+/// Persistent data of a pair of colliders: parry's manifolds (points with their feature ids and
+/// warm-start impulses) and its workspace for composite shapes. Saved whole in checkpoints, so a
+/// resumed run matches the same contact points as an uninterrupted one.
+#[derive(Default, Clone, serde::Serialize, serde::Deserialize)]
 pub struct PairCache {
     manifolds: Vec<Manifold>,
     workspace: Option<ContactManifoldsWorkspace>,
@@ -105,6 +107,27 @@ impl Geometry {
             excluded: self.excluded.clone(),
             ..Default::default()
         }
+    }
+
+    /// The persistent contact data, pair by pair (body-collider indices), for a checkpoint.
+    pub fn pair_caches(&self) -> Vec<((u32, u32), PairCache)> {
+        self.pairs.clone()
+    }
+
+    /// Restores persistent contact data saved by [`Geometry::pair_caches`]; pairs must name
+    /// existing colliders.
+    pub fn restore_pair_caches(
+        &mut self,
+        pairs: Vec<((u32, u32), PairCache)>,
+    ) -> Result<(), String> {
+        let n = self.colliders.len() as u32;
+        if let Some(((i, j), _)) = pairs.iter().find(|((i, j), _)| *i >= n || *j >= n) {
+            return Err(format!(
+                "the checkpoint has contacts between colliders {i} and {j}; the model has {n}"
+            ));
+        }
+        self.pairs = pairs;
+        Ok(())
     }
 
     /// Points filling body `i`'s shape on a cubic lattice of `spacing` (m), in the body's

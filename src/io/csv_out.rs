@@ -22,9 +22,33 @@ pub struct CsvSeries {
     row: Vec<String>,
 }
 
-fn open(dir: &Path, name: &str, header: &[String]) -> std::io::Result<Writer> {
-    let mut w = csv::Writer::from_writer(BufWriter::new(File::create(dir.join(name))?));
-    w.write_record(header).map_err(std::io::Error::other)?;
+/// The files in the order of [`CsvSeries::lengths`].
+const FILES: usize = 6;
+
+/// Creates `name` with its header; or, with `keep = Some(len)` (a resumed run), keeps the
+/// first `len` bytes of the existing file (the rows up to the checkpoint) and appends.
+fn open(dir: &Path, name: &str, header: &[String], keep: Option<u64>) -> std::io::Result<Writer> {
+    let path = dir.join(name);
+    let file = match keep {
+        None => File::create(&path)?,
+        Some(len) => {
+            let f = std::fs::OpenOptions::new().append(true).open(&path)?;
+            let have = f.metadata()?.len();
+            if have < len {
+                return Err(std::io::Error::other(format!(
+                    "{} holds {have} bytes, fewer than the {len} it had at the checkpoint; it was \
+                     changed since",
+                    path.display()
+                )));
+            }
+            f.set_len(len)?;
+            f
+        }
+    };
+    let mut w = csv::Writer::from_writer(BufWriter::new(file));
+    if keep.is_none() {
+        w.write_record(header).map_err(std::io::Error::other)?;
+    }
     Ok(w)
 }
 
@@ -35,6 +59,49 @@ fn s(v: &[&str]) -> Vec<String> {
 impl CsvSeries {
     /// Creates the files in `dir` with their headers; `probe_columns` names the probe columns.
     pub fn create(dir: &Path, probe_columns: &[String], with_fluid: bool) -> std::io::Result<Self> {
+        Self::open_all(dir, probe_columns, with_fluid, None)
+    }
+
+    /// Reopens the files of a run for appending after a checkpoint: each is cut to its length
+    /// in `lengths` (as [`CsvSeries::lengths`] gave them at the checkpoint).
+    pub fn resume(
+        dir: &Path,
+        probe_columns: &[String],
+        with_fluid: bool,
+        lengths: &[u64],
+    ) -> std::io::Result<Self> {
+        Self::open_all(dir, probe_columns, with_fluid, Some(lengths))
+    }
+
+    /// Bytes in each file, in the order series, bodies, joints, contacts, probes, fluid (when
+    /// there is a fluid); call after [`CsvSeries::flush`].
+    pub fn lengths(&self) -> std::io::Result<Vec<u64>> {
+        let files = [
+            &self.series,
+            &self.bodies,
+            &self.joints,
+            &self.contacts,
+            &self.probes,
+        ];
+        let mut v = Vec::with_capacity(FILES);
+        for w in files.into_iter().chain(self.fluid.as_ref()) {
+            v.push(w.get_ref().get_ref().metadata()?.len());
+        }
+        Ok(v)
+    }
+
+    fn open_all(
+        dir: &Path,
+        probe_columns: &[String],
+        with_fluid: bool,
+        lengths: Option<&[u64]>,
+    ) -> std::io::Result<Self> {
+        if lengths.is_some_and(|l| l.len() != FILES - 1 + with_fluid as usize) {
+            return Err(std::io::Error::other(
+                "the checkpoint lists another set of CSV files than this run writes",
+            ));
+        }
+        let keep = |i: usize| lengths.map(|l| l[i]);
         let mut ph = vec!["t".to_string()];
         ph.extend(probe_columns.iter().cloned());
         Ok(CsvSeries {
@@ -53,6 +120,7 @@ impl CsvSeries {
                     "potential",
                     "total",
                 ]),
+                keep(0),
             )?,
             bodies: open(
                 dir,
@@ -61,11 +129,13 @@ impl CsvSeries {
                     "t", "body", "x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx",
                     "wy", "wz",
                 ]),
+                keep(1),
             )?,
             joints: open(
                 dir,
                 "joints.csv",
                 &s(&["t", "joint", "fx", "fy", "fz", "tx", "ty", "tz"]),
+                keep(2),
             )?,
             contacts: open(
                 dir,
@@ -73,8 +143,9 @@ impl CsvSeries {
                 &s(&[
                     "t", "body1", "body2", "px", "py", "pz", "nx", "ny", "nz", "dist", "fn", "ft",
                 ]),
+                keep(3),
             )?,
-            probes: open(dir, "probes.csv", &ph)?,
+            probes: open(dir, "probes.csv", &ph, keep(4))?,
             fluid: if with_fluid {
                 Some(open(
                     dir,
@@ -88,6 +159,7 @@ impl CsvSeries {
                         "mean_speed",
                         "kinetic",
                     ]),
+                    keep(5),
                 )?)
             } else {
                 None

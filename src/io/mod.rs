@@ -3,6 +3,7 @@
 //! [`crate::runner`] with an observer that writes these files). Only this module and
 //! [`crate::cli`] touch the file system.
 
+pub mod checkpoint;
 pub mod csv_out;
 pub mod plot;
 pub mod render;

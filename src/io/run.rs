@@ -2,12 +2,13 @@
 //! series and VTK frames into the run folder and shows a progress bar; then the plot and the
 //! run summary.
 
+use super::checkpoint::{self, Checkpoint, OutputMark};
 use super::csv_out::CsvSeries;
 use super::plot::{plot_panels, Panel};
 use super::vtk::VtkWriter;
 use crate::pipeline::{Stage, World};
 use crate::probe::Probe;
-use crate::runner::{self, Observer, RunReport, Series};
+use crate::runner::{self, Observer, Progress, RunReport, Series, Totals};
 use crate::Real;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
@@ -37,6 +38,33 @@ pub struct RunOptions {
     /// Set (e.g. by a signal handler) to stop the run after the current step: the state there
     /// is written, then the summary, marked as interrupted.
     pub stop: Option<Arc<AtomicBool>>,
+    /// Write checkpoints (`--checkpoint-every`).
+    pub checkpoint: Option<CheckpointOptions>,
+    /// Go on from a checkpoint: the world was restored from it by the caller; the output files
+    /// are cut back to where they were at the checkpoint and appended to.
+    pub resume: Option<Resume>,
+}
+
+/// Checkpoints of a run: `checkpoint.bin` in the run folder, rewritten at the first output
+/// time at least `every` seconds after the last one, when the run is interrupted, and at its
+/// last step.
+#[derive(Debug, Clone)]
+pub struct CheckpointOptions {
+    /// Interval (s).
+    pub every: Real,
+    /// The model file (for messages).
+    pub model_path: String,
+    /// The model text, saved in the checkpoint.
+    pub model_text: String,
+}
+
+/// Where a resumed run takes up its outputs.
+#[derive(Debug, Clone)]
+pub struct Resume {
+    /// The runner's totals at the checkpoint.
+    pub totals: Totals,
+    /// The output files at the checkpoint.
+    pub output: OutputMark,
 }
 
 impl RunOptions {
@@ -53,6 +81,8 @@ impl RunOptions {
             progress: false,
             bounds: model.guard,
             stop: None,
+            checkpoint: None,
+            resume: None,
         }
     }
 }
@@ -121,18 +151,51 @@ pub enum RunError {
     },
 }
 
-/// Writes each sample: CSV rows, VTK frames, the progress bar.
+/// Checkpoints being written.
+struct Plan {
+    opts: CheckpointOptions,
+    dir: PathBuf,
+    end: Real,
+    columns: Vec<String>,
+    /// Time of the last checkpoint (s), or of the start.
+    last: Real,
+    /// Whether one was written.
+    written: bool,
+}
+
+/// Writes each sample: CSV rows, VTK frames, the progress bar; and the checkpoints.
 struct Files {
     csv: CsvSeries,
     vtk: Option<VtkWriter>,
     frame: usize,
     bar: ProgressBar,
     stop: Option<Arc<AtomicBool>>,
+    plan: Option<Plan>,
+    /// The outputs before the last sample (a checkpoint after an off-grid sample leaves it out).
+    before: OutputMark,
+    /// The state at the last output time, kept to be written as the checkpoint when the next
+    /// steps leave the bounds (all states that reach the observer passed them).
+    good: Option<Checkpoint>,
+}
+
+impl Files {
+    fn mark(&self) -> std::io::Result<OutputMark> {
+        let (f, ff) = self.vtk.as_ref().map(|v| v.frames()).unwrap_or((&[], &[]));
+        Ok(OutputMark {
+            csv: self.csv.lengths()?,
+            frame: self.frame,
+            frames: f.to_vec(),
+            fluid_frames: ff.to_vec(),
+        })
+    }
 }
 
 impl Observer for Files {
     type Error = std::io::Error;
     fn sample(&mut self, world: &World, values: &[Real]) -> std::io::Result<()> {
+        if self.plan.is_some() {
+            self.before = self.mark()?;
+        }
         self.csv.write(world, values)?;
         // Every finished row is on disk at each output time: a run killed at any moment leaves
         // CSV files that end on a complete row.
@@ -141,6 +204,16 @@ impl Observer for Files {
             v.write_frame(world, self.frame)?;
         }
         self.frame += 1;
+        if world.steps == 0 && self.plan.is_some() {
+            // A checkpoint of the start: even a run that leaves its bounds in the first steps
+            // can be resumed (with a smaller dt, say).
+            let totals = Totals {
+                samples: 1,
+                ..Totals::default()
+            };
+            let c = self.checkpoint(world, &totals, self.mark()?);
+            self.write(c)?;
+        }
         self.bar.set_position(world.steps);
         self.bar.set_message(format!("{:.4}", world.time));
         Ok(())
@@ -149,6 +222,82 @@ impl Observer for Files {
         self.stop
             .as_ref()
             .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+    fn stepped(&mut self, world: &World, at: &Progress) -> std::io::Result<()> {
+        let stop = at.step < at.total && self.stop_requested();
+        let Some(plan) = self.plan.as_ref() else {
+            return Ok(());
+        };
+        let due = at.on_grid && world.time - plan.last >= plan.opts.every - 0.5 * world.dt;
+        let write = due || stop || at.step == at.total;
+        let keep = at.sampled && at.on_grid;
+        if !(write || keep) {
+            return Ok(());
+        }
+        // The checkpoint's outputs are those of an uninterrupted run up to this step: an
+        // off-grid sample (the last step) is left out, to be cut off when the run resumes.
+        let output = if at.sampled && !at.on_grid {
+            self.before.clone()
+        } else {
+            self.mark()?
+        };
+        let c = self.checkpoint(world, at.totals, output);
+        if write {
+            self.write(c)?;
+        } else {
+            self.good = Some(c);
+        }
+        Ok(())
+    }
+}
+
+impl Files {
+    fn checkpoint(&self, world: &World, totals: &Totals, output: OutputMark) -> Checkpoint {
+        let plan = self.plan.as_ref().expect("checkpoints are planned");
+        Checkpoint {
+            model_path: plan.opts.model_path.clone(),
+            model_text: plan.opts.model_text.clone(),
+            end: plan.end,
+            every: plan.opts.every,
+            columns: plan.columns.clone(),
+            state: world.state(),
+            totals: *totals,
+            output,
+        }
+    }
+
+    fn write(&mut self, c: Checkpoint) -> std::io::Result<()> {
+        if let Some(plan) = self.plan.as_mut() {
+            checkpoint::write(&plan.dir, &c)?;
+            plan.last = c.state.time;
+            plan.written = true;
+        }
+        self.good = None;
+        Ok(())
+    }
+
+    /// After a blow-up: the last state within the bounds becomes the checkpoint.
+    fn write_last_good(&mut self) -> std::io::Result<()> {
+        match self.good.take() {
+            Some(c) => self.write(c),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Files {
+    /// How to resume, for messages: empty without a checkpoint.
+    fn resume_hint(&self) -> String {
+        match &self.plan {
+            Some(p) if p.written => format!(
+                "; the checkpoint at t = {:.6} s resumes it: vcsim run --resume {} (or vcsim \
+                 run MODEL --resume {} with an edited model, e.g. a smaller dt)",
+                p.last,
+                p.dir.display(),
+                p.dir.display()
+            ),
+            _ => String::new(),
+        }
     }
 }
 
@@ -171,23 +320,54 @@ pub fn run(world: &mut World, probes: &[Probe], opts: &RunOptions) -> Result<Run
         ProgressStyle::with_template("{bar:40} t = {msg} s | {per_sec} (steps) | ETA {eta}")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
+    bar.set_position(world.steps);
+    let fluid = world.fluid.is_some();
+    let (csv, vtk, frame) = match &opts.resume {
+        None => (
+            CsvSeries::create(&dir, &columns, fluid).map_err(io)?,
+            if opts.vtk {
+                Some(VtkWriter::new(&dir, world).map_err(io)?)
+            } else {
+                None
+            },
+            0,
+        ),
+        Some(r) => (
+            CsvSeries::resume(&dir, &columns, fluid, &r.output.csv).map_err(io)?,
+            if opts.vtk {
+                let o = &r.output;
+                let v = VtkWriter::resume(&dir, world, o.frames.clone(), o.fluid_frames.clone());
+                Some(v.map_err(io)?)
+            } else {
+                None
+            },
+            r.output.frame,
+        ),
+    };
     let mut files = Files {
-        csv: CsvSeries::create(&dir, &columns, world.fluid.is_some()).map_err(io)?,
-        vtk: if opts.vtk {
-            Some(VtkWriter::new(&dir, world).map_err(io)?)
-        } else {
-            None
-        },
-        frame: 0,
+        csv,
+        vtk,
+        frame,
         bar,
         stop: opts.stop.clone(),
+        plan: opts.checkpoint.clone().map(|c| Plan {
+            opts: c,
+            dir: dir.clone(),
+            end: opts.end,
+            columns: columns.clone(),
+            last: world.time,
+            written: false,
+        }),
+        before: OutputMark::default(),
+        good: None,
     };
-    let result = runner::run(
+    let result = runner::run_from(
         world,
         probes,
         opts.end,
         opts.every,
         &opts.bounds,
+        opts.resume.as_ref().map(|r| r.totals),
         &mut files,
     );
     files.bar.finish_and_clear();
@@ -199,7 +379,10 @@ pub fn run(world: &mut World, probes: &[Probe], opts: &RunOptions) -> Result<Run
             if let Some(v) = files.vtk.as_ref() {
                 v.write_collection().map_err(io)?;
             }
-            let message = format!("interrupted at step {step}, t = {time:.6} s");
+            let message = format!(
+                "interrupted at step {step}, t = {time:.6} s{}",
+                files.resume_hint()
+            );
             let text = format!(
                 "run summary\n  {message} (of {total_steps} steps); every output up to there is \
                  written\n  frames           {}\n",
@@ -216,6 +399,8 @@ pub fn run(world: &mut World, probes: &[Probe], opts: &RunOptions) -> Result<Run
             if let Some(v) = files.vtk.as_ref() {
                 let _ = v.write_collection();
             }
+            let _ = files.write_last_good();
+            let hint = files.resume_hint();
             let dir = dir.display().to_string();
             return Err(match e {
                 runner::RunError::Diverged { time, step, what } => RunError::Diverged {
@@ -225,7 +410,7 @@ pub fn run(world: &mut World, probes: &[Probe], opts: &RunOptions) -> Result<Run
                     dir,
                 },
                 e @ runner::RunError::Bound { .. } => {
-                    let message = e.to_string();
+                    let message = format!("{e}{hint}");
                     let text = format!("run summary\n  stopped: {message}\n");
                     let _ = std::fs::write(opts.out.join("summary.txt"), text);
                     RunError::OutOfBounds { message, dir }

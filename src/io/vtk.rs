@@ -12,6 +12,9 @@ use crate::Real;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+/// Written frames: (time in s, file relative to the run folder).
+pub type FrameList = [(Real, String)];
+
 /// Body meshes (local frames) and the list of written frames.
 pub struct VtkWriter {
     dir: PathBuf,
@@ -38,6 +41,38 @@ impl VtkWriter {
             fluid_frames: Vec::new(),
             buf: String::new(),
         })
+    }
+
+    /// Frames written so far (bodies, fluid): (time in s, file relative to the run folder).
+    pub fn frames(&self) -> (&FrameList, &FrameList) {
+        (&self.frames, &self.fluid_frames)
+    }
+
+    /// Goes on with a run folder that holds `frames` and `fluid_frames` (from a checkpoint):
+    /// frame files not in these lists (written after the checkpoint) are removed and the
+    /// collections are rewritten to list exactly these.
+    pub fn resume(
+        dir: &Path,
+        world: &World,
+        frames: Vec<(Real, String)>,
+        fluid_frames: Vec<(Real, String)>,
+    ) -> std::io::Result<Self> {
+        let mut w = VtkWriter::new(dir, world)?;
+        let keep: std::collections::HashSet<&str> = frames
+            .iter()
+            .chain(&fluid_frames)
+            .map(|(_, n)| n.as_str())
+            .collect();
+        for e in std::fs::read_dir(dir.join("frames"))? {
+            let name = format!("frames/{}", e?.file_name().to_string_lossy());
+            if name.ends_with(".vtu") && !keep.contains(name.as_str()) {
+                std::fs::remove_file(dir.join(&name))?;
+            }
+        }
+        w.frames = frames;
+        w.fluid_frames = fluid_frames;
+        w.write_collection()?;
+        Ok(w)
     }
 
     /// Writes the bodies of the current state as frame number `frame`.
@@ -199,7 +234,7 @@ impl VtkWriter {
 
 /// Writes `bytes` to `path` through a temporary file in the same folder renamed over it, so the
 /// file is either the old one or the new one whole, whenever the process stops.
-fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
     let tmp = PathBuf::from(tmp);

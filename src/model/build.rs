@@ -165,6 +165,8 @@ pub fn build_world(m: &Model) -> Result<World, String> {
         dt: m.time.dt.0,
         time: 0.0,
         steps: 0,
+        time_origin: 0.0,
+        steps_origin: 0,
         bodies,
         geometry,
         joints,

@@ -91,7 +91,7 @@ fn locate_nth(source: &str, list: &str, name: &str, field: &str, nth: usize) -> 
 }
 
 /// Offset of `key` followed by `:` at or after `from`.
-fn find_key(source: &str, key: &str, from: usize) -> Option<usize> {
+pub(super) fn find_key(source: &str, key: &str, from: usize) -> Option<usize> {
     let mut at = from;
     while let Some(o) = source[at..].find(key) {
         let pos = at + o;
@@ -107,7 +107,7 @@ fn find_key(source: &str, key: &str, from: usize) -> Option<usize> {
     None
 }
 
-fn value_start(source: &str, key_pos: usize) -> usize {
+pub(super) fn value_start(source: &str, key_pos: usize) -> usize {
     let colon = source[key_pos..]
         .find(':')
         .map(|o| key_pos + o + 1)
@@ -171,9 +171,7 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
         let o = find_key(source, "solver", 0)
             .map(|o| value_start(source, o))
             .unwrap_or(0);
-        let msg = if e.field == "max_iterations" {
-            "expected at least 1 iteration".to_string()
-        } else if e.field == "tolerance" {
+        let msg = if e.field == "tolerance" {
             format!("expected a positive tolerance (m/s), got {}", e.value)
         } else {
             format!("expected {}, got {}", e.expected, e.value)
@@ -341,6 +339,14 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
                 format!("a 2D model has no z component; got {}", j.anchor.2),
             );
         }
+        let d = magnitude(&j.anchor.vec());
+        if d.is_nan() || d > MAX_LENGTH {
+            return err(
+                locate(source, "joints", &j.name, "anchor"),
+                "anchor",
+                format!("expected a distance from the origin up to {MAX_LENGTH:e} m, got {d:e}"),
+            );
+        }
         if !jnames.insert(j.name.as_str()) {
             return err(
                 locate_nth(source, "joints", &j.name, "", 1),
@@ -372,17 +378,18 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
             _ => None,
         };
         if let Some(a) = axis {
-            if a.vec().norm() < 1e-12 {
+            let n = magnitude(&a.vec());
+            if !(n >= 1e-12 && n.is_finite()) {
                 return err(
                     locate(source, "joints", &j.name, "axis"),
                     "axis",
-                    "expected a non-zero axis".into(),
+                    "expected a non-zero finite axis".into(),
                 );
             }
         }
     }
     if let Some(f) = &m.fluid {
-        validate_fluid(source, f, dofs).map_err(|(o, field, msg)| {
+        super::fluid_limits::validate_fluid(source, f, dofs).map_err(|(o, field, msg)| {
             Box::new(ModelError::at_offset(
                 path,
                 source,
@@ -460,7 +467,7 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
 
 /// The length of `v` without overflow (|(0, 1e200, 0)| is 1e200, not infinity); NaN if any
 /// component is NaN.
-fn magnitude(v: &crate::math::Vec3) -> f64 {
+pub(super) fn magnitude(v: &crate::math::Vec3) -> f64 {
     if v.iter().any(|x| x.is_nan()) {
         return f64::NAN;
     }
@@ -470,154 +477,4 @@ fn magnitude(v: &crate::math::Vec3) -> f64 {
     } else {
         m * (v / m).norm()
     }
-}
-
-/// Offset of the `nth` (0-based) item of the list that follows `key:` (after `from`), or of the
-/// key itself when the list is shorter.
-fn list_item(source: &str, key: &str, from: usize, nth: usize) -> usize {
-    let Some(k) = find_key(source, key, from) else {
-        return from;
-    };
-    let open = value_start(source, k);
-    let (mut depth, mut item, mut at_item_start) = (0i32, 0usize, false);
-    for (i, c) in source[open..].char_indices() {
-        let o = open + i;
-        if at_item_start && !c.is_whitespace() {
-            if item == nth {
-                return o;
-            }
-            at_item_start = false;
-        }
-        match c {
-            '[' | '(' | '{' => {
-                depth += 1;
-                if depth == 1 {
-                    at_item_start = true;
-                }
-            }
-            ']' | ')' | '}' => {
-                depth -= 1;
-                if depth <= 0 {
-                    break;
-                }
-            }
-            ',' if depth == 1 => {
-                item += 1;
-                at_item_start = true;
-            }
-            _ => {}
-        }
-    }
-    k
-}
-
-/// Physically meaningful fluid values: density, region positions and sizes, initial speeds. An
-/// error is (offset, field, message).
-fn validate_fluid(
-    source: &str,
-    f: &super::schema::FluidDef,
-    dofs: Dofs,
-) -> Result<(), (usize, &'static str, String)> {
-    use super::schema::{RegionDef, VelocityDef};
-    let fluid = find_key(source, "fluid", 0).unwrap_or(0);
-    if f.density.0 > MAX_DENSITY {
-        let o = find_key(source, "density", fluid).map_or(fluid, |o| value_start(source, o));
-        return Err((
-            o,
-            "density",
-            format!(
-                "expected a density up to {MAX_DENSITY:e} kg/m³, got {:e}",
-                f.density.0
-            ),
-        ));
-    }
-    for (i, r) in f.regions.iter().enumerate() {
-        let item = list_item(source, "regions", fluid, i);
-        let at =
-            |field: &str| find_key(source, field, item).map_or(item, |o| value_start(source, o));
-        let (points, size, velocity) = match r {
-            RegionDef::Box { min, max, velocity } => {
-                (vec![("min", min.vec()), ("max", max.vec())], None, velocity)
-            }
-            RegionDef::Ball {
-                center,
-                radius,
-                velocity,
-            } => (vec![("center", center.vec())], Some(radius.0), velocity),
-            RegionDef::Shape {
-                shape,
-                position,
-                velocity,
-                ..
-            } => {
-                // A shape's points lie within √3 × its largest size of its frame (an oversized
-                // shape is refused when it is built).
-                let s = super::shapes::largest_length(shape);
-                let s = if s <= MAX_LENGTH {
-                    3f64.sqrt() * s
-                } else {
-                    0.0
-                };
-                (vec![("position", position.vec())], Some(s), velocity)
-            }
-        };
-        let mut reach: f64 = 0.0;
-        for (field, x) in &points {
-            let d = magnitude(x);
-            if d.is_nan() || d > MAX_LENGTH {
-                return Err((
-                    at(field),
-                    field,
-                    format!(
-                        "expected a distance from the origin up to {MAX_LENGTH:e} m, got {d:e}"
-                    ),
-                ));
-            }
-            if dofs == Dofs::Planar && x.z != 0.0 {
-                return Err((
-                    at(field),
-                    field,
-                    format!("a 2D model has no z component; got {}", x.z),
-                ));
-            }
-            reach = reach.max(d);
-        }
-        if let Some(radius) = size {
-            if radius > MAX_LENGTH && matches!(r, RegionDef::Ball { .. }) {
-                return Err((
-                    at("radius"),
-                    "radius",
-                    format!("expected a radius up to {MAX_LENGTH:e} m, got {radius:e}"),
-                ));
-            }
-            reach += radius;
-        }
-        // The fastest initial particle: |u| for a uniform field, at most ‖G‖ times the farthest
-        // point of the region for a linear one.
-        let speed = match velocity {
-            VelocityDef::Uniform(u) => {
-                if dofs == Dofs::Planar && u.2 != 0.0 {
-                    return Err((
-                        at("velocity"),
-                        "velocity",
-                        format!("a 2D model has no z component; got {}", u.2),
-                    ));
-                }
-                magnitude(&u.vec())
-            }
-            VelocityDef::Linear(a, b, c) => {
-                let g = (a.vec().norm_squared() + b.vec().norm_squared() + c.vec().norm_squared())
-                    .sqrt();
-                g * reach
-            }
-        };
-        if speed.is_nan() || speed > MAX_SPEED {
-            return Err((
-                at("velocity"),
-                "velocity",
-                format!("expected initial speeds up to {MAX_SPEED:e} m/s, this field reaches {speed:.3e} m/s in the region"),
-            ));
-        }
-    }
-    Ok(())
 }

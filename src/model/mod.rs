@@ -6,6 +6,7 @@
 
 pub mod build;
 pub mod error;
+mod fluid_limits;
 pub mod load;
 pub mod probes;
 pub mod schema;

@@ -23,9 +23,11 @@
 //! State that matters lives in [`World`]; scratch buffers live in [`Scratch`], never saved.
 
 mod methods;
+mod state;
 mod timing;
 
 pub use methods::{ContactResolver, FluidMethod};
+pub use state::WorldState;
 pub use timing::{Stage, StageTimes};
 
 use crate::body::{gyroscopic_step, integrate_pose, linear_mask, Dofs, Kind, RigidBody};
@@ -74,6 +76,11 @@ pub struct World {
     pub time: Real,
     /// Steps taken.
     pub steps: u64,
+    /// The clock: `time = time_origin + (steps − steps_origin) dt` (s); both zero unless the
+    /// run was resumed from a checkpoint with another time step.
+    pub time_origin: Real,
+    /// See [`World::time_origin`].
+    pub steps_origin: u64,
     /// Rigid bodies.
     pub bodies: Vec<RigidBody>,
     /// Collision shapes and persistent contact data.
@@ -238,7 +245,7 @@ impl World {
             f.integrate(h);
         }
         self.steps += 1;
-        self.time = self.steps as Real * h;
+        self.time = self.time_origin + (self.steps - self.steps_origin) as Real * h;
         self.timings.add(Stage::Integrate, t0);
     }
 

@@ -20,14 +20,14 @@
 
 use super::{project, residual, RowSet, SolveInfo, Workspace};
 use crate::math::Real;
-use crate::params::{at_least_one, positive, ParamError};
+use crate::params::{iteration_limit, positive, ParamError};
 use serde::{Deserialize, Serialize};
 
 /// APGD parameters.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ApgdParams {
-    /// Maximum iterations. Default 500.
+    /// Maximum iterations, 1 to 100 000 ([`crate::params::MAX_ITERATIONS`]). Default 500.
     #[serde(default = "default_iters")]
     pub max_iterations: usize,
     /// Stop when the fixed-point residual is below this (m/s). Default 1e-7.
@@ -57,7 +57,7 @@ fn yes() -> bool {
 impl ApgdParams {
     /// Checks every value; the error names the field (as in RON) and what was expected.
     pub fn validate(&self) -> Result<(), ParamError> {
-        at_least_one("max_iterations", self.max_iterations)?;
+        iteration_limit("max_iterations", self.max_iterations)?;
         positive("tolerance", self.tolerance)
     }
 }

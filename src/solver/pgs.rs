@@ -9,14 +9,14 @@
 
 use super::{residual, BlockKind, RowSet, SolveInfo, Workspace, MAX_BLOCK};
 use crate::math::Real;
-use crate::params::{at_least_one, positive, ParamError};
+use crate::params::{iteration_limit, positive, ParamError};
 use serde::{Deserialize, Serialize};
 
 /// PGS parameters.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PgsParams {
-    /// Maximum sweeps. Default 200.
+    /// Maximum sweeps, 1 to 100 000 ([`crate::params::MAX_ITERATIONS`]). Default 200.
     #[serde(default = "default_iters")]
     pub max_iterations: usize,
     /// Stop when the largest velocity-scaled update of a sweep is below this (m/s). Default 1e-7.
@@ -46,7 +46,7 @@ fn yes() -> bool {
 impl PgsParams {
     /// Checks every value; the error names the field (as in RON) and what was expected.
     pub fn validate(&self) -> Result<(), ParamError> {
-        at_least_one("max_iterations", self.max_iterations)?;
+        iteration_limit("max_iterations", self.max_iterations)?;
         positive("tolerance", self.tolerance)?;
         if !(self.relaxation > 0.0 && self.relaxation < 2.0) {
             return Err(ParamError::new(
