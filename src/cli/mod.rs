@@ -184,7 +184,10 @@ pub fn main() -> ExitCode {
                 }
                 Err(e) => {
                     errln!("error: {e}");
-                    ExitCode::from(2)
+                    match e {
+                        crate::io::render::RenderError::Input(_) => ExitCode::from(2),
+                        crate::io::render::RenderError::Output(_) => ExitCode::from(1),
+                    }
                 }
             }
         }

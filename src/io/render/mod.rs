@@ -105,6 +105,30 @@ pub struct RenderOptions {
     pub width: u32,
 }
 
+/// Why a render failed: the run folder or the options (exit code 2), or writing the pictures
+/// (exit code 1).
+#[derive(Debug, thiserror::Error)]
+pub enum RenderError {
+    /// A folder that is not a run, unreadable frames, options that do not fit.
+    #[error("{0}")]
+    Input(String),
+    /// The pictures could not be drawn or written.
+    #[error("{0}")]
+    Output(String),
+}
+
+impl From<String> for RenderError {
+    fn from(s: String) -> Self {
+        RenderError::Input(s)
+    }
+}
+
+impl From<&str> for RenderError {
+    fn from(s: &str) -> Self {
+        RenderError::Input(s.to_string())
+    }
+}
+
 /// `A..B` as two frame numbers.
 fn parse_frames(s: &str) -> Result<(usize, usize), String> {
     let (a, b) = s
@@ -201,9 +225,9 @@ struct Frame {
 }
 
 /// Renders the frames of the run in `run_dir`.
-pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, String> {
+pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, RenderError> {
     if !run_dir.is_dir() {
-        return Err(format!("{}: not a run folder", run_dir.display()));
+        return Err(format!("{}: not a run folder", run_dir.display()).into());
     }
     let fluid_pvd = run_dir.join("fluid.pvd");
     let bodies_pvd = run_dir.join("bodies.pvd");
@@ -222,31 +246,30 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
         return Err(format!(
             "{}: no frames (fluid.pvd / bodies.pvd); was the run made with `output.vtk: true`?",
             run_dir.display()
-        ));
+        )
+        .into());
     }
     let (first, last) = opts.frames.unwrap_or((0, count - 1));
     if first > last || last >= count {
         return Err(format!(
             "--frames {first}..{last}: the run has frames 0..{}",
             count - 1
-        ));
+        )
+        .into());
     }
     if opts.width < 200 || opts.width > 8000 {
-        return Err(format!(
-            "--width {}: expected 200 to 8000 pixels",
-            opts.width
-        ));
+        return Err(format!("--width {}: expected 200 to 8000 pixels", opts.width).into());
     }
     if let Some((lo, hi)) = opts.range {
         if !(lo.is_finite() && hi.is_finite() && lo < hi) {
-            return Err(format!(
-                "--range {lo}:{hi}: expected two finite numbers, low < high"
-            ));
+            return Err(
+                format!("--range {lo}:{hi}: expected two finite numbers, low < high").into(),
+            );
         }
     }
     if let Some((_, t)) = opts.slice {
         if !(t.is_finite() && t > 0.0) {
-            return Err(format!("--slice thickness {t}: expected a positive length"));
+            return Err(format!("--slice thickness {t}: expected a positive length").into());
         }
     }
 
@@ -307,7 +330,7 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
         }
     }
     if lo.iter().zip(&hi).any(|(l, h)| l > h) {
-        return Err(format!("{}: the frames hold no points", run_dir.display()));
+        return Err(format!("{}: the frames hold no points", run_dir.display()).into());
     }
     let axis = if planar {
         Axis::Z
@@ -415,7 +438,7 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
                 return Err(format!(
                     "the output folder {} already holds files; choose another --out (nothing is overwritten)",
                     o.display()
-                ));
+                ).into());
             }
             o.clone()
         }
@@ -432,7 +455,8 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
                 .ok_or("too many earlier renders; pass --out")?
         }
     };
-    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    std::fs::create_dir_all(&out)
+        .map_err(|e| RenderError::Output(format!("{}: {e}", out.display())))?;
 
     // Layout: the scene keeps its aspect ratio; a colour bar on the right, a title line above.
     let (u0, u1, v0, v1) = {
@@ -558,10 +582,11 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Str
                 .map_err(|e| format!("{}: {e}", p.display()))?;
             Ok(p)
         })
-        .collect::<Result<_, String>>()?;
+        .collect::<Result<_, String>>()
+        .map_err(RenderError::Output)?;
     let gif = if opts.gif {
         let p = out.join(format!("{stem}.gif"));
-        write_gif(&p, &images, w, h)?;
+        write_gif(&p, &images, w, h).map_err(RenderError::Output)?;
         Some(p)
     } else {
         None
