@@ -10,8 +10,11 @@
 //! The colour range is fixed across all rendered frames (the range of the field over them)
 //! unless given; frames render in parallel.
 
+mod error;
 mod picture;
 mod vtu;
+
+pub use error::RenderError;
 
 use crate::io::plot::ensure_font;
 use crate::Real;
@@ -103,30 +106,6 @@ pub struct RenderOptions {
     /// Image width in pixels.
     #[arg(long, default_value_t = 900)]
     pub width: u32,
-}
-
-/// Why a render failed: the run folder or the options (exit code 2), or writing the pictures
-/// (exit code 1).
-#[derive(Debug, thiserror::Error)]
-pub enum RenderError {
-    /// A folder that is not a run, unreadable frames, options that do not fit.
-    #[error("{0}")]
-    Input(String),
-    /// The pictures could not be drawn or written.
-    #[error("{0}")]
-    Output(String),
-}
-
-impl From<String> for RenderError {
-    fn from(s: String) -> Self {
-        RenderError::Input(s)
-    }
-}
-
-impl From<&str> for RenderError {
-    fn from(s: &str) -> Self {
-        RenderError::Input(s.to_string())
-    }
 }
 
 /// `A..B` as two frame numbers.
