@@ -42,38 +42,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run a model and write CSV series, VTK frames, a plot and a summary into a run folder.
-    Run {
-        /// The model file (RON). With --resume it may be left out (the checkpoint holds the
-        /// model the run started with), or given to go on with an edited model (e.g. a
-        /// smaller dt) that has the same bodies, joints, particles and probes.
-        #[arg(required_unless_present = "resume")]
-        model: Option<PathBuf>,
-        /// Run folder. Default: runs/MODEL, or runs/MODEL-N if that one is taken (MODEL: file name
-        /// without extension).
-        /// An existing non-empty folder is never overwritten.
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// End time in seconds, overriding the model's `time.end` (with --resume: the end of
-        /// the run being resumed).
-        #[arg(long)]
-        end: Option<f64>,
-        /// Worker threads (default: all cores). Results do not depend on it.
-        #[arg(long)]
-        threads: Option<usize>,
-        /// Do not show the progress bar.
-        #[arg(long)]
-        quiet: bool,
-        /// Save the state in the run folder (checkpoint.bin) at the first output time at least
-        /// T seconds after the last checkpoint, when interrupted, and at the end; --resume goes
-        /// on from it.
-        #[arg(long, value_name = "T")]
-        checkpoint_every: Option<f64>,
-        /// Go on with the run in folder DIR from its checkpoint, in the same folder: outputs
-        /// after the checkpoint are replaced, and the files come out byte for byte as an
-        /// uninterrupted run writes them (with the same model).
-        #[arg(long, value_name = "DIR", conflicts_with = "out")]
-        resume: Option<PathBuf>,
-    },
+    Run(RunArgs),
     /// Validate a model and summarise it (bodies, degrees of freedom, constraint rows).
     Check {
         /// The model file (RON).
@@ -146,23 +115,7 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Command::Check { model } => check(&model),
-        Command::Run {
-            model,
-            out,
-            end,
-            threads,
-            quiet,
-            checkpoint_every,
-            resume,
-        } => run_cmd(RunArgs {
-            model,
-            out,
-            end,
-            threads,
-            quiet,
-            checkpoint_every,
-            resume,
-        }),
+        Command::Run(args) => run_cmd(args),
         Command::Render { run_dir, opts } => {
             let start = std::time::Instant::now();
             match crate::io::render::render(&run_dir, &opts) {
@@ -255,14 +208,38 @@ fn check(path: &Path) -> ExitCode {
 }
 
 /// The arguments of `run`.
-struct RunArgs {
-    model: Option<PathBuf>,
-    out: Option<PathBuf>,
-    end: Option<f64>,
-    threads: Option<usize>,
-    quiet: bool,
-    checkpoint_every: Option<f64>,
-    resume: Option<PathBuf>,
+#[derive(Debug, clap::Args)]
+pub struct RunArgs {
+    /// The model file (RON). With --resume it may be left out (the checkpoint holds the
+    /// model the run started with), or given to go on with an edited model (e.g. a
+    /// smaller dt) that has the same bodies, joints, particles and probes.
+    #[arg(required_unless_present = "resume")]
+    pub model: Option<PathBuf>,
+    /// Run folder. Default: runs/MODEL, or runs/MODEL-N if that one is taken (MODEL: file name
+    /// without extension).
+    /// An existing non-empty folder is never overwritten.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// End time in seconds, overriding the model's `time.end` (with --resume: the end of
+    /// the run being resumed).
+    #[arg(long)]
+    pub end: Option<f64>,
+    /// Worker threads (default: all cores). Results do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Do not show the progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Save the state in the run folder (checkpoint.bin) at the first output time at least
+    /// T seconds after the last checkpoint, when interrupted, and at the end; --resume goes
+    /// on from it.
+    #[arg(long, value_name = "T")]
+    pub checkpoint_every: Option<f64>,
+    /// Go on with the run in folder DIR from its checkpoint, in the same folder: outputs
+    /// after the checkpoint are replaced, and the files come out byte for byte as an
+    /// uninterrupted run writes them (with the same model).
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    pub resume: Option<PathBuf>,
 }
 
 fn run_cmd(a: RunArgs) -> ExitCode {
