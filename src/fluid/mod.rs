@@ -376,8 +376,8 @@ impl Fluid {
             }
         };
         same("fluid particles", s.pos.len(), n)?;
+        // Every per-particle array has one value per particle.
         for len in [s.vel.len(), s.id.len(), s.lambda.len(), s.pressure.len()] {
-            // (every per-particle array has one value per particle)
             same("fluid particle values", len, n)?;
         }
         same("boundary particles", s.boundary.len(), self.boundary.len())?;
