@@ -53,3 +53,60 @@ fn no_shipped_model_warns() {
         assert!(!stderr.contains("warning"), "{}: {stderr}", path.display());
     }
 }
+
+/// Water beside the floor, not on it: the particles with nothing below them are counted and the
+/// warning points at `fluid`; `--deny-warnings` makes it an error before anything is written.
+#[test]
+fn fluid_outside_any_container_gets_a_located_warning() {
+    let dir = std::env::temp_dir().join(format!("vcsim-loose-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("loose.ron");
+    std::fs::write(
+        &model,
+        r#"Model(
+    scene: (dimension: Two, gravity: (0, -9.81)),
+    time: (dt: 0.001, end: 0.01),
+    bodies: [
+        (name: "floor", kind: Static, shape: Cuboid(half_extents: (0.25, 0.05)), position: (0.25, -0.05)),
+    ],
+    fluid: (
+        spacing: 0.02,
+        regions: [Box(min: (0, 0), max: (0.2, 0.2)), Box(min: (1, 0), max: (1.2, 0.1))],
+    ),
+)
+"#,
+    )
+    .unwrap();
+    let vcsim = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_vcsim"))
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let m = model.to_str().unwrap();
+    let (code, stdout, stderr) = vcsim(&["check", m]);
+    assert_eq!(code, Some(0), "a warning is not fatal: {stderr}");
+    // The 10 × 5 particles of the second region (x from 1 to 1.2 m) have nothing below them.
+    assert!(
+        stderr.contains("warning:")
+            && stderr.contains("loose.ron:7:5")
+            && stderr.contains("50 of the 150 fluid particles")
+            && stderr.contains("(1.0100, 0.0100)"),
+        "{stderr}"
+    );
+    // 2D: 2 DOFs per particle.
+    assert!(stdout.contains("DOFs        300"), "{stdout}");
+    let (code, _, stderr) = vcsim(&["check", "--deny-warnings", m]);
+    assert_eq!(code, Some(2), "{stderr}");
+    let out = dir.join("run");
+    let (code, _, stderr) = vcsim(&["run", "--deny-warnings", m, "--out", out.to_str().unwrap()]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(!out.exists(), "nothing is written when warnings are denied");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -47,6 +47,10 @@ pub enum Command {
     Check {
         /// The model file (RON).
         model: PathBuf,
+        /// Treat the model's warnings (overlapping bodies, fluid outside any container) as
+        /// errors: exit 2.
+        #[arg(long)]
+        deny_warnings: bool,
     },
     /// Draw PNG frames (and optionally a GIF) of a finished run: particles coloured by a field
     /// with a colour bar and the time, bodies in their pose, walls grey.
@@ -114,7 +118,10 @@ pub fn main() -> ExitCode {
         }
     };
     match cli.command {
-        Command::Check { model } => check(&model),
+        Command::Check {
+            model,
+            deny_warnings,
+        } => check(&model, deny_warnings),
         Command::Run(args) => run_cmd(args),
         Command::Render { run_dir, opts } => {
             let start = std::time::Instant::now();
@@ -153,7 +160,25 @@ fn report_model_error(e: crate::model::ModelError) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn check(path: &Path) -> ExitCode {
+/// Prints the located warnings of a freshly built model; returns `true` when they are to stop
+/// the command (`--deny-warnings` and at least one warning).
+fn print_warnings(path: &Path, source: &str, world: &crate::pipeline::World, deny: bool) -> bool {
+    let warnings = crate::model::warnings::warnings(path, source, world);
+    let label = if deny { "error" } else { "warning" };
+    for w in &warnings {
+        errln!("{label}: {w}");
+    }
+    if deny && !warnings.is_empty() {
+        errln!(
+            "error: {} warning(s) and --deny-warnings: stopping",
+            warnings.len()
+        );
+        return true;
+    }
+    false
+}
+
+fn check(path: &Path, deny_warnings: bool) -> ExitCode {
     let (model, source) = match load_file(path) {
         Ok(m) => m,
         Err(e) => return report_model_error(*e),
@@ -162,8 +187,8 @@ fn check(path: &Path) -> ExitCode {
         Ok(w) => w,
         Err(e) => return report_model_error(crate::model::error::build_error(path, &source, &e)),
     };
-    for w in crate::model::warnings::warnings(path, &source, &world) {
-        errln!("warning: {w}");
+    if print_warnings(path, &source, &world, deny_warnings) {
+        return ExitCode::from(2);
     }
     let (contacts, rows) = world.initial_rows();
     let count = |k: crate::body::Kind| world.bodies.iter().filter(|b| b.kind == k).count();
@@ -240,6 +265,10 @@ pub struct RunArgs {
     /// uninterrupted run writes them (with the same model).
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     pub resume: Option<PathBuf>,
+    /// Treat the model's warnings (overlapping bodies, fluid outside any container) as
+    /// errors: exit 2 before anything is written.
+    #[arg(long)]
+    pub deny_warnings: bool,
 }
 
 fn run_cmd(a: RunArgs) -> ExitCode {
@@ -344,8 +373,8 @@ fn run_cmd(a: RunArgs) -> ExitCode {
     };
     let resume = match checkpoint {
         None => {
-            for w in crate::model::warnings::warnings(path, &source, &world) {
-                errln!("warning: {w}");
+            if print_warnings(path, &source, &world, a.deny_warnings) {
+                return ExitCode::from(2);
             }
             errln!(
                 "running {} to t = {end} s, output in {}",

@@ -499,12 +499,12 @@ fn summary_text(world: &World, description: &str, summary: &RunSummary) -> Strin
     }
     let _ = writeln!(
         t,
-        "  unknowns         {} (6 per dynamic body, 3 per particle{})",
+        "  unknowns         {} ({})",
         world.dof_count(),
         if world.dofs == crate::body::Dofs::Planar {
-            "; planar: 3 and 2 of them move"
+            "2D: 3 per dynamic body, 2 per particle"
         } else {
-            ""
+            "6 per dynamic body, 3 per particle"
         }
     );
     let _ = writeln!(

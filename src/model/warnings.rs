@@ -1,18 +1,83 @@
 //! Located warnings: things a model may mean but probably does not. Printed by `check` and
-//! `run` with their place in the file; never fatal.
+//! `run` with their place in the file; never fatal unless asked (`--deny-warnings`).
+//!
+//! - bodies that overlap at t = 0 (the contact rows push them apart in the first steps);
+//! - fluid outside any container: particles with no body below them along gravity, which will
+//!   fall without bound.
+//!
+//! (Joint anchors cannot disagree at t = 0: a joint has one anchor, in world coordinates.)
 
 use super::error::{build_error, ModelError};
 use crate::pipeline::World;
+use parry3d_f64::query::Ray;
+use rayon::prelude::*;
 use std::path::Path;
 
 /// How deep two bodies may overlap at t = 0 before it is worth a warning (m): deeper than the
 /// default contact slop by two orders of magnitude.
 pub const OVERLAP: f64 = 1e-3;
 
+/// How far below a fluid particle a body still counts as holding it (m): farther than any
+/// coordinate a model may hold (1e6 m) can reach.
+const BELOW: f64 = 1e7;
+
 /// The warnings of a world just built from the model in `source` at `path`: bodies that
 /// overlap at t = 0 by more than [`OVERLAP`] (the contact rows will push them apart in the
-/// first steps, at a speed of `β · depth / dt`).
+/// first steps, at a speed of `β · depth / dt`), and fluid particles that nothing holds
+/// ([`uncontained`]).
 pub fn warnings(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
+    let mut out = overlaps(path, source, world);
+    let (count, first) = uncontained(world);
+    if let (Some(p), Some(f)) = (first, &world.fluid) {
+        let at = match world.dofs {
+            crate::body::Dofs::Planar => format!("({:.4}, {:.4})", p.x, p.y),
+            crate::body::Dofs::Spatial => format!("({:.4}, {:.4}, {:.4})", p.x, p.y, p.z),
+        };
+        out.push(build_error(
+            path,
+            source,
+            &format!(
+                "fluid outside any container: {count} of the {} fluid particles have no body \
+                 below them along gravity (the first at {at} m) and will fall without bound",
+                f.len()
+            ),
+        ));
+    }
+    out
+}
+
+/// The fluid particles with no body below them: a ray from each along gravity meets no
+/// collider (static or moving; a moving container carries its water). Returns their count and
+/// the first of them. Without gravity, or without fluid, nothing falls: `(0, None)`.
+pub fn uncontained(world: &World) -> (usize, Option<crate::math::Vec3>) {
+    let (Some(fluid), Some(down)) = (&world.fluid, world.gravity.try_normalize(0.0)) else {
+        return (0, None);
+    };
+    let dir = crate::math::to_pv(&down);
+    let poses: Vec<_> = world
+        .geometry
+        .colliders
+        .iter()
+        .map(|c| crate::math::to_pose(&(world.bodies[c.body].pose * c.local)))
+        .collect();
+    let held = |p: &crate::math::Vec3| {
+        let ray = Ray::new(crate::math::to_pv(p), dir);
+        world
+            .geometry
+            .colliders
+            .iter()
+            .zip(&poses)
+            .any(|(c, pose)| c.shape.cast_ray(pose, &ray, BELOW, true).is_some())
+    };
+    let loose: Vec<usize> = (0..fluid.len())
+        .into_par_iter()
+        .filter(|&i| !held(&fluid.pos[i]))
+        .collect();
+    (loose.len(), loose.first().map(|&i| fluid.pos[i]))
+}
+
+/// Pairs of bodies that overlap at t = 0 by more than [`OVERLAP`], the deepest contact of each.
+fn overlaps(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
     let mut geometry = world.geometry.fresh_copy();
     let mut contacts = Vec::new();
     geometry.update(&world.bodies, 0.0, &mut contacts);

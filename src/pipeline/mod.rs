@@ -274,10 +274,15 @@ impl World {
         self.scratch.body_rows.len()
     }
 
-    /// Number of degrees of freedom (6 per dynamic body, 3 per fluid particle).
+    /// Number of degrees of freedom: in 3D 6 per dynamic body and 3 per fluid particle, in 2D
+    /// 3 per body (x, y, rotation about z) and 2 per particle.
     pub fn dof_count(&self) -> usize {
-        6 * self.bodies.iter().filter(|b| b.is_dynamic()).count()
-            + self.fluid.as_ref().map(|f| 3 * f.len()).unwrap_or(0)
+        let (body, particle) = match self.dofs {
+            Dofs::Planar => (3, 2),
+            Dofs::Spatial => (6, 3),
+        };
+        body * self.bodies.iter().filter(|b| b.is_dynamic()).count()
+            + particle * self.fluid.as_ref().map(|f| f.len()).unwrap_or(0)
     }
 
     /// Kinetic energy of all bodies (J).
