@@ -23,10 +23,12 @@
 //! State that matters lives in [`World`]; scratch buffers live in [`Scratch`], never saved.
 
 mod methods;
+mod problem;
 mod state;
 mod timing;
 
 pub use methods::{ContactResolver, FluidMethod};
+pub use problem::Problem;
 pub use state::WorldState;
 pub use timing::{Stage, StageTimes};
 

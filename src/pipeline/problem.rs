@@ -1,0 +1,89 @@
+//! The last step's constraint problem, assembled, for analysis: spectra of the operator per row
+//! family, solver experiments outside the step (`examples/spectrum.rs`). Not used by the step.
+//!
+//! With the notation of [`crate::solver`]: the solve finds λ with `w = N λ + r`, where
+//! `N = J M⁻¹ Jᵀ + E` (m/s per N·s, i.e. 1/kg) and `r = J v* + b` (m/s, the row velocities at
+//! λ = 0). `N` is formed column by column from the rows' two products, `n` products of `n` rows
+//! each: meant for scenes of up to about 10⁴ rows.
+
+use super::World;
+use crate::constraints::RowFamily;
+use crate::math::Real;
+use crate::solver::{BlockKind, RowSet, RowStack};
+
+/// The constraint problem of the last step (see the module docs).
+#[derive(Debug, Clone, Default)]
+pub struct Problem {
+    /// Row groups in stack order: name, first row, number of rows. The density family is split
+    /// into its fluid rows and its wall rows.
+    pub groups: Vec<(&'static str, usize, usize)>,
+    /// `N` as `(row, column, value)` triplets of its non-zero entries, column by column (1/kg).
+    pub operator: Vec<(usize, usize, Real)>,
+    /// `r = J v* + b` per row (m/s).
+    pub r: Vec<Real>,
+    /// The impulses the solve returned, per row (N·s).
+    pub lambda: Vec<Real>,
+    /// Whether each row is unilateral (λ ≥ 0; a friction block's normal row counts), else
+    /// bilateral or a tangential friction row.
+    pub unilateral: Vec<bool>,
+}
+
+impl World {
+    /// The constraint problem of the last step, assembled (call after [`World::step`]).
+    pub fn last_problem(&self) -> Problem {
+        let s = &self.scratch;
+        let families: [&dyn RowFamily; 3] =
+            [&s.body_rows, &s.density_rows, &s.particle_contact_rows];
+        let sets: [&dyn RowSet; 3] = families.map(|f| f as &dyn RowSet);
+        let mut blocks = Vec::new();
+        let rows = RowStack::new(&sets, &mut blocks);
+        let (n, ndof) = (rows.len(), s.v.len());
+        if s.lambda.len() != n {
+            return Problem::default();
+        }
+        let (nb, nf, nw) = (s.body_rows.len(), s.density_rows.nf, s.density_rows.nwall);
+        let groups = vec![
+            ("body", 0, nb),
+            ("fluid density", nb, nf),
+            ("wall", nb + nf, nw),
+            (
+                "particle contact",
+                nb + nf + nw,
+                s.particle_contact_rows.len(),
+            ),
+        ];
+        let mut unilateral = vec![false; n];
+        for b in rows.blocks() {
+            match b.kind {
+                BlockKind::Unilateral | BlockKind::Friction { .. } => unilateral[b.start] = true,
+                BlockKind::Bilateral { .. } => {}
+            }
+        }
+        let (mut u, mut col) = (vec![0.0; ndof], vec![0.0; n]);
+        let mut operator = Vec::new();
+        let mut n_lambda = vec![0.0; n];
+        for k in 0..n {
+            u.iter_mut().for_each(|e| *e = 0.0);
+            rows.apply(k, 1.0, &mut u);
+            rows.mul_j(&u, &mut col);
+            col[k] += rows.compliance(k);
+            for (l, &c) in col.iter().enumerate().filter(|(_, c)| **c != 0.0) {
+                operator.push((l, k, c));
+                n_lambda[l] += c * s.lambda[k];
+            }
+        }
+        // v holds v⁺ = v* + M⁻¹ Jᵀ λ: r = J v⁺ + b + E λ − N λ.
+        let mut r = vec![0.0; n];
+        rows.mul_j(&s.v, &mut r);
+        for (k, rk) in r.iter_mut().enumerate() {
+            *rk += rows.bias(k) + rows.compliance(k) * s.lambda[k] - n_lambda[k];
+        }
+        Problem {
+            groups,
+            operator,
+            r,
+            lambda: s.lambda.clone(),
+            unilateral,
+        }
+    }
+}
