@@ -131,6 +131,8 @@ pub struct RunReport {
     pub unconverged_steps: u64,
     /// Samples taken (the state at t = 0 included).
     pub samples: usize,
+    /// Largest fluid compression of any step and the time it was seen ([`Totals`]).
+    pub max_compression: (Real, Real),
 }
 
 /// Running totals of a run's solver statistics, carried across a checkpoint so that a resumed
@@ -149,6 +151,10 @@ pub struct Totals {
     pub samples: usize,
     /// Wall time of the earlier parts of a resumed run (s).
     pub earlier_wall: Real,
+    /// Largest fluid compression `(ρ − ρ0)/ρ0` seen at any step (dimensionless; the density
+    /// error the step's rows were built with, as the guard checks it), and the time of that
+    /// step's start (s). Zero without fluid.
+    pub max_compression: (Real, Real),
 }
 
 /// Where a run stands after a step (for observers that save checkpoints).
@@ -336,6 +342,12 @@ pub fn run_from<O: Observer>(
         totals.max_iterations = totals.max_iterations.max(info.iterations);
         totals.max_residual = totals.max_residual.max(info.residual);
         totals.unconverged_steps += (!info.converged) as u64;
+        if let Some(f) = world.fluid.as_ref() {
+            let c = f.density_error.iter().fold(0.0, |a: Real, &e| a.max(e));
+            if c > totals.max_compression.0 {
+                totals.max_compression = (c, world.time - world.dt);
+            }
+        }
         if let Some(what) = non_finite(world) {
             return Err(RunError::Diverged {
                 time: world.time,
@@ -398,6 +410,7 @@ pub fn run_from<O: Observer>(
         max_residual: totals.max_residual,
         unconverged_steps: totals.unconverged_steps,
         samples: totals.samples,
+        max_compression: totals.max_compression,
     };
     Ok((series, report))
 }

@@ -85,3 +85,32 @@ fn library_runner_series_equal_the_cli_csv() {
     check("pendulum_2d_pgs.ron", 1.0);
     check("seesaw_2d_apgd.ron", 0.05);
 }
+
+/// The report's largest compression is the largest density error of any step (checked every
+/// step, not only at the output times), with the time of that step's start.
+#[test]
+fn largest_compression_is_tracked_every_step() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/dam_break_2d_apgd.ron");
+    let (m, _) = vcsim::load_file(&path).expect("model loads");
+    let mut a = vcsim::build_world(&m).expect("model builds");
+    let mut b = vcsim::build_world(&m).expect("model builds");
+    let (_, report) = vcsim::runner::run(&mut a, &[], 0.02, 1.0, &m.guard, &mut ()).unwrap();
+    let mut worst = (0.0f64, 0.0);
+    for _ in 0..report.steps {
+        let start = b.time;
+        b.step();
+        let c = b
+            .fluid
+            .as_ref()
+            .unwrap()
+            .density_error
+            .iter()
+            .fold(0.0f64, |x, &e| x.max(e));
+        if c > worst.0 {
+            worst = (c, start);
+        }
+    }
+    assert!(worst.0 > 0.0, "the dam break compresses its fluid");
+    assert_eq!(report.max_compression.0, worst.0);
+    assert!((report.max_compression.1 - worst.1).abs() < 1e-12);
+}

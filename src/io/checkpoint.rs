@@ -16,7 +16,8 @@ use std::path::Path;
 /// The checkpoint's file name in the run folder.
 pub const FILE: &str = "checkpoint.bin";
 const MAGIC: &[u8; 8] = b"VCSIMCKP";
-const VERSION: u32 = 1;
+/// 2: the totals carry the largest compression.
+const VERSION: u32 = 2;
 
 /// How far the output files had got at a checkpoint.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -528,6 +528,13 @@ fn summary_text(world: &World, description: &str, summary: &RunSummary) -> Strin
         "  residual         max {:.3e} m/s; {} steps stopped at the iteration limit",
         s.max_residual, s.unconverged_steps
     );
+    if world.fluid.is_some() {
+        let (c, at) = s.max_compression;
+        let _ = writeln!(
+            t,
+            "  compression      largest {c:.3e} (t = {at:.6} s; checked every step)"
+        );
+    }
     let _ = writeln!(t, "  frames           {}", summary.frames);
     let _ = writeln!(t, "  wall time per stage (total, per step):");
     for st in Stage::ALL {
