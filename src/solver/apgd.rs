@@ -105,7 +105,8 @@ pub fn solve<R: RowSet>(
         };
     }
     let ndof = v.len();
-    let [vstar, u, r, x, x_prev, y, g, gx, best, tmp, dinv] = ws.take(11, n.max(ndof)) else {
+    let [vstar, u, r, x, x_prev, y, g, gx, gx_prev, best, tmp, dinv] = ws.take(12, n.max(ndof))
+    else {
         unreachable!()
     };
     dinv.truncate(n);
@@ -136,6 +137,7 @@ pub fn solve<R: RowSet>(
         &mut *y,
         &mut *g,
         &mut *gx,
+        &mut *gx_prev,
         &mut *best,
         &mut *tmp,
     ] {
@@ -161,12 +163,12 @@ pub fn solve<R: RowSet>(
         x.iter_mut().for_each(|e| *e = 0.0);
     }
     project_all(rows, x);
-    // Initial Lipschitz estimate from two nearby points.
-    gradient(rows, vstar, x, u, g);
+    // Initial Lipschitz estimate from two nearby points; gx = ∇f(x).
+    gradient(rows, vstar, x, u, gx);
     for k in 0..n {
         tmp[k] = x[k] + 1.0;
     }
-    gradient(rows, vstar, tmp, u, gx);
+    gradient(rows, vstar, tmp, u, g);
     let num: Real = g
         .iter()
         .zip(gx.iter())
@@ -177,6 +179,8 @@ pub fn solve<R: RowSet>(
     let mut t = 1.0 / lip;
     let mut theta: Real = 1.0;
     y.copy_from_slice(x);
+    // The momentum of the last extrapolation `y = x + β (x − x_prev)`; 0 when y = x.
+    let mut beta_y: Real = 0.0;
     best.copy_from_slice(x);
     let mut best_res = Real::INFINITY;
     let mut iterations = 0;
@@ -184,10 +188,19 @@ pub fn solve<R: RowSet>(
 
     for _ in 0..p.max_iterations {
         iterations += 1;
-        // g = ∇f(y), f(y)
-        gradient(rows, vstar, y, u, g);
+        // g = ∇f(y). The gradient is affine, ∇f(λ) = N λ + r, so at the extrapolated point
+        // it is the same combination of the gradients at x and x_prev, both already known:
+        // one gradient (two products) per iteration instead of two.
+        if beta_y == 0.0 {
+            g.copy_from_slice(gx);
+        } else {
+            for k in 0..n {
+                g[k] = (1.0 + beta_y) * gx[k] - beta_y * gx_prev[k];
+            }
+        }
         let fy = f_of(y, g, r);
         x_prev.copy_from_slice(x);
+        gx_prev.copy_from_slice(gx);
         // Backtracking: x = Π(y − t g) until the quadratic upper bound holds.
         loop {
             for k in 0..n {
@@ -227,11 +240,13 @@ pub fn solve<R: RowSet>(
         }
         if restart_test > 0.0 {
             y.copy_from_slice(x);
+            beta_y = 0.0;
             theta = 1.0;
         } else {
             for k in 0..n {
                 y[k] = x[k] + beta * (x[k] - x_prev[k]);
             }
+            beta_y = beta;
             theta = theta_next;
         }
         lip *= 0.9;
