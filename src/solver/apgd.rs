@@ -18,7 +18,7 @@
 //! quadratic bound uses the `D`-norm. The admissible sets are cones, unchanged by a positive
 //! scale per block, so the projections stay exact.
 
-use super::{project, residual, RowSet, SolveInfo, Workspace};
+use super::{block_scales, project, residual_scaled, RowSet, SolveInfo, Workspace};
 use crate::math::Real;
 use crate::params::{iteration_limit, positive, ParamError};
 use serde::{Deserialize, Serialize};
@@ -73,13 +73,29 @@ impl Default for ApgdParams {
     }
 }
 
+/// The per-row constants of one solve, read from the rows once (each read through a row stack
+/// is a virtual call that first finds the row's family).
+struct Constants<'a> {
+    /// The bias `b_k`.
+    bias: &'a [Real],
+    /// The compliance `ε_k`.
+    compliance: &'a [Real],
+}
+
 /// `out = ∇f(x) = J (v* + M⁻¹ Jᵀ x) + b + E x`, using `u` as DOF scratch.
-fn gradient<R: RowSet>(rows: &R, vstar: &[Real], x: &[Real], u: &mut [Real], out: &mut [Real]) {
+fn gradient<R: RowSet>(
+    rows: &R,
+    c: &Constants,
+    vstar: &[Real],
+    x: &[Real],
+    u: &mut [Real],
+    out: &mut [Real],
+) {
     u.copy_from_slice(vstar);
     rows.add_minv_jt(x, u);
     rows.mul_j(u, out);
-    for (k, o) in out.iter_mut().enumerate() {
-        *o += rows.bias(k) + rows.compliance(k) * x[k];
+    for (((o, b), e), xk) in out.iter_mut().zip(c.bias).zip(c.compliance).zip(x) {
+        *o += b + e * xk;
     }
 }
 
@@ -105,27 +121,31 @@ pub fn solve<R: RowSet>(
         };
     }
     let ndof = v.len();
-    let [vstar, u, r, x, x_prev, y, g, gx, gx_prev, best, tmp, dinv] = ws.take(12, n.max(ndof))
+    let [vstar, u, r, x, x_prev, y, g, gx, gx_prev, best, tmp, dinv, scale, bias, comp] =
+        ws.take(15, n.max(ndof))
     else {
         unreachable!()
     };
-    dinv.truncate(n);
-    for b in rows.blocks() {
-        let len = b.kind.len();
-        let d = if p.diagonal_scaling {
-            let mean = (b.start..b.start + len)
-                .map(|k| rows.diag(k) + rows.compliance(k))
-                .sum::<Real>()
-                / len as Real;
-            if mean > 0.0 {
-                1.0 / mean
-            } else {
-                1.0
-            }
+    for b in [&mut *dinv, &mut *scale, &mut *bias, &mut *comp] {
+        b.truncate(n);
+    }
+    for k in 0..n {
+        bias[k] = rows.bias(k);
+        comp[k] = rows.compliance(k);
+    }
+    let c = Constants {
+        bias,
+        compliance: comp,
+    };
+    // One scale per block (the mean `J M⁻¹ Jᵀ + ε` of its rows): the residual's, and with
+    // diagonal scaling the step's.
+    block_scales(rows, scale);
+    for (di, &d) in dinv.iter_mut().zip(scale.iter()) {
+        *di = if p.diagonal_scaling && d > 1e-300 {
+            1.0 / d
         } else {
             1.0
         };
-        dinv[b.start..b.start + len].iter_mut().for_each(|e| *e = d);
     }
     vstar.truncate(ndof);
     vstar.copy_from_slice(v);
@@ -145,8 +165,8 @@ pub fn solve<R: RowSet>(
     }
     // r = J v* + b (the gradient at λ = 0).
     rows.mul_j(vstar, r);
-    for (k, rk) in r.iter_mut().enumerate() {
-        *rk += rows.bias(k);
+    for (rk, b) in r.iter_mut().zip(c.bias) {
+        *rk += b;
     }
     let f_of = |x: &[Real], grad: &[Real], r: &[Real]| -> Real {
         0.5 * x
@@ -164,11 +184,11 @@ pub fn solve<R: RowSet>(
     }
     project_all(rows, x);
     // Initial Lipschitz estimate from two nearby points; gx = ∇f(x).
-    gradient(rows, vstar, x, u, gx);
+    gradient(rows, &c, vstar, x, u, gx);
     for k in 0..n {
         tmp[k] = x[k] + 1.0;
     }
-    gradient(rows, vstar, tmp, u, g);
+    gradient(rows, &c, vstar, tmp, u, g);
     let num: Real = g
         .iter()
         .zip(gx.iter())
@@ -207,7 +227,7 @@ pub fn solve<R: RowSet>(
                 x[k] = y[k] - t * dinv[k] * g[k];
             }
             project_all(rows, x);
-            gradient(rows, vstar, x, u, gx);
+            gradient(rows, &c, vstar, x, u, gx);
             let fx = f_of(x, gx, r);
             let mut lin = 0.0;
             let mut sq = 0.0;
@@ -223,7 +243,7 @@ pub fn solve<R: RowSet>(
             t = 1.0 / lip;
         }
         // Residual at x (gx = ∇f(x) = w).
-        let res = residual(rows, x, gx, true);
+        let res = residual_scaled(rows.blocks(), scale, x, gx, true);
         if res < best_res {
             best_res = res;
             best.copy_from_slice(x);

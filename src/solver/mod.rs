@@ -245,8 +245,14 @@ pub fn project_cone(mu: Real, l: &mut [Real]) {
 /// (the mean of its rows' `J M⁻¹ Jᵀ + ε`). One scale per block matters: the fixed point of a cone
 /// projection with a uniform step is the optimality condition, with per-row steps it is not.
 pub fn residual<R: RowSet>(rows: &R, lambda: &[Real], w: &[Real], cone: bool) -> Real {
-    let mut res: Real = 0.0;
-    let mut tmp = [0.0; MAX_BLOCK];
+    let mut scale = vec![0.0; rows.len()];
+    block_scales(rows, &mut scale);
+    residual_scaled(rows.blocks(), &scale, lambda, w, cone)
+}
+
+/// The scale `D_B` of [`residual`] for every row: the mean `J M⁻¹ Jᵀ + ε` of its block's rows
+/// (1/kg, or the row family's own unit), at least 1e-300.
+pub fn block_scales<R: RowSet>(rows: &R, out: &mut [Real]) {
     for b in rows.blocks() {
         let n = b.kind.len();
         let d = ((b.start..b.start + n)
@@ -254,6 +260,30 @@ pub fn residual<R: RowSet>(rows: &R, lambda: &[Real], w: &[Real], cone: bool) ->
             .sum::<Real>()
             / n as Real)
             .max(1e-300);
+        out[b.start..b.start + n].iter_mut().for_each(|e| *e = d);
+    }
+}
+
+/// [`residual`] with the block scales computed once ([`block_scales`]): a solver evaluates it
+/// every iteration, and the scales do not change within a solve.
+pub fn residual_scaled(
+    blocks: &[Block],
+    scale: &[Real],
+    lambda: &[Real],
+    w: &[Real],
+    cone: bool,
+) -> Real {
+    let mut res: Real = 0.0;
+    let mut tmp = [0.0; MAX_BLOCK];
+    for b in blocks {
+        let n = b.kind.len();
+        let d = scale[b.start];
+        if n == 1 && b.kind == BlockKind::Unilateral {
+            // The common case (density and contact rows): |λ − max(λ − w/d, 0)| = |min(λ, w/d)|.
+            let t = lambda[b.start].min(w[b.start] / d);
+            res = res.max(d * t.abs());
+            continue;
+        }
         for (i, t) in tmp[..n].iter_mut().enumerate() {
             let k = b.start + i;
             *t = lambda[k] - w[k] / d;
