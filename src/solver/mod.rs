@@ -240,18 +240,8 @@ pub fn project_cone(mu: Real, l: &mut [Real]) {
     l[2] *= s;
 }
 
-/// Fixed-point residual (m/s) of `lambda` given the current row values `w = J v⁺ + b + ε λ`:
-/// the largest `D_B |λ_B − Π_B(λ_B − w_B / D_B)|` over blocks B, with one scale `D_B` per block
-/// (the mean of its rows' `J M⁻¹ Jᵀ + ε`). One scale per block matters: the fixed point of a cone
-/// projection with a uniform step is the optimality condition, with per-row steps it is not.
-pub fn residual<R: RowSet>(rows: &R, lambda: &[Real], w: &[Real], cone: bool) -> Real {
-    let mut scale = vec![0.0; rows.len()];
-    block_scales(rows, &mut scale);
-    residual_scaled(rows.blocks(), &scale, lambda, w, cone)
-}
-
-/// The scale `D_B` of [`residual`] for every row: the mean `J M⁻¹ Jᵀ + ε` of its block's rows
-/// (1/kg, or the row family's own unit), at least 1e-300.
+/// The scale `D_B` of [`residual_scaled`] for every row: the mean `J M⁻¹ Jᵀ + ε` of its
+/// block's rows (1/kg, or the row family's own unit), at least 1e-300.
 pub fn block_scales<R: RowSet>(rows: &R, out: &mut [Real]) {
     for b in rows.blocks() {
         let n = b.kind.len();
@@ -264,8 +254,11 @@ pub fn block_scales<R: RowSet>(rows: &R, out: &mut [Real]) {
     }
 }
 
-/// [`residual`] with the block scales computed once ([`block_scales`]): a solver evaluates it
-/// every iteration, and the scales do not change within a solve.
+/// Fixed-point residual (m/s) of `lambda` given the current row values `w = J v⁺ + b + ε λ`:
+/// the largest `D_B |λ_B − Π_B(λ_B − w_B / D_B)|` over blocks B, with one scale `D_B` per block
+/// (the mean of its rows' `J M⁻¹ Jᵀ + ε`, from [`block_scales`], computed once per solve). One
+/// scale per block matters: the fixed point of a cone projection with a uniform step is the
+/// optimality condition, with per-row steps it is not.
 pub fn residual_scaled(
     blocks: &[Block],
     scale: &[Real],

@@ -7,7 +7,7 @@
 //! `μ λ_n` of the current normal impulse (box friction); the solver stops when the largest
 //! velocity-scaled update `D_k |Δλ_k|` of a sweep falls below the tolerance.
 
-use super::{residual, BlockKind, RowSet, SolveInfo, Workspace, MAX_BLOCK};
+use super::{block_scales, residual_scaled, BlockKind, RowSet, SolveInfo, Workspace, MAX_BLOCK};
 use crate::math::Real;
 use crate::params::{iteration_limit, positive, ParamError};
 use serde::{Deserialize, Serialize};
@@ -91,7 +91,7 @@ pub fn solve<R: RowSet>(
         lambda.iter_mut().for_each(|l| *l = 0.0);
     }
     let Workspace { bufs, offsets } = ws;
-    let [d, w, factors] = super::take(bufs, 3, n) else {
+    let [d, w, factors, scale] = super::take(bufs, 4, n) else {
         unreachable!()
     };
     for (k, dk) in d.iter_mut().enumerate() {
@@ -163,7 +163,8 @@ pub fn solve<R: RowSet>(
     for k in 0..n {
         w[k] += rows.bias(k) + rows.compliance(k) * lambda[k];
     }
-    let res = residual(rows, lambda, w, false);
+    block_scales(rows, scale);
+    let res = residual_scaled(blocks, scale, lambda, w, false);
     SolveInfo {
         iterations,
         residual: res,
