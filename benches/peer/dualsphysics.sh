@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# DualSPHysics 5.0 CPU as a side-by-side peer for the 2D dam break (column 1 x 2 m, tank 4 m, dp 0.01,
+# 20 000 fluid + 1 001 boundary particles). Builds the peer outside the project; never copy its code.
+# Used by `cargo run --release --example perf_targets -- --peer CACHE`. Files are taken from the
+# fetched repository one by one (ls-tree + cat-file): a fetched mirror may lack blobs the build
+# does not need, which makes `git archive` fail.
+#
+#   dualsphysics.sh build GIT_DIR CACHE   GIT_DIR: the git dir of a fetched DualSPHysics repository
+#                                         (the search tool's fetch prints it); CACHE: a folder of yours
+#   dualsphysics.sh run CACHE THREADS TMAX OUT
+#       prints one line "dsph threads=.. tmax=.. wall_s=.. steps=.. particles=.." and writes
+#       OUT/front.csv (t_s, front_x_m: the SWL gauge at z = 0.03 m, every 5 ms)
+set -euo pipefail
+cmd=${1:-}; shift || true
+case "$cmd" in
+build)
+  git_dir=$1; cache=$2; mkdir -p "$cache"; cd "$cache"
+  # The newest snapshot lacks the prebuilt GenCase; v5.0.231 (d87fc4a) has it.
+  git --git-dir="$git_dir" ls-tree -r d87fc4a -- src/source src/lib/linux_gcc/libdsphchrono.so \
+    src/lib/linux_gcc/libdsphmoordyn_64.a src/lib/linux_gcc/libjnumexlib_64.a src/lib/linux_gcc/libjvtklib_64.a \
+    src/lib/linux_gcc/libjwavegen_64.a bin/linux/GenCase_linux64 bin/linux/libdsphchrono.so \
+    bin/linux/DsphConfig.xml examples/main/01_DamBreak | while read -r mode type obj path; do
+      mkdir -p "$(dirname "$path")"; git --git-dir="$git_dir" cat-file blob "$obj" > "$path"; done
+  chmod +x bin/linux/GenCase_linux64
+  cd src/source
+  sed 's/^OBSPHSINGLE=JCellDivCpuSingle.o JPartsLoad4.o JSphCpuSingle.o$/& JDsDcell.o JDsExtraData.o JDsTimers.o/' \
+    Makefile_cpu > Makefile_cpu_peer
+  # The static libraries use the old C++ ABI; Chrono's shared library is not in the snapshot.
+  make -f Makefile_cpu_peer USE_GCC5=YES COMPILE_CHRONO=NO COMPILE_CHRONO_OMP=NO -j"$(nproc)" >../../build.log 2>&1
+  cd ../../examples/main/01_DamBreak
+  sed 's/key="TimeMax" value="2.0"/key="TimeMax" value="1.0"/' CaseDambreakVal2D_Def.xml > CaseDb2d_Def.xml
+  LD_LIBRARY_PATH=../../../bin/linux ../../../bin/linux/GenCase_linux64 CaseDb2d_Def "$cache/case/CaseDb2d" -save:all >../../../gencase.log 2>&1
+  echo "built: $cache/bin/linux/DualSPHysics5.0CPU_linux64, case in $cache/case"
+  ;;
+run)
+  cache=$1; threads=$2; tmax=$3; out=$4; mkdir -p "$out"
+  cp "$cache"/case/CaseDb2d.bi4 "$cache"/case/CaseDb2d.xml "$out"/
+  export LD_LIBRARY_PATH="$cache/bin/linux"
+  s=$(date +%s.%N)
+  "$cache/bin/linux/DualSPHysics5.0CPU_linux64" -cpu -ompthreads:"$threads" -tmax:"$tmax" \
+    "$out/CaseDb2d" "$out" -dirdataout data -svres >"$out/run.log" 2>&1
+  e=$(date +%s.%N)
+  awk -F';' 'NR>1 && $1+0>=0 {print $1","$2}' "$out/GaugesSWL_Swl_z003.csv" | sed '1i t_s,front_x_m' >"$out/front.csv"
+  tail -1 "$out/Run.csv" | awk -F';' -v th="$threads" -v tm="$tmax" -v w="$(awk -v a="$s" -v b="$e" 'BEGIN{printf "%.2f", b-a}')" \
+    '{print "dsph threads=" th " tmax=" tm " wall_s=" w " steps=" $10 " particles=" $4}'
+  ;;
+*) sed -n '2,10p' "$0"; exit 2 ;;
+esac

@@ -1,0 +1,322 @@
+//! The performance issue's targets, each printed with its measured value, its anchor and the
+//! ratio (a benchmark script, not a test: nothing here asserts).
+//!
+//! ```sh
+//! cargo run --release --example perf_targets -- [--quick] [--peer CACHE] [--skip-3d]
+//! ```
+//!
+//! - `--quick`: simulate 0.05 s of the 2D dam break instead of 0.5 s (the wall time is scaled
+//!   by 10; the front is then not compared) and one step of the 3D dam break.
+//! - `--peer CACHE`: also run DualSPHysics 5.0 CPU on the same 2D dam break, on the same cores,
+//!   through `benches/peer/dualsphysics.sh run CACHE 2 TMAX OUT` (build the peer once with
+//!   `benches/peer/dualsphysics.sh build GIT_DIR CACHE`, outside the repository), and compare
+//!   wall time and front with it side by side.
+//! - `--skip-3d`: leave out the 3D dam break (about 40 s per step on two cores today).
+//!
+//! Targets (the issue's numbering): 1 the 2D dam break of 20 000 particles over 0.5 s on two
+//! threads (wall ≤ 7 s, largest compression of any step ≤ 1 %, front against Koshizuka & Oka
+//! at least as close as DualSPHysics'); 2 first-step iterations of hydrostatic tanks 0.25–2 m
+//! deep within 1.5× of each other; 3 the 3D dam break (203 609 particles) ≤ 500 s of wall time
+//! per simulated second with compression ≤ 1 %; 4 cost per particle-step from 20 000 to 200 000
+//! particles within 1.3×, peak memory ≤ 1 KiB per particle; 5 two threads ≥ 1.8× one thread on
+//! a fluid step; 6 the rigid pile against rapier3d (not measured yet).
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use vcsim::World;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn load(model: &str) -> World {
+    let (m, _) = vcsim::load_file(&root().join("models").join(model)).expect("shipped model");
+    vcsim::build_world(&m).expect("shipped model builds")
+}
+
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool")
+}
+
+fn row(target: &str, measured: String, anchor: String, ratio: Option<f64>) {
+    let ratio = ratio
+        .map(|r| format!("{r:.2}"))
+        .unwrap_or_else(|| "-".into());
+    println!("{target:<58} {measured:>16} {anchor:>16} {ratio:>7}");
+}
+
+/// Largest compression of the density error the last step's rows were built with.
+fn compression(w: &World) -> f64 {
+    w.fluid
+        .as_ref()
+        .map(|f| f.density_error.iter().fold(0.0f64, |a, &e| a.max(e)))
+        .unwrap_or(0.0)
+}
+
+/// Koshizuka & Oka's front points (T, Z) from `data/dam_break_front.csv`, T ≤ `t_max`.
+fn koshizuka_oka(t_max: f64) -> Vec<(f64, f64)> {
+    std::fs::read_to_string(root().join("data/dam_break_front.csv"))
+        .expect("reference data")
+        .lines()
+        .filter(|l| l.starts_with("koshizuka_oka,"))
+        .filter_map(|l| {
+            let c: Vec<f64> = l
+                .split(',')
+                .skip(1)
+                .filter_map(|v| v.parse().ok())
+                .collect();
+            (c.len() == 2 && c[0] > 0.0 && c[0] <= t_max).then_some((c[0], c[1]))
+        })
+        .collect()
+}
+
+/// Mean and largest relative error of a front series (t in s, x in m) against the points, with
+/// the column width `big_l` (m) and g = 9.81 m/s².
+fn front_errors(series: &[(f64, f64)], points: &[(f64, f64)], big_l: f64) -> Option<(f64, f64)> {
+    let scale = (2.0 * 9.81 / big_l).sqrt();
+    let mut errors = Vec::new();
+    for &(t_ref, z_ref) in points {
+        let t = t_ref / scale;
+        let k = series.iter().position(|s| s.0 >= t)?;
+        if k == 0 {
+            continue;
+        }
+        let (a, b) = (series[k - 1], series[k]);
+        let z = (a.1 + (b.1 - a.1) * (t - a.0) / (b.0 - a.0)) / big_l;
+        errors.push((z - z_ref).abs() / z_ref);
+    }
+    (!errors.is_empty()).then(|| {
+        (
+            errors.iter().sum::<f64>() / errors.len() as f64,
+            errors.iter().copied().fold(0.0, f64::max),
+        )
+    })
+}
+
+/// Steps `w` to `end` (s) on `threads` threads; returns wall time (s), the largest compression of
+/// any step, the front series (t, x) of each step, and the mean solver iterations.
+fn run(w: &mut World, end: f64, threads: usize) -> (f64, f64, Vec<(f64, f64)>, f64) {
+    let x = nalgebra::Vector3::x();
+    let mut front = vec![(0.0, w.fluid.as_ref().map(|f| f.front(&x)).unwrap_or(0.0))];
+    let (mut worst, mut iterations, mut steps) = (0.0f64, 0usize, 0usize);
+    let start = Instant::now();
+    pool(threads).install(|| {
+        while w.time < end - 1e-9 {
+            let info = w.step();
+            iterations += info.iterations;
+            steps += 1;
+            worst = worst.max(compression(w));
+            front.push((w.time, w.fluid.as_ref().map(|f| f.front(&x)).unwrap_or(0.0)));
+        }
+    });
+    (
+        start.elapsed().as_secs_f64(),
+        worst,
+        front,
+        iterations as f64 / steps.max(1) as f64,
+    )
+}
+
+fn peak_rss_bytes() -> f64 {
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes into the struct we own.
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut u) };
+    u.ru_maxrss as f64 * 1024.0
+}
+
+/// Runs the peer (DualSPHysics) on the 2D dam break; returns its wall time (s) and front series.
+fn peer(cache: &Path, tmax: f64) -> Option<(f64, Vec<(f64, f64)>)> {
+    let out = std::env::temp_dir().join(format!("vcsim-peer-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&out);
+    let o = std::process::Command::new("bash")
+        .arg(root().join("benches/peer/dualsphysics.sh"))
+        .args([
+            "run",
+            cache.to_str()?,
+            "2",
+            &tmax.to_string(),
+            out.to_str()?,
+        ])
+        .output()
+        .ok()?;
+    let line = String::from_utf8_lossy(&o.stdout).to_string();
+    let wall = line
+        .split_whitespace()
+        .find_map(|f| f.strip_prefix("wall_s="))?
+        .parse()
+        .ok()?;
+    let front = std::fs::read_to_string(out.join("front.csv"))
+        .ok()?
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            let (t, x) = l.split_once(',')?;
+            Some((t.trim().parse().ok()?, x.trim().parse().ok()?))
+        })
+        .collect();
+    Some((wall, front))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let skip_3d = args.iter().any(|a| a == "--skip-3d");
+    let peer_cache = args
+        .iter()
+        .position(|a| a == "--peer")
+        .and_then(|i| args.get(i + 1))
+        .map(PathBuf::from);
+    println!(
+        "{:<58} {:>16} {:>16} {:>7}",
+        "target", "measured", "anchor", "ratio"
+    );
+
+    // 1: the 2D dam break at DualSPHysics' size on two threads.
+    let end = if quick { 0.05 } else { 0.5 };
+    let mut w = load("dam_break_2d_20k_apgd.ron");
+    let particles = w.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
+    let (wall, worst, front, mean_it) = run(&mut w, end, 2);
+    let steps = (end / w.dt).round();
+    let per_step_2d = wall / steps;
+    let wall_05 = wall * 0.5 / end;
+    row(
+        &format!("1 dam break 2D {particles} p, 0.5 s, 2 threads: wall (s)"),
+        format!("{wall_05:.1}{}", if quick { " (x10)" } else { "" }),
+        "7".into(),
+        Some(wall_05 / 7.0),
+    );
+    row(
+        &format!("1   mean APGD iterations per step (dt = {} s)", w.dt),
+        format!("{mean_it:.1}"),
+        "-".into(),
+        None,
+    );
+    row(
+        "1   largest compression of any step (%)",
+        format!("{:.2}", 100.0 * worst),
+        "1".into(),
+        Some(worst / 0.01),
+    );
+    let points = koshizuka_oka(2.2);
+    let ours = (!quick)
+        .then(|| front_errors(&front, &points, 1.0))
+        .flatten();
+    if let Some((mean, max)) = ours {
+        row(
+            "1   front vs Koshizuka & Oka, T <= 2.2: mean / max (%)",
+            format!("{:.1} / {:.1}", 100.0 * mean, 100.0 * max),
+            "peer below".into(),
+            None,
+        );
+    }
+    if let Some(cache) = peer_cache {
+        match peer(&cache, end) {
+            Some((peer_wall, peer_front)) => {
+                row(
+                    "1   DualSPHysics 5.0 CPU, same case, 2 threads: wall (s)",
+                    format!("{peer_wall:.1}"),
+                    format!("ours {wall:.1}"),
+                    Some(peer_wall / wall),
+                );
+                if let (Some((pm, px)), false) = (front_errors(&peer_front, &points, 1.0), quick) {
+                    row(
+                        "1   DualSPHysics front, T <= 2.2: mean / max (%)",
+                        format!("{:.1} / {:.1}", 100.0 * pm, 100.0 * px),
+                        ours.map(|(m, x)| format!("ours {:.1} / {:.1}", 100.0 * m, 100.0 * x))
+                            .unwrap_or_default(),
+                        None,
+                    );
+                }
+            }
+            None => println!("  (the peer did not run: see benches/peer/dualsphysics.sh)"),
+        }
+    }
+
+    // 5: one thread against two on the same fluid steps.
+    let mut one = load("dam_break_2d_20k_apgd.ron");
+    let mut two = load("dam_break_2d_20k_apgd.ron");
+    let n5 = if quick { 0.01 } else { 0.02 };
+    let (t1, ..) = run(&mut one, n5, 1);
+    let (t2, ..) = run(&mut two, n5, 2);
+    row(
+        "5 fluid steps of the 20k dam break: 1 thread / 2 threads",
+        format!("{:.2}", t1 / t2),
+        "1.8".into(),
+        Some((t1 / t2) / 1.8),
+    );
+
+    // 2: iterations of a cold hydrostatic solve against depth.
+    let mut first = Vec::new();
+    for depth in [0.25, 0.5, 1.0, 2.0] {
+        let wall_h = depth + 0.4;
+        let model = format!(
+            "Model(scene: (dimension: Two, gravity: (0, -9.81)), time: (dt: 0.001, end: 1.0),
+               solver: Apgd(max_iterations: 5000, tolerance: 1e-3),
+               bodies: [
+                 (name: \"floor\", kind: Static, shape: Cuboid(half_extents: (0.25, 0.05)), position: (0.25, -0.05)),
+                 (name: \"left\", kind: Static, shape: Cuboid(half_extents: (0.05, {h})), position: (-0.05, {c})),
+                 (name: \"right\", kind: Static, shape: Cuboid(half_extents: (0.05, {h})), position: (0.55, {c})),
+               ],
+               fluid: (spacing: 0.02, regions: [Box(min: (0, 0), max: (0.5, {depth}))]))",
+            h = 0.5 * wall_h,
+            c = 0.5 * wall_h - 0.1,
+        );
+        let m = vcsim::parse_str(Path::new("tank.ron"), &model).expect("tank model");
+        let mut t = vcsim::build_world(&m).expect("tank builds");
+        first.push(t.step().iterations);
+    }
+    let spread = *first.iter().max().unwrap() as f64 / (*first.iter().min().unwrap()).max(1) as f64;
+    row(
+        &format!("2 tank 0.25/0.5/1/2 m, first-step iterations {first:?}: max/min"),
+        format!("{spread:.2}"),
+        "1.5".into(),
+        Some(spread / 1.5),
+    );
+
+    // 3 and 4: the 3D dam break.
+    if !skip_3d {
+        let mut w3 = load("dam_break_3d_apgd.ron");
+        let n3 = w3.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
+        let steps3 = if quick { 1 } else { 3 };
+        let end3 = steps3 as f64 * w3.dt;
+        let (wall3, worst3, _, it3) = run(&mut w3, end3, 2);
+        let per_step_3d = wall3 / steps3 as f64;
+        let per_second = per_step_3d / w3.dt;
+        row(
+            &format!("3 dam break 3D {n3} p, 2 threads: wall per simulated s"),
+            format!("{per_second:.0} ({steps3} steps)"),
+            "500".into(),
+            Some(per_second / 500.0),
+        );
+        row(
+            "3   mean APGD iterations; largest compression (%)",
+            format!("{it3:.0}; {:.2}", 100.0 * worst3),
+            "-; 1".into(),
+            None,
+        );
+        let c2 = per_step_2d / particles as f64;
+        let c3 = per_step_3d / n3 as f64;
+        row(
+            "4 cost per particle-step, 3D 200k / 2D 20k",
+            format!("{:.2} / {:.2} us", 1e6 * c3, 1e6 * c2),
+            "1.3".into(),
+            Some((c3 / c2) / 1.3),
+        );
+        let per_particle = peak_rss_bytes() / n3 as f64;
+        row(
+            "4 peak memory per fluid particle (process peak, 3D run)",
+            format!("{:.2} KiB", per_particle / 1024.0),
+            "1 KiB".into(),
+            Some(per_particle / 1024.0),
+        );
+    }
+    row(
+        "6 rigid pile of 1000 boxes vs rapier3d",
+        "not measured".into(),
+        "2".into(),
+        None,
+    );
+}
