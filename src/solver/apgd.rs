@@ -18,6 +18,7 @@
 //! quadratic bound uses the `D`-norm. The admissible sets are cones, unchanged by a positive
 //! scale per block, so the projections stay exact.
 
+use super::vecops::{fill, sums4};
 use super::{block_scales, project, residual_scaled, RowSet, SolveInfo, Workspace};
 use crate::math::Real;
 use crate::params::{iteration_limit, positive, ParamError};
@@ -121,8 +122,9 @@ pub fn solve<R: RowSet>(
         };
     }
     let ndof = v.len();
+    let Workspace { bufs, partials, .. } = ws;
     let [vstar, u, r, x, x_prev, y, g, gx, gx_prev, best, tmp, dinv, scale, bias, comp] =
-        ws.take(15, n.max(ndof))
+        super::take(bufs, 15, n.max(ndof))
     else {
         unreachable!()
     };
@@ -168,14 +170,6 @@ pub fn solve<R: RowSet>(
     for (rk, b) in r.iter_mut().zip(c.bias) {
         *rk += b;
     }
-    let f_of = |x: &[Real], grad: &[Real], r: &[Real]| -> Real {
-        0.5 * x
-            .iter()
-            .zip(grad)
-            .zip(r)
-            .map(|((a, gk), rk)| a * (gk + rk))
-            .sum::<Real>()
-    };
 
     if p.warm_start {
         x.copy_from_slice(lambda);
@@ -214,34 +208,44 @@ pub fn solve<R: RowSet>(
         if beta_y == 0.0 {
             g.copy_from_slice(gx);
         } else {
-            for k in 0..n {
-                g[k] = (1.0 + beta_y) * gx[k] - beta_y * gx_prev[k];
-            }
+            let (gx, gx_prev) = (&*gx, &*gx_prev);
+            fill(g, |k| (1.0 + beta_y) * gx[k] - beta_y * gx_prev[k]);
         }
-        let fy = f_of(y, g, r);
+        let fy = {
+            let (y, g, r) = (&*y, &*g, &*r);
+            0.5 * sums4(n, partials, |k| [y[k] * (g[k] + r[k]), 0.0, 0.0, 0.0])[0]
+        };
         x_prev.copy_from_slice(x);
         gx_prev.copy_from_slice(gx);
         // Backtracking: x = Π(y − t g) until the quadratic upper bound holds.
-        loop {
-            for k in 0..n {
-                x[k] = y[k] - t * dinv[k] * g[k];
+        let restart_test = loop {
+            {
+                let (y, dinv, g) = (&*y, &*dinv, &*g);
+                fill(x, |k| y[k] - t * dinv[k] * g[k]);
             }
             project_all(rows, x);
             gradient(rows, &c, vstar, x, u, gx);
-            let fx = f_of(x, gx, r);
-            let mut lin = 0.0;
-            let mut sq = 0.0;
-            for k in 0..n {
-                let d = x[k] - y[k];
-                lin += g[k] * d;
-                sq += d * d / dinv[k];
-            }
+            // f(x), the linear and quadratic terms of the bound, and the restart test
+            // ∇f(y)ᵀ(x − x_prev), in one pass.
+            let [fx2, lin, sq, restart] = {
+                let (x, y, g, gx, r, dinv, x_prev) = (&*x, &*y, &*g, &*gx, &*r, &*dinv, &*x_prev);
+                sums4(n, partials, |k| {
+                    let d = x[k] - y[k];
+                    [
+                        x[k] * (gx[k] + r[k]),
+                        g[k] * d,
+                        d * d / dinv[k],
+                        g[k] * (x[k] - x_prev[k]),
+                    ]
+                })
+            };
+            let fx = 0.5 * fx2;
             if fx <= fy + lin + 0.5 * lip * sq + 1e-14 * fy.abs().max(1e-300) || lip > 1e30 {
-                break;
+                break restart;
             }
             lip *= 2.0;
             t = 1.0 / lip;
-        }
+        };
         // Residual at x (gx = ∇f(x) = w).
         let res = residual_scaled(rows.blocks(), scale, x, gx, true);
         if res < best_res {
@@ -254,18 +258,13 @@ pub fn solve<R: RowSet>(
         }
         let theta_next = 0.5 * (-theta * theta + theta * (theta * theta + 4.0).sqrt());
         let beta = theta * (1.0 - theta) / (theta * theta + theta_next);
-        let mut restart_test = 0.0;
-        for k in 0..n {
-            restart_test += g[k] * (x[k] - x_prev[k]);
-        }
         if restart_test > 0.0 {
             y.copy_from_slice(x);
             beta_y = 0.0;
             theta = 1.0;
         } else {
-            for k in 0..n {
-                y[k] = x[k] + beta * (x[k] - x_prev[k]);
-            }
+            let (x, x_prev) = (&*x, &*x_prev);
+            fill(y, |k| x[k] + beta * (x[k] - x_prev[k]));
             beta_y = beta;
             theta = theta_next;
         }

@@ -18,6 +18,7 @@
 pub mod apgd;
 pub mod pgs;
 mod stacked;
+mod vecops;
 
 use crate::math::Real;
 use serde::{Deserialize, Serialize};
@@ -168,13 +169,8 @@ impl SolverChoice {
 pub struct Workspace {
     pub(crate) bufs: Vec<Vec<Real>>,
     pub(crate) offsets: Vec<usize>,
-}
-
-impl Workspace {
-    /// Ensures `n` buffers of length `len`, all zeroed, and returns them.
-    pub(crate) fn take(&mut self, n: usize, len: usize) -> &mut [Vec<Real>] {
-        take(&mut self.bufs, n, len)
-    }
+    /// Per-chunk partial sums of the vector passes ([`vecops`]).
+    pub(crate) partials: Vec<[Real; 4]>,
 }
 
 /// Ensures `n` buffers of length `len` in `bufs`, all zeroed, and returns them.

@@ -90,7 +90,7 @@ pub fn solve<R: RowSet>(
     } else {
         lambda.iter_mut().for_each(|l| *l = 0.0);
     }
-    let Workspace { bufs, offsets } = ws;
+    let Workspace { bufs, offsets, .. } = ws;
     let [d, w, factors, scale] = super::take(bufs, 4, n) else {
         unreachable!()
     };
