@@ -10,7 +10,7 @@
 //!
 //! `cargo run --release --example depth_iterations -- [steps] [tolerance]` (defaults 100, 1e-6).
 
-use std::path::Path;
+mod common;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -21,21 +21,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("depth_m  particles  first_step  mean  max  at_limit  max_compression  wall_s");
     let mut first = Vec::new();
     for depth in [0.25, 0.5, 1.0, 2.0] {
-        let wall = depth + 0.4;
-        let model = format!(
-            "Model(scene: (dimension: Two, gravity: (0, -9.81)), time: (dt: 0.001, end: 1.0),
-               solver: Apgd(max_iterations: {limit}, tolerance: {tol:e}),
-               bodies: [
-                 (name: \"floor\", kind: Static, shape: Cuboid(half_extents: (0.25, 0.05)), position: (0.25, -0.05)),
-                 (name: \"left\", kind: Static, shape: Cuboid(half_extents: (0.05, {h})), position: (-0.05, {c})),
-                 (name: \"right\", kind: Static, shape: Cuboid(half_extents: (0.05, {h})), position: (0.55, {c})),
-               ],
-               fluid: (spacing: 0.02, regions: [Box(min: (0, 0), max: (0.5, {depth}))]))",
-            h = 0.5 * wall,
-            c = 0.5 * wall - 0.1,
-        );
-        let m = vcsim::parse_str(Path::new("depth.ron"), &model)?;
-        let mut w = vcsim::build_world(&m)?;
+        let mut w = common::tank_world(depth, limit, tol);
         let start = std::time::Instant::now();
         w.step();
         let cold = w.last_solve.iterations;

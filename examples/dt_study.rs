@@ -10,6 +10,8 @@
 //! WIDTH is the column width L (m) of the front's scaling (Z = x/L, T = t √(2g/L)), T_MAX the
 //! last reference point compared, END the simulated time (s). The model's own `dt` is replaced.
 
+mod common;
+
 use std::path::Path;
 use std::time::Instant;
 
@@ -27,22 +29,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .iter()
         .map(|a| a.parse())
         .collect::<Result<_, _>>()?;
-    let data = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("data/dam_break_front.csv"),
-    )?;
-    let points: Vec<(f64, f64)> = data
-        .lines()
-        .filter(|l| l.starts_with("koshizuka_oka,"))
-        .filter_map(|l| {
-            let c: Vec<f64> = l
-                .split(',')
-                .skip(1)
-                .filter_map(|v| v.parse().ok())
-                .collect();
-            (c.len() == 2 && c[0] > 0.0 && c[0] <= t_max).then_some((c[0], c[1]))
-        })
-        .collect();
-    let scale = (2.0 * 9.81 / big_l).sqrt();
+    let points = common::koshizuka_oka(t_max);
     println!("dt_s     steps  wall_s  mean_it  max_compression_%  front_mean_%  front_max_%");
     for dt in dts {
         let (mut m, _) = vcsim::load_file(model)?;
@@ -60,17 +47,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             front.push((w.time, f.front(&x)));
         }
         let wall = start.elapsed().as_secs_f64();
-        let mut errors = Vec::new();
-        for &(t_ref, z_ref) in &points {
-            let t = t_ref / scale;
-            if let Some(k) = front.iter().position(|s| s.0 >= t).filter(|&k| k > 0) {
-                let (a, b) = (front[k - 1], front[k]);
-                let z = (a.1 + (b.1 - a.1) * (t - a.0) / (b.0 - a.0)) / big_l;
-                errors.push((z - z_ref).abs() / z_ref);
-            }
-        }
-        let mean = errors.iter().sum::<f64>() / errors.len().max(1) as f64;
-        let max = errors.iter().copied().fold(0.0, f64::max);
+        let (mean, max) =
+            common::front_errors(&front, &points, big_l).unwrap_or((f64::NAN, f64::NAN));
         println!(
             "{dt:<8} {steps:5}  {wall:6.1}  {:7.1}  {:17.2}  {:12.1}  {:11.1}",
             iterations as f64 / steps.max(1) as f64,

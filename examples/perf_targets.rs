@@ -21,6 +21,8 @@
 //! particles within 1.3×, peak memory ≤ 1 KiB per particle; 5 two threads ≥ 1.8× one thread on
 //! a fluid step; 6 the rigid pile against rapier3d (not measured yet).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use vcsim::World;
@@ -54,46 +56,6 @@ fn compression(w: &World) -> f64 {
         .as_ref()
         .map(|f| f.density_error.iter().fold(0.0f64, |a, &e| a.max(e)))
         .unwrap_or(0.0)
-}
-
-/// Koshizuka & Oka's front points (T, Z) from `data/dam_break_front.csv`, T ≤ `t_max`.
-fn koshizuka_oka(t_max: f64) -> Vec<(f64, f64)> {
-    std::fs::read_to_string(root().join("data/dam_break_front.csv"))
-        .expect("reference data")
-        .lines()
-        .filter(|l| l.starts_with("koshizuka_oka,"))
-        .filter_map(|l| {
-            let c: Vec<f64> = l
-                .split(',')
-                .skip(1)
-                .filter_map(|v| v.parse().ok())
-                .collect();
-            (c.len() == 2 && c[0] > 0.0 && c[0] <= t_max).then_some((c[0], c[1]))
-        })
-        .collect()
-}
-
-/// Mean and largest relative error of a front series (t in s, x in m) against the points, with
-/// the column width `big_l` (m) and g = 9.81 m/s².
-fn front_errors(series: &[(f64, f64)], points: &[(f64, f64)], big_l: f64) -> Option<(f64, f64)> {
-    let scale = (2.0 * 9.81 / big_l).sqrt();
-    let mut errors = Vec::new();
-    for &(t_ref, z_ref) in points {
-        let t = t_ref / scale;
-        let k = series.iter().position(|s| s.0 >= t)?;
-        if k == 0 {
-            continue;
-        }
-        let (a, b) = (series[k - 1], series[k]);
-        let z = (a.1 + (b.1 - a.1) * (t - a.0) / (b.0 - a.0)) / big_l;
-        errors.push((z - z_ref).abs() / z_ref);
-    }
-    (!errors.is_empty()).then(|| {
-        (
-            errors.iter().sum::<f64>() / errors.len() as f64,
-            errors.iter().copied().fold(0.0, f64::max),
-        )
-    })
 }
 
 /// Steps `w` to `end` (s) on `threads` threads; returns wall time (s), the largest compression of
@@ -200,9 +162,9 @@ fn main() {
         "1".into(),
         Some(worst / 0.01),
     );
-    let points = koshizuka_oka(2.2);
+    let points = common::koshizuka_oka(2.2);
     let ours = (!quick)
-        .then(|| front_errors(&front, &points, 1.0))
+        .then(|| common::front_errors(&front, &points, 1.0))
         .flatten();
     if let Some((mean, max)) = ours {
         row(
@@ -221,7 +183,9 @@ fn main() {
                     format!("ours {wall:.1}"),
                     Some(peer_wall / wall),
                 );
-                if let (Some((pm, px)), false) = (front_errors(&peer_front, &points, 1.0), quick) {
+                if let (Some((pm, px)), false) =
+                    (common::front_errors(&peer_front, &points, 1.0), quick)
+                {
                     row(
                         "1   DualSPHysics front, T <= 2.2: mean / max (%)",
                         format!("{:.1} / {:.1}", 100.0 * pm, 100.0 * px),
@@ -251,21 +215,7 @@ fn main() {
     // 2: iterations of a cold hydrostatic solve against depth.
     let mut first = Vec::new();
     for depth in [0.25, 0.5, 1.0, 2.0] {
-        let wall_h = depth + 0.4;
-        let model = format!(
-            "Model(scene: (dimension: Two, gravity: (0, -9.81)), time: (dt: 0.001, end: 1.0),
-               solver: Apgd(max_iterations: 5000, tolerance: 1e-3),
-               bodies: [
-                 (name: \"floor\", kind: Static, shape: Cuboid(half_extents: (0.25, 0.05)), position: (0.25, -0.05)),
-                 (name: \"left\", kind: Static, shape: Cuboid(half_extents: (0.05, {h})), position: (-0.05, {c})),
-                 (name: \"right\", kind: Static, shape: Cuboid(half_extents: (0.05, {h})), position: (0.55, {c})),
-               ],
-               fluid: (spacing: 0.02, regions: [Box(min: (0, 0), max: (0.5, {depth}))]))",
-            h = 0.5 * wall_h,
-            c = 0.5 * wall_h - 0.1,
-        );
-        let m = vcsim::parse_str(Path::new("tank.ron"), &model).expect("tank model");
-        let mut t = vcsim::build_world(&m).expect("tank builds");
+        let mut t = common::tank_world(depth, 5000, 1e-3);
         first.push(t.step().iterations);
     }
     let spread = *first.iter().max().unwrap() as f64 / (*first.iter().min().unwrap()).max(1) as f64;

@@ -13,8 +13,9 @@
 //! `cargo run --release --example spectrum -- 0.25 0.5 1 2` (dense eigenvalues: the 2 m tank's
 //! 3 200 rows take a minute).
 
+mod common;
+
 use nalgebra::DMatrix;
-use std::path::Path;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let depths: Vec<f64> = std::env::args()
@@ -30,21 +31,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "depth_m  rows             n  zero  smallest_nonzero  largest  ratio     scaled_ratio"
     );
     for depth in depths {
-        let wall = depth + 0.4;
-        let model = format!(
-            "Model(scene: (dimension: Two, gravity: (0, -9.81)), time: (dt: 0.001, end: 1.0),
-               solver: Apgd(max_iterations: 500, tolerance: 1e-6),
-               bodies: [
-                 (name: \"floor\", kind: Static, shape: Cuboid(half_extents: (0.25, 0.05)), position: (0.25, -0.05)),
-                 (name: \"left\", kind: Static, shape: Cuboid(half_extents: (0.05, {h})), position: (-0.05, {c})),
-                 (name: \"right\", kind: Static, shape: Cuboid(half_extents: (0.05, {h})), position: (0.55, {c})),
-               ],
-               fluid: (spacing: 0.02, regions: [Box(min: (0, 0), max: (0.5, {depth}))]))",
-            h = 0.5 * wall,
-            c = 0.5 * wall - 0.1,
-        );
-        let m = vcsim::parse_str(Path::new("tank.ron"), &model)?;
-        let mut w = vcsim::build_world(&m)?;
+        let mut w = common::tank_world(depth, 500, 1e-6);
         w.step();
         let p = w.last_problem();
         let n = p.r.len();
