@@ -17,6 +17,13 @@
 //! (`D` = one mean diagonal per block): the gradient step becomes `λ − t D⁻¹ ∇f` and the
 //! quadratic bound uses the `D`-norm. The admissible sets are cones, unchanged by a positive
 //! scale per block, so the projections stay exact.
+//!
+//! **Cost.** One gradient (the products `M⁻¹ Jᵀ λ` and `J v`) per iteration, plus one per
+//! backtracking retry: `∇f` is affine, so at the extrapolated point it is
+//! `∇f(y) = (1 + β) ∇f(λ_k) − β ∇f(λ_{k−1})`, from two gradients already evaluated. The rows'
+//! bias, compliance and block scales are read once per solve; the vector passes run in
+//! parallel above 4096 rows with sums per fixed chunk (`solver/vecops.rs`), so the result does not
+//! depend on the thread count.
 
 use super::vecops::{fill, sums4};
 use super::{block_scales, project, residual_scaled, RowSet, SolveInfo, Workspace};
