@@ -34,10 +34,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             capped += (!w.last_solve.converged) as usize;
         }
         let f = w.fluid.as_ref().expect("the tank has fluid");
-        let compression = f
-            .density_error
-            .iter()
-            .fold(0.0f64, |a, &e| a.max(e.max(0.0)));
+        let compression = f.largest_compression().map_or(0.0, |(_, c)| c.max(0.0));
         println!(
             "{depth:7.2}  {:9}  {cold:10}  {:4.0}  {max:3}  {capped:8}  {compression:15.3e}  {:6.1}",
             f.len(),

@@ -54,8 +54,8 @@ fn row(target: &str, measured: String, anchor: String, ratio: Option<f64>) {
 fn compression(w: &World) -> f64 {
     w.fluid
         .as_ref()
-        .map(|f| f.density_error.iter().fold(0.0f64, |a, &e| a.max(e)))
-        .unwrap_or(0.0)
+        .and_then(|f| f.largest_compression())
+        .map_or(0.0, |(_, c)| c.max(0.0))
 }
 
 /// Steps `w` to `end` (s) on `threads` threads; returns wall time (s), the largest compression of

@@ -56,12 +56,7 @@ impl Bounds {
     /// The first bound `world` is outside of: (bound, value, limit, what).
     pub fn check(&self, world: &World) -> Option<(&'static str, Real, Real, String)> {
         let f = world.fluid.as_ref()?;
-        if let Some((i, &c)) = f
-            .density_error
-            .iter()
-            .enumerate()
-            .max_by(|a, b| a.1.total_cmp(b.1))
-        {
+        if let Some((i, c)) = f.largest_compression() {
             if c > self.max_compression {
                 let p = f.pos[i];
                 let what = format!(
@@ -342,8 +337,7 @@ pub fn run_from<O: Observer>(
         totals.max_iterations = totals.max_iterations.max(info.iterations);
         totals.max_residual = totals.max_residual.max(info.residual);
         totals.unconverged_steps += (!info.converged) as u64;
-        if let Some(f) = world.fluid.as_ref() {
-            let c = f.density_error.iter().fold(0.0, |a: Real, &e| a.max(e));
+        if let Some((_, c)) = world.fluid.as_ref().and_then(|f| f.largest_compression()) {
             if c > totals.max_compression.0 {
                 totals.max_compression = (c, world.time - world.dt);
             }

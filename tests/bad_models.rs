@@ -2,6 +2,8 @@
 //! where the error must be reported (`// expect: line L, field F`, `-` for no field). The CLI
 //! must exit with code 2, name the file, line and field, and never panic.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -25,12 +27,7 @@ fn expectation(text: &str) -> (usize, String) {
 
 #[test]
 fn every_bad_model_gives_a_located_error_and_exit_code_2() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_models");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
+    let files = common::files_in("tests/bad_models");
     assert!(
         files.len() >= 20,
         "expected the whole set of bad models, found {}",

@@ -13,6 +13,16 @@ fn line_after<'a>(text: &'a str, key: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no line starting with `{key}` in:\n{text}"))
 }
 
+/// The number that follows the first `marker` in `line` (up to a space or a comma).
+fn first_number<T: std::str::FromStr>(line: &str, marker: &str) -> T {
+    let (_, rest) = line
+        .split_once(marker)
+        .unwrap_or_else(|| panic!("no `{marker}` in `{line}`"));
+    let word = rest.split([' ', ',']).next().unwrap_or_default();
+    word.parse()
+        .unwrap_or_else(|_| panic!("`{word}` after `{marker}` in `{line}` is not a number"))
+}
+
 #[test]
 fn the_pile_figures_in_the_book_match_a_fresh_run() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -36,33 +46,13 @@ fn the_pile_figures_in_the_book_match_a_fresh_run() {
         );
     }
     // The example page rounds: mean to one decimal, residual to two digits.
+    // `iterations       mean 33.43, max 300`
     let it = line_after(&summary, "iterations ");
-    let mean: f64 = it["iterations".len()..]
-        .trim()
-        .trim_start_matches("mean ")
-        .split(',')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let mean: f64 = first_number(it, "mean ");
+    // `residual         max 4.844e-4 m/s; 18 steps stopped at the iteration limit`
     let res = line_after(&summary, "residual ");
-    let max_res: f64 = res["residual".len()..]
-        .trim()
-        .trim_start_matches("max ")
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    let capped: u64 = res
-        .split("; ")
-        .nth(1)
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let max_res: f64 = first_number(res, "max ");
+    let capped: u64 = first_number(res, "; ");
     let example = std::fs::read_to_string(root.join("book/src/examples/pile.md"))
         .unwrap()
         .replace('\n', " ");

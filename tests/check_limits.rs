@@ -5,19 +5,15 @@
 //! times are printed (the target is 1 s each) and only checked against a generous
 //! 10 s, which catches a hang without making the test depend on the machine's load.
 
-use std::path::Path;
+mod common;
+
 use std::process::Command;
 use std::time::{Duration, Instant};
 
 #[test]
 #[cfg(target_os = "linux")]
 fn check_refuses_every_reproducer_in_little_time_and_memory() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bad_models");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
+    let files = common::files_in("tests/bad_models");
     let mut slowest = (Duration::ZERO, String::new());
     for path in &files {
         let t = Instant::now();

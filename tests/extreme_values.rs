@@ -2,17 +2,13 @@
 //! is run by the CLI and must end with exit code 0 (ran), 1 (non-finite state), 2 (refused) or
 //! 3 (left its bounds) — never 101 (a panic) or a signal.
 
-use std::path::Path;
+mod common;
+
 use std::process::Command;
 
 #[test]
 fn extreme_values_never_panic() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/extreme");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
+    let files = common::files_in("tests/extreme");
     assert!(files.len() >= 3);
     for model in files {
         let out_dir = std::env::temp_dir().join(format!(

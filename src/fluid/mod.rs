@@ -210,6 +210,17 @@ impl Fluid {
         }
     }
 
+    /// The most compressed particle by the density errors the last rows were built with: its
+    /// index and `(ρ − ρ0)/ρ0` (dimensionless, positive when compressed). `None` without
+    /// particles. The blow-up guard and the run's totals both read it.
+    pub fn largest_compression(&self) -> Option<(usize, Real)> {
+        self.density_error
+            .iter()
+            .copied()
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
     /// Number of fluid particles.
     pub fn len(&self) -> usize {
         self.pos.len()

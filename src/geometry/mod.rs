@@ -195,12 +195,18 @@ impl Geometry {
             })
     }
 
+    /// The world pose of each collider (in collider order) for the bodies' current poses.
+    pub fn poses<'a>(&'a self, bodies: &'a [RigidBody]) -> impl Iterator<Item = Iso> + 'a {
+        self.colliders.iter().map(|c| bodies[c.body].pose * c.local)
+    }
+
     /// Updates the manifolds of all pairs at the bodies' current poses and returns the contacts.
     /// `prediction` (m) is the distance below which separated shapes already produce contacts.
     pub fn update(&mut self, bodies: &[RigidBody], prediction: Real, contacts: &mut Vec<Contact>) {
-        self.poses.clear();
-        self.poses
-            .extend(self.colliders.iter().map(|c| bodies[c.body].pose * c.local));
+        let mut poses = std::mem::take(&mut self.poses);
+        poses.clear();
+        poses.extend(self.poses(bodies));
+        self.poses = poses;
         let poses = &self.poses;
         self.aabbs.clear();
         for (c, p) in self.colliders.iter().zip(poses) {

@@ -283,9 +283,7 @@ impl Files {
             None => Ok(()),
         }
     }
-}
 
-impl Files {
     /// How to resume, for messages: empty without a checkpoint.
     fn resume_hint(&self) -> String {
         match &self.plan {

@@ -56,9 +56,8 @@ pub fn uncontained(world: &World) -> (usize, Option<crate::math::Vec3>) {
     let dir = crate::math::to_pv(&down);
     let poses: Vec<_> = world
         .geometry
-        .colliders
-        .iter()
-        .map(|c| crate::math::to_pose(&(world.bodies[c.body].pose * c.local)))
+        .poses(&world.bodies)
+        .map(|p| crate::math::to_pose(&p))
         .collect();
     let held = |p: &crate::math::Vec3| {
         let ray = Ray::new(crate::math::to_pv(p), dir);

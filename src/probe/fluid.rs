@@ -169,9 +169,8 @@ impl crate::pipeline::World {
         };
         let poses: Vec<_> = self
             .geometry
-            .colliders
-            .iter()
-            .map(|c| crate::math::to_pose(&(self.bodies[c.body].pose * c.local)))
+            .poses(&self.bodies)
+            .map(|p| crate::math::to_pose(&p))
             .collect();
         f.pos
             .iter()
