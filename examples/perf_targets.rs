@@ -12,6 +12,7 @@
 //!   `benches/peer/dualsphysics.sh build GIT_DIR CACHE`, outside the repository), and compare
 //!   wall time and front with it side by side.
 //! - `--skip-3d`: leave out the 3D dam break (about 40 s per step on two cores today).
+//! - `--only-6`: only the rigid pile against rapier3d.
 //!
 //! Targets (the numbering): 1 the 2D dam break of 20 000 particles over 0.5 s on two
 //! threads (wall ≤ 7 s, largest compression of any step ≤ 1 %, front against Koshizuka & Oka
@@ -19,9 +20,12 @@
 //! deep within 1.5× of each other; 3 the 3D dam break (203 609 particles) ≤ 500 s of wall time
 //! per simulated second with compression ≤ 1 %; 4 cost per particle-step from 20 000 to 200 000
 //! particles within 1.3×, peak memory ≤ 1 KiB per particle; 5 two threads ≥ 1.8× one thread on
-//! a fluid step; 6 the rigid pile against rapier3d (not measured yet).
+//! a fluid step; 6 a settling pile of 1000 cubes against rapier3d on the same scene at the same
+//! iteration count, one thread each (`benches/pile_scene.rs`).
 
 mod common;
+#[path = "../benches/pile_scene.rs"]
+mod pile_scene;
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -135,6 +139,10 @@ fn main() {
         "{:<58} {:>16} {:>16} {:>7}",
         "target", "measured", "anchor", "ratio"
     );
+    if args.iter().any(|a| a == "--only-6") {
+        pile_vs_rapier(if quick { 20 } else { 100 });
+        return;
+    }
 
     // 1: the 2D dam break at DualSPHysics' size on two threads.
     let end = if quick { 0.05 } else { 0.5 };
@@ -263,10 +271,55 @@ fn main() {
             Some(per_particle / 1024.0),
         );
     }
+    pile_vs_rapier(if quick { 20 } else { 100 });
+}
+
+/// Target 6: ms per step of the 1000-cube pile after 1 s of settling, vcsim (PGS) and rapier3d
+/// at 10 iterations, one thread each; the cubes' mean height shows both piles came down.
+fn pile_vs_rapier(steps: usize) {
+    const ITERATIONS: usize = 10;
+    let settle = (1.0 / pile_scene::DT).round() as usize;
+    let text = pile_scene::vcsim_model("Pgs", ITERATIONS);
+    let m = vcsim::parse_str(Path::new("pile_1000.ron"), &text).expect("pile model parses");
+    let one = pool(1);
+    let (ours, our_height) = one.install(|| {
+        let mut w = vcsim::build_world(&m).expect("pile model builds");
+        for _ in 0..settle {
+            w.step();
+        }
+        let start = Instant::now();
+        for _ in 0..steps {
+            w.step();
+        }
+        let dt = start.elapsed().as_secs_f64() / steps as f64;
+        let cubes: Vec<f64> = m
+            .bodies
+            .iter()
+            .filter(|b| b.name.starts_with('c'))
+            .filter_map(|b| w.body(&b.name))
+            .map(|i| w.bodies[i].pose.translation.z)
+            .collect();
+        (dt, cubes.iter().sum::<f64>() / cubes.len() as f64)
+    });
+    let mut r = pile_scene::rapier_world(ITERATIONS);
+    for _ in 0..settle {
+        r.step();
+    }
+    let start = Instant::now();
+    for _ in 0..steps {
+        r.step();
+    }
+    let theirs = start.elapsed().as_secs_f64() / steps as f64;
     row(
-        "6 rigid pile of 1000 boxes vs rapier3d",
-        "not measured".into(),
-        "2".into(),
+        "6 pile of 1000 cubes, 10 PGS iterations, 1 thread: ms/step",
+        format!("{:.2}", 1e3 * ours),
+        format!("rapier {:.2}", 1e3 * theirs),
+        Some(ours / theirs),
+    );
+    row(
+        "6   cubes' mean height after the timed steps (m)",
+        format!("{our_height:.3}"),
+        format!("rapier {:.3}", pile_scene::rapier_mean_height(&r)),
         None,
     );
 }
