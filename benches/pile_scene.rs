@@ -8,6 +8,12 @@
 #![allow(dead_code)]
 
 use rapier3d_f64::prelude::*;
+use std::path::Path;
+
+/// Solver iterations per step on both sides.
+pub const ITERATIONS: usize = 10;
+/// Steps before timing: 1 s of the drop, the pile mostly down.
+pub const SETTLE: usize = 200;
 
 /// Cubes per lattice edge (the pile has `N_SIDE³`).
 pub const N_SIDE: usize = 10;
@@ -84,6 +90,35 @@ pub fn vcsim_model(solver: &str, iterations: usize) -> String {
     }
     s.push_str(" ],\n output: (every: 10.0),\n)\n");
     s
+}
+
+/// The vcsim world of [`vcsim_model`].
+pub fn vcsim_world(solver: &str, iterations: usize) -> vcsim::World {
+    let text = vcsim_model(solver, iterations);
+    let m = vcsim::parse_str(Path::new("pile_1000.ron"), &text).expect("pile model parses");
+    vcsim::build_world(&m).expect("pile model builds")
+}
+
+/// Mean height of the cubes' centres in a vcsim world (m).
+pub fn vcsim_mean_height(w: &vcsim::World) -> f64 {
+    let n = N_SIDE.pow(3);
+    (0..n)
+        .filter_map(|i| w.body(&format!("c{i}")))
+        .map(|b| w.bodies[b].pose.translation.z)
+        .sum::<f64>()
+        / n as f64
+}
+
+/// Takes `settle` steps, then `steps` timed ones; returns the mean time per timed step (s).
+pub fn settle_then_time(settle: usize, steps: usize, mut step: impl FnMut()) -> f64 {
+    for _ in 0..settle {
+        step();
+    }
+    let start = std::time::Instant::now();
+    for _ in 0..steps {
+        step();
+    }
+    start.elapsed().as_secs_f64() / steps.max(1) as f64
 }
 
 /// The rapier3d world of the same scene, `iterations` solver iterations per step (one PGS

@@ -6,12 +6,7 @@
 #[path = "pile_scene.rs"]
 mod pile_scene;
 
-use std::path::Path;
-
-/// Iterations per step on both sides.
-const ITERATIONS: usize = 10;
-/// Steps before timing: 1 s of the drop, the pile mostly down.
-const SETTLE: usize = 200;
+use pile_scene::{ITERATIONS, SETTLE};
 
 fn main() {
     divan::main();
@@ -25,9 +20,7 @@ fn one_thread() -> rayon::ThreadPool {
 }
 
 fn vcsim_world(solver: &str) -> vcsim::World {
-    let text = pile_scene::vcsim_model(solver, ITERATIONS);
-    let m = vcsim::parse_str(Path::new("pile_1000.ron"), &text).expect("pile model parses");
-    let mut w = vcsim::build_world(&m).expect("pile model builds");
+    let mut w = pile_scene::vcsim_world(solver, ITERATIONS);
     for _ in 0..SETTLE {
         w.step();
     }

@@ -155,9 +155,9 @@ fn main() {
         let mut w = load(model);
         particles = w.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
         let (wall, worst, front, mean_it) = run(&mut w, end, 2);
-        let steps = (end / w.dt).round();
         if ours.is_empty() {
-            per_step_2d = wall / steps;
+            // Target 4 compares the APGD model's cost per particle-step with the 3D run's.
+            per_step_2d = wall / (end / w.dt).round();
         }
         let wall_05 = wall * 0.5 / end;
         let name = model.trim_end_matches(".ron");
@@ -190,12 +190,12 @@ fn main() {
                 None,
             );
         }
-        ours.push((name, wall, errors));
+        ours.push((name, wall));
     }
     if let Some(cache) = peer_cache {
         match peer(&cache, end) {
             Some((peer_wall, peer_front)) => {
-                for (name, wall, _) in &ours {
+                for (name, wall) in &ours {
                     row(
                         &format!("1   DualSPHysics 5.0 CPU, 2 threads: wall (s) / {name}"),
                         format!("{peer_wall:.1}"),
@@ -288,39 +288,16 @@ fn main() {
 /// Target 6: ms per step of the 1000-cube pile after 1 s of settling, vcsim (PGS) and rapier3d
 /// at 10 iterations, one thread each; the cubes' mean height shows both piles came down.
 fn pile_vs_rapier(steps: usize) {
-    const ITERATIONS: usize = 10;
-    let settle = (1.0 / pile_scene::DT).round() as usize;
-    let text = pile_scene::vcsim_model("Pgs", ITERATIONS);
-    let m = vcsim::parse_str(Path::new("pile_1000.ron"), &text).expect("pile model parses");
-    let one = pool(1);
-    let (ours, our_height) = one.install(|| {
-        let mut w = vcsim::build_world(&m).expect("pile model builds");
-        for _ in 0..settle {
+    use pile_scene::{settle_then_time, ITERATIONS, SETTLE};
+    let (ours, our_height) = pool(1).install(|| {
+        let mut w = pile_scene::vcsim_world("Pgs", ITERATIONS);
+        let t = settle_then_time(SETTLE, steps, || {
             w.step();
-        }
-        let start = Instant::now();
-        for _ in 0..steps {
-            w.step();
-        }
-        let dt = start.elapsed().as_secs_f64() / steps as f64;
-        let cubes: Vec<f64> = m
-            .bodies
-            .iter()
-            .filter(|b| b.name.starts_with('c'))
-            .filter_map(|b| w.body(&b.name))
-            .map(|i| w.bodies[i].pose.translation.z)
-            .collect();
-        (dt, cubes.iter().sum::<f64>() / cubes.len() as f64)
+        });
+        (t, pile_scene::vcsim_mean_height(&w))
     });
     let mut r = pile_scene::rapier_world(ITERATIONS);
-    for _ in 0..settle {
-        r.step();
-    }
-    let start = Instant::now();
-    for _ in 0..steps {
-        r.step();
-    }
-    let theirs = start.elapsed().as_secs_f64() / steps as f64;
+    let theirs = settle_then_time(SETTLE, steps, || r.step());
     row(
         "6 pile of 1000 cubes, 10 PGS iterations, 1 thread: ms/step",
         format!("{:.2}", 1e3 * ours),
