@@ -39,7 +39,7 @@ use super::{BodyEntries, BodyMass, RowFamily, VelocityLayout};
 use crate::fluid::kernel::volume_gradient;
 use crate::fluid::{DensityMethod, Fluid, PARALLEL_MIN_ROWS, STATIC};
 use crate::math::{Real, Vec3};
-use crate::solver::{Block, BlockKind, RowSet};
+use crate::solver::{Block, BlockKind, Coloured, Colouring, RowSet, SharedVec};
 use rayon::prelude::*;
 
 /// Rows per block when the density rows are built in parallel.
@@ -108,6 +108,12 @@ pub struct DensityRows {
     /// impulses of the last solve (kept per particle, so they follow the particles through
     /// re-sorting).
     pub warm: Vec<Real>,
+    /// Whether [`DensityRows::build`] colours the rows for parallel Gauss–Seidel sweeps (set by
+    /// the pipeline when the solver is PGS).
+    pub colour: bool,
+    /// The rows' colouring ([`crate::solver::colouring`]): slabs of twice the kernel support;
+    /// rows that touch a body are serial.
+    pub colouring: Colouring,
 }
 
 /// The gap's target in the bias: the gap itself for unilateral rows, only its compressed part
@@ -139,6 +145,12 @@ impl DensityRows {
     fn vel(&self, v: &[Real], p: usize) -> Vec3 {
         let o = self.dof0 + 3 * p;
         Vec3::new(v[o], v[o + 1], v[o + 2])
+    }
+
+    #[inline]
+    fn vel_shared(&self, v: &SharedVec, p: usize) -> Vec3 {
+        let o = self.dof0 + 3 * p;
+        Vec3::new(v.get(o), v.get(o + 1), v.get(o + 2))
     }
 
     /// Stage 4: the density rows of `fluid` (neighbour lists current), then its wall rows.
@@ -281,6 +293,25 @@ impl DensityRows {
         };
         self.blocks
             .extend((0..self.diag.len()).map(|start| Block { start, kind }));
+        if self.colour {
+            let (pos, boundary, bodies) = (&fluid.pos, &fluid.boundary, &self.bodies);
+            let (nf, bactive) = (n, &self.bactive);
+            self.colouring.by_bands(
+                self.diag.len(),
+                |k| {
+                    if !bodies.of(k).is_empty() {
+                        None
+                    } else if k < nf {
+                        Some(pos[k])
+                    } else {
+                        Some(boundary[bactive[k - nf] as usize])
+                    }
+                },
+                p.kernel.support(),
+                p.planar,
+                self.dof0..self.dof0 + 3 * n,
+            );
+        }
     }
 
     /// The rows' Jacobians on the bodies that carry boundary particles (see the module doc):
@@ -403,6 +434,44 @@ impl RowSet for DensityRows {
     }
     fn compliance(&self, _k: usize) -> Real {
         self.compliance
+    }
+    fn coloured(&self) -> Option<Coloured<'_>> {
+        (self.colour && !self.is_empty()).then_some(Coloured {
+            offset: 0,
+            len: self.len(),
+            colouring: &self.colouring,
+            rows: self,
+        })
+    }
+    #[inline]
+    fn jv_shared(&self, k: usize, v: &SharedVec) -> Real {
+        // Coloured rows touch no body (those rows are serial).
+        let mut s = if k < self.nf {
+            self.self_coef[k].dot(&self.vel_shared(v, k))
+        } else {
+            0.0
+        };
+        let (nbr, coef) = self.entries(k);
+        for (j, c) in nbr.iter().zip(coef) {
+            s += c.dot(&self.vel_shared(v, *j as usize));
+        }
+        s
+    }
+    #[inline]
+    fn apply_shared(&self, k: usize, dl: Real, v: &SharedVec) {
+        let add = |p: usize, c: &Vec3| {
+            let o = self.dof0 + 3 * p;
+            for a in 0..3 {
+                v.add(o + a, dl * self.minv[a] * c[a]);
+            }
+        };
+        if k < self.nf {
+            add(k, &self.self_coef[k]);
+        }
+        let (nbr, coef) = self.entries(k);
+        for (j, c) in nbr.iter().zip(coef) {
+            add(*j as usize, c);
+        }
     }
     fn mul_j(&self, v: &[Real], out: &mut [Real]) {
         if out.len() < PARALLEL_MIN_ROWS {

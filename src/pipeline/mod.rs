@@ -190,6 +190,7 @@ impl World {
             match self.fluid_method {
                 FluidMethod::Constraint => {
                     let mut err = std::mem::take(&mut f.density_error);
+                    s.density_rows.colour = matches!(self.solver, SolverChoice::Pgs(_));
                     s.density_rows.build(f, &s.layout, h, &s.masses, &mut err);
                     f.density_error = err;
                     s.particle_contact_rows.build(f, &s.layout, h, &s.masses);

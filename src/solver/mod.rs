@@ -16,6 +16,7 @@
 //! `ChSystemDescriptor` split).
 
 pub mod apgd;
+pub mod colouring;
 pub mod pgs;
 mod stacked;
 mod vecops;
@@ -24,6 +25,7 @@ use crate::math::Real;
 use serde::{Deserialize, Serialize};
 
 pub use apgd::ApgdParams;
+pub use colouring::{Colouring, SharedVec};
 pub use pgs::PgsParams;
 pub use stacked::{RowStack, MAX_FAMILIES};
 
@@ -113,6 +115,34 @@ pub trait RowSet: Sync {
             }
         }
     }
+    /// Rows a Gauss–Seidel sweep may update in parallel ([`colouring`]), if the set offers them.
+    /// Those rows must be single-row blocks (unilateral or bilateral) and implement
+    /// [`RowSet::jv_shared`] and [`RowSet::apply_shared`]. At most one family of a stack is
+    /// coloured.
+    fn coloured(&self) -> Option<Coloured<'_>> {
+        None
+    }
+    /// `J_k v` on a shared vector, for the rows of [`RowSet::coloured`].
+    fn jv_shared(&self, _k: usize, _v: &SharedVec) -> Real {
+        unreachable!("only the rows of a colouring are read from a shared vector")
+    }
+    /// `v += M⁻¹ J_kᵀ dλ` on a shared vector, for the rows of [`RowSet::coloured`].
+    fn apply_shared(&self, _k: usize, _dlambda: Real, _v: &SharedVec) {
+        unreachable!("only the rows of a colouring update a shared vector")
+    }
+}
+
+/// The coloured rows of a set: one family's [`Colouring`] placed in the set's numbering.
+#[derive(Clone, Copy)]
+pub struct Coloured<'a> {
+    /// Row of the set that is the family's row 0.
+    pub offset: usize,
+    /// Number of rows of the family.
+    pub len: usize,
+    /// The family's colouring (family row numbers).
+    pub colouring: &'a Colouring,
+    /// The family (family row numbers), for the shared products.
+    pub rows: &'a dyn RowSet,
 }
 
 /// Which solver to use, selected by name in RON: `Pgs((..))` or `Apgd((..))`.
@@ -171,6 +201,8 @@ pub struct Workspace {
     pub(crate) offsets: Vec<usize>,
     /// Per-chunk partial sums of the vector passes ([`vecops`]).
     pub(crate) partials: Vec<[Real; 4]>,
+    /// Velocities during PGS's parallel phase.
+    pub(crate) shared: SharedVec,
 }
 
 /// Ensures `n` buffers of length `len` in `bufs`, all zeroed, and returns them.

@@ -1,6 +1,6 @@
 //! Stacking row families into one problem: the monolithic solve.
 
-use super::{Block, RowSet};
+use super::{Block, Coloured, RowSet, SharedVec};
 use crate::math::Real;
 
 /// The most row families one stack holds.
@@ -103,5 +103,22 @@ impl RowSet for RowStack<'_> {
         for (f, fam) in self.families.iter().enumerate() {
             fam.add_minv_jt(&lambda[self.range(f)], v);
         }
+    }
+    /// The first family's colouring, placed at that family's rows.
+    fn coloured(&self) -> Option<Coloured<'_>> {
+        self.families.iter().enumerate().find_map(|(f, fam)| {
+            fam.coloured().map(|c| Coloured {
+                offset: self.start[f] + c.offset,
+                ..c
+            })
+        })
+    }
+    fn jv_shared(&self, k: usize, v: &SharedVec) -> Real {
+        let (f, k) = self.locate(k);
+        f.jv_shared(k, v)
+    }
+    fn apply_shared(&self, k: usize, dl: Real, v: &SharedVec) {
+        let (f, k) = self.locate(k);
+        f.apply_shared(k, dl, v)
     }
 }

@@ -1,0 +1,305 @@
+//! Independent groups of rows for a parallel Gauss–Seidel sweep (multicolour ordering).
+//!
+//! A family whose rows each touch only the degrees of freedom of points within a distance
+//! `reach` of a point of its own (an SPH density row: its particle and its neighbours within
+//! the kernel support) can be swept in parallel. [`Colouring::by_bands`] cuts the rows across
+//! one axis into pieces of about equal row count and takes out a band of width `2 reach`
+//! around each cut. Colour 0 is the pieces, colour 1 the bands. Two pieces are separated by a
+//! band, two bands by more than a band, so two groups of one colour share no degree of freedom:
+//! they run at the same time, each swept in row order by one thread; the colours run one after
+//! the other. The order of the updates (colour, group, row) depends only on the points, never
+//! on the number of threads, so the result is the same on any machine. (Multicolour and
+//! domain-decomposition orderings of Gauss–Seidel: Adams & Jordan 1986, "Is SOR color-blind?",
+//! SIAM J. Sci. Stat. Comput. 7(2); Saad 2003, *Iterative Methods for Sparse Linear Systems*,
+//! §12.4.)
+//!
+//! Why pieces and bands rather than a fine colouring: with the particles in cell order, a
+//! piece is a run of rows swept in the natural order, which carries information across the
+//! whole piece in one sweep (the hydrostatic column below a particle, for instance). Measured on
+//! the 20 000-particle dam break at 10 sweeps per step over 0.1 s, largest compression: natural
+//! order 1.24 %, pieces and bands 1.21 %, squares of `2 reach` in 4 colours 1.62 %, alternating
+//! horizontal slabs 2.09 %, vertical strips 2.33 %.
+//!
+//! Rows the colouring cannot place (a row that also touches a rigid body, whose degrees of
+//! freedom are shared by many rows, or a row at a non-finite point) are listed in
+//! [`Colouring::serial`] and swept one by one after the colours.
+//!
+//! During the parallel phase the velocities live in a [`SharedVec`]: relaxed atomic loads and
+//! stores (plain moves on x86-64 and ARM), so concurrent groups need no locks and no `unsafe`;
+//! the colouring guarantees that no two running groups touch one entry.
+
+use crate::math::{Real, Vec3};
+use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Number of colours: the pieces, then the bands between them.
+pub const COLOURS: usize = 2;
+
+/// Groups of rows, by colour (see the module doc). Row indices are the family's own.
+#[derive(Debug, Default, Clone)]
+pub struct Colouring {
+    /// Colour c has the groups `colour_start[c]..colour_start[c + 1]` (length `COLOURS + 1`).
+    pub colour_start: Vec<u32>,
+    /// Group g has the rows `rows[group_start[g]..group_start[g + 1]]`.
+    pub group_start: Vec<u32>,
+    /// Coloured rows, by colour, then group, then row index.
+    pub rows: Vec<u32>,
+    /// Rows swept one by one after the colours, in row order.
+    pub serial: Vec<u32>,
+    /// The degrees of freedom the coloured rows touch (a range of the velocity vector).
+    pub dofs: Range<usize>,
+    /// Coordinates of the cuts (m), ascending.
+    pub cuts: Vec<Real>,
+    keys: Vec<u32>,
+    count: Vec<u32>,
+}
+
+/// Rows per piece: a colouring of `n` rows cuts them into about `n / ROWS_PER_PIECE` pieces.
+pub const ROWS_PER_PIECE: usize = 2048;
+
+/// Most pieces (so at most this many threads share a colour).
+pub const MAX_PIECES: usize = 16;
+
+impl Colouring {
+    /// Colours `n` rows by the point each sits at: `point(k)` is row k's point (m), or `None`
+    /// for a row that must be swept serially. Every degree of freedom a row touches must belong
+    /// to a point closer than `reach` (m) to the row's point. The cuts are across the last
+    /// axis (y for `planar` problems, z otherwise): the slowest axis of the cell order, so a
+    /// piece is a nearly contiguous run of rows. `dofs` is the range of the velocity vector the
+    /// coloured rows touch. With fewer than `2 ROWS_PER_PIECE` rows there is one piece: the
+    /// rows are swept in row order, as a serial sweep does.
+    pub fn by_bands(
+        &mut self,
+        n: usize,
+        point: impl Fn(usize) -> Option<Vec3>,
+        reach: Real,
+        planar: bool,
+        dofs: Range<usize>,
+    ) {
+        assert!(reach > 0.0 && reach.is_finite(), "reach must be positive");
+        self.dofs = dofs;
+        self.rows.clear();
+        self.serial.clear();
+        self.group_start.clear();
+        self.colour_start.clear();
+        self.cuts.clear();
+        let axis = if planar { 1 } else { 2 };
+        let at = |k: usize| point(k).map(|p| p[axis]).filter(|x| x.is_finite());
+        let (mut lo, mut hi, mut placed) = (Real::INFINITY, Real::NEG_INFINITY, 0usize);
+        for x in (0..n).filter_map(at) {
+            lo = lo.min(x);
+            hi = hi.max(x);
+            placed += 1;
+        }
+        // Band width: twice the reach, with a margin for rounding.
+        let width = 2.0 * reach * (1.0 + 1e-9);
+        let pieces = (placed / ROWS_PER_PIECE).clamp(1, MAX_PIECES);
+        if pieces > 1 {
+            // Cuts at the quantiles of the rows' coordinate, from a histogram of bins a quarter
+            // of the band wide; cuts closer than two bands to the last one (or to the ends) are
+            // dropped, so bands and pieces are at least a band wide.
+            let bin = width / 4.0;
+            let nbins = (((hi - lo) / bin).floor() as usize + 1).min(4 * n);
+            let bin = if nbins > 1 {
+                (hi - lo) / (nbins - 1) as Real
+            } else {
+                bin
+            };
+            self.count.clear();
+            self.count.resize(nbins + 1, 0);
+            for x in (0..n).filter_map(at) {
+                self.count[(((x - lo) / bin) as usize).min(nbins - 1) + 1] += 1;
+            }
+            let mut below = 0usize;
+            let mut next = 1;
+            for b in 0..nbins {
+                below += self.count[b + 1] as usize;
+                if next < pieces && below * pieces >= next * placed {
+                    let c = lo + (b + 1) as Real * bin;
+                    let last = self.cuts.last().copied().unwrap_or(lo - width);
+                    if c - last >= 2.0 * width && hi - c >= 1.5 * width {
+                        self.cuts.push(c);
+                    }
+                    while next < pieces && below * pieces >= next * placed {
+                        next += 1;
+                    }
+                }
+            }
+        }
+        // Colour 0: the pieces between the bands (group = number of cuts below); colour 1: the
+        // bands `[c − width/2, c + width/2)` around each cut.
+        let m = self.cuts.len();
+        let nkeys = 2 * m + 1;
+        self.keys.clear();
+        self.count.clear();
+        self.count.resize(nkeys + 1, 0);
+        for k in 0..n {
+            let key = match at(k) {
+                Some(x) => {
+                    let j = self.cuts.partition_point(|&c| c + 0.5 * width <= x);
+                    if j < m && x >= self.cuts[j] - 0.5 * width {
+                        (m + 1 + j) as u32
+                    } else {
+                        j as u32
+                    }
+                }
+                None => u32::MAX,
+            };
+            if key == u32::MAX {
+                self.serial.push(k as u32);
+            } else {
+                self.count[key as usize + 1] += 1;
+            }
+            self.keys.push(key);
+        }
+        // Counting sort by key (stable: rows of one group stay in row order); each non-empty
+        // key is a group.
+        for c in 0..nkeys {
+            self.count[c + 1] += self.count[c];
+        }
+        self.group_start.push(0);
+        for keys in [0..m + 1, m + 1..nkeys] {
+            self.colour_start.push(self.group_start.len() as u32 - 1);
+            for key in keys {
+                if self.count[key + 1] > self.count[key] {
+                    self.group_start.push(self.count[key + 1]);
+                }
+            }
+        }
+        self.colour_start.push(self.group_start.len() as u32 - 1);
+        let coloured = n - self.serial.len();
+        self.rows.resize(coloured, 0);
+        for (k, &key) in self.keys.iter().enumerate() {
+            if key != u32::MAX {
+                let slot = &mut self.count[key as usize];
+                self.rows[*slot as usize] = k as u32;
+                *slot += 1;
+            }
+        }
+    }
+
+    /// Number of groups.
+    pub fn groups(&self) -> usize {
+        self.group_start.len().saturating_sub(1)
+    }
+
+    /// The groups of colour `c` (indices into [`Colouring::group_start`]).
+    pub fn colour(&self, c: usize) -> Range<usize> {
+        self.colour_start[c] as usize..self.colour_start[c + 1] as usize
+    }
+}
+
+/// A velocity vector (or part of one) that concurrent groups of a colouring read and update.
+#[derive(Debug, Default)]
+pub struct SharedVec {
+    data: Vec<AtomicU64>,
+    offset: usize,
+}
+
+impl Clone for SharedVec {
+    /// Scratch: a clone starts empty.
+    fn clone(&self) -> Self {
+        SharedVec::default()
+    }
+}
+
+impl SharedVec {
+    /// Copies `v[range]`; entry `i` of the velocity vector is then read as `get(i)`.
+    pub fn load(&mut self, v: &[Real], range: Range<usize>) {
+        self.offset = range.start;
+        self.data.clear();
+        self.data
+            .extend(v[range].iter().map(|x| AtomicU64::new(x.to_bits())));
+    }
+
+    /// Copies the entries back into `v`.
+    pub fn store(&self, v: &mut [Real]) {
+        let n = self.data.len();
+        for (x, a) in v[self.offset..self.offset + n].iter_mut().zip(&self.data) {
+            *x = Real::from_bits(a.load(Ordering::Relaxed));
+        }
+    }
+
+    /// Entry `i` of the velocity vector.
+    #[inline]
+    pub fn get(&self, i: usize) -> Real {
+        Real::from_bits(self.data[i - self.offset].load(Ordering::Relaxed))
+    }
+
+    /// Adds `x` to entry `i` (a load and a store, not an atomic sum: the colouring guarantees
+    /// one writer per entry at a time).
+    #[inline]
+    pub fn add(&self, i: usize, x: Real) {
+        let a = &self.data[i - self.offset];
+        a.store(
+            (Real::from_bits(a.load(Ordering::Relaxed)) + x).to_bits(),
+            Ordering::Relaxed,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Groups of one colour are more than twice the reach apart along the cut axis, every row
+    /// is placed once, rows without a point are serial, and few rows make one group in row
+    /// order.
+    #[test]
+    fn same_colour_groups_are_independent() {
+        let side = 100;
+        let pts: Vec<Vec3> = (0..side * side)
+            .map(|i| {
+                let (x, y) = ((i % side) as Real, (i / side) as Real);
+                Vec3::new(0.01 * x, 0.01 * y + 0.002 * (x * 0.37).sin(), 0.0)
+            })
+            .collect();
+        let reach = 0.026;
+        let mut c = Colouring::default();
+        let n = pts.len();
+        c.by_bands(
+            n,
+            |k| (k % 37 != 0).then_some(pts[k]),
+            reach,
+            true,
+            0..3 * n,
+        );
+        let mut seen = vec![0; n];
+        for &k in c.rows.iter().chain(&c.serial) {
+            seen[k as usize] += 1;
+        }
+        assert!(seen.iter().all(|&s| s == 1), "every row exactly once");
+        assert_eq!(c.serial.len(), (0..n).filter(|k| k % 37 == 0).count());
+        assert_eq!(c.cuts.len(), n / ROWS_PER_PIECE - 1);
+        for col in 0..COLOURS {
+            let span: Vec<(Real, Real)> = c
+                .colour(col)
+                .map(|g| {
+                    let rows = &c.rows[c.group_start[g] as usize..c.group_start[g + 1] as usize];
+                    let ys = rows.iter().map(|&k| pts[k as usize].y);
+                    let lo = ys.clone().fold(Real::INFINITY, Real::min);
+                    (lo, ys.fold(Real::NEG_INFINITY, Real::max))
+                })
+                .collect();
+            assert_eq!(span.len(), c.cuts.len() + 1 - col);
+            for w in span.windows(2) {
+                assert!(w[1].0 - w[0].1 > 2.0 * reach, "colour {col}: {w:?}");
+            }
+        }
+        // Few rows: one group, in row order.
+        c.by_bands(500, |k| Some(pts[k]), reach, true, 0..1500);
+        assert_eq!(c.groups(), 1);
+        assert!(c.rows.iter().enumerate().all(|(i, &k)| k as usize == i));
+    }
+
+    #[test]
+    fn shared_vector_round_trip() {
+        let mut v = vec![1.0, 2.0, 3.0, 4.0];
+        let mut s = SharedVec::default();
+        s.load(&v, 1..3);
+        s.add(2, 0.5);
+        assert_eq!(s.get(1), 2.0);
+        s.store(&mut v);
+        assert_eq!(v, [1.0, 2.0, 3.5, 4.0]);
+    }
+}
