@@ -20,7 +20,7 @@
 //! deep within 1.5× of each other; 3 the 3D dam break (203 609 particles) ≤ 500 s of wall time
 //! per simulated second with compression ≤ 1 %; 4 cost per particle-step from 20 000 to 200 000
 //! particles within 1.3×, peak memory ≤ 1 KiB per particle; 5 two threads ≥ 1.8× one thread on
-//! a fluid step; 6 a settling pile of 1000 cubes against rapier3d on the same scene at the same
+//! fluid steps of both 20k models; 6 a settling pile of 1000 cubes against rapier3d on the same scene at the same
 //! iteration count, one thread each (`benches/pile_scene.rs`).
 
 mod common;
@@ -218,18 +218,20 @@ fn main() {
         }
     }
 
-    // 5: one thread against two on the same fluid steps.
-    let mut one = load("dam_break_2d_20k_apgd.ron");
-    let mut two = load("dam_break_2d_20k_apgd.ron");
-    let n5 = if quick { 0.01 } else { 0.02 };
-    let (t1, ..) = run(&mut one, n5, 1);
-    let (t2, ..) = run(&mut two, n5, 2);
-    row(
-        "5 fluid steps of the 20k dam break: 1 thread / 2 threads",
-        format!("{:.2}", t1 / t2),
-        "1.8".into(),
-        Some((t1 / t2) / 1.8),
-    );
+    // 5: one thread against two on the same fluid steps, with each solver's model.
+    for (name, end) in [("apgd", 0.02), ("pgs", 0.1)] {
+        let model = format!("dam_break_2d_20k_{name}.ron");
+        let (mut one, mut two) = (load(&model), load(&model));
+        let end = if quick { end / 2.0 } else { end };
+        let (t1, ..) = run(&mut one, end, 1);
+        let (t2, ..) = run(&mut two, end, 2);
+        row(
+            &format!("5 20k dam break {name}, {end} s: 1 thread / 2 threads"),
+            format!("{:.2}", t1 / t2),
+            "1.8".into(),
+            Some((t1 / t2) / 1.8),
+        );
+    }
 
     // 2: iterations of a cold hydrostatic solve against depth.
     let mut first = Vec::new();

@@ -46,7 +46,7 @@ use rayon::prelude::*;
 const ROW_BLOCK: usize = 512;
 
 /// A block of rows being built: its first row, then its slices of the neighbour coefficients,
-/// self coefficients, diagonals, density errors and biases.
+/// self coefficients, diagonals, density errors, biases and boundary-neighbour coefficients.
 type RowBlock<'a> = (
     usize,
     &'a mut [Vec3],
@@ -54,6 +54,7 @@ type RowBlock<'a> = (
     &'a mut [Real],
     &'a mut [Real],
     &'a mut [Real],
+    &'a mut [Vec3],
 );
 
 /// The density rows of one step: fluid rows `0..nf`, then wall rows ([`super::wall`]).
@@ -198,6 +199,8 @@ impl DensityRows {
         self.bias.resize(n, 0.0);
         density_error.clear();
         density_error.resize(n, 0.0);
+        self.fb_coef.clear();
+        self.fb_coef.resize(fb.list.len(), Vec3::zeros());
         let grad = |xi: &Vec3, xj: &Vec3| volume_gradient(&k, v0, xi, xj);
         // Per-row coefficients, in blocks of rows (each block writes its own slices of the
         // outputs, so the result does not depend on which thread takes it; nothing is
@@ -205,7 +208,9 @@ impl DensityRows {
         let beta = p.beta;
         let unilateral = self.unilateral;
         let mask = self.minv;
-        let row = |i: usize, c: &mut [Vec3]| -> (Vec3, Real, Real, Real) {
+        // `c` receives `c_ij` of the fluid neighbours, `cb` the wall rows' `c_bi` of the
+        // boundary neighbours (`−∇_i W_ib V`, exactly: the gradient is odd in `x_i − x_b`).
+        let row = |i: usize, c: &mut [Vec3], cb: &mut [Vec3]| -> (Vec3, Real, Real, Real) {
             let xi = &pos[i];
             let mut s = Vec3::zeros();
             let mut rho = v0 * k.w(0.0);
@@ -218,10 +223,12 @@ impl DensityRows {
                 s -= g;
                 dsum += g.dot(&g);
             }
-            for &b in fb.of(i) {
+            for (e, &b) in fb.of(i).iter().enumerate() {
                 let xb = &boundary[b as usize];
                 rho += v0 * k.w((xi - xb).norm());
-                s -= grad(xi, xb);
+                let g = grad(xi, xb);
+                s -= g;
+                cb[e] = -g;
             }
             let gap = 1.0 - rho;
             (
@@ -232,12 +239,13 @@ impl DensityRows {
             )
         };
         let blocks = {
-            let (mut coef, mut sc, mut dg, mut er, mut bs) = (
+            let (mut coef, mut sc, mut dg, mut er, mut bs, mut fbc) = (
                 &mut self.coef[..],
                 &mut self.self_coef[..],
                 &mut self.diag[..],
                 &mut density_error[..],
                 &mut self.bias[..],
+                &mut self.fb_coef[..],
             );
             let mut first = 0;
             std::iter::from_fn(move || {
@@ -256,17 +264,24 @@ impl DensityRows {
                 er = rest;
                 let (bb, rest) = std::mem::take(&mut bs).split_at_mut(last - first);
                 bs = rest;
-                let block = (first, c, a, d, e, bb);
+                let len = (fb.start[last] - fb.start[first]) as usize;
+                let (cb, rest) = std::mem::take(&mut fbc).split_at_mut(len);
+                fbc = rest;
+                let block = (first, c, a, d, e, bb, cb);
                 first = last;
                 Some(block)
             })
         };
-        let work = |(first, c, a, d, e, bb): RowBlock| {
-            let base = ff.start[first] as usize;
+        let work = |(first, c, a, d, e, bb, cb): RowBlock| {
+            let (base, bbase) = (ff.start[first] as usize, fb.start[first] as usize);
             for r in 0..a.len() {
                 let i = first + r;
                 let (lo, hi) = (ff.start[i] as usize - base, ff.start[i + 1] as usize - base);
-                let (s, diag, err, bias) = row(i, &mut c[lo..hi]);
+                let (blo, bhi) = (
+                    fb.start[i] as usize - bbase,
+                    fb.start[i + 1] as usize - bbase,
+                );
+                let (s, diag, err, bias) = row(i, &mut c[lo..hi], &mut cb[blo..bhi]);
                 a[r] = s;
                 d[r] = diag;
                 e[r] = err;

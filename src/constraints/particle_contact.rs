@@ -93,8 +93,12 @@ impl ParticleContactRows {
         self.pairs.clear();
         let push = |rows: &mut Self, i: usize, xo: &Vec3, other: Option<usize>, d: Real| {
             let dx = pos[i] - xo;
-            let r = dx.norm();
-            if r >= d + margin || r == 0.0 {
+            let r2 = dx.norm_squared();
+            if r2 >= (d + margin) * (d + margin) * (1.0 + 1e-12) || r2 == 0.0 {
+                return false;
+            }
+            let r = r2.sqrt();
+            if r >= d + margin {
                 return false;
             }
             let nrm = (dx / r).component_mul(&mask);

@@ -18,8 +18,8 @@ use crate::math::{Real, Vec3};
 
 impl DensityRows {
     /// Appends the wall rows of `fluid`'s boundary particles that have fluid neighbours, and
-    /// for each fluid particle the wall rows of its boundary neighbours with `c_bk`. Needs the
-    /// fluid rows built (`nf`, `minv`); `h` is the step (s).
+    /// for each fluid particle the wall rows of its boundary neighbours. Needs the fluid rows
+    /// built (`nf`, `minv`, `fb_coef`); `h` is the step (s).
     pub(crate) fn build_wall_rows(&mut self, fluid: &Fluid, h: Real) {
         let p = &fluid.params;
         let (k, v0, beta) = (p.kernel, fluid.volume, p.beta);
@@ -63,16 +63,12 @@ impl DensityRows {
             self.bias.push(beta / h * target_gap(self.unilateral, gap));
         }
         self.nwall = self.bactive.len();
-        // For each fluid particle, the wall rows of its boundary neighbours and c_bk.
+        // For each fluid particle, the wall rows of its boundary neighbours (their `c_bk` came
+        // with the fluid rows).
         self.fb_start.clear();
         self.fb_start.extend_from_slice(&fb.start);
         self.fb_row.clear();
-        self.fb_coef.clear();
-        for (i, xi) in pos.iter().enumerate() {
-            for &b in fb.of(i) {
-                self.fb_row.push(self.brow[b as usize]);
-                self.fb_coef.push(grad(&boundary[b as usize], xi));
-            }
-        }
+        self.fb_row
+            .extend(fb.list.iter().map(|&b| self.brow[b as usize]));
     }
 }
