@@ -79,6 +79,19 @@ fn dam_break_2d_20k(b: divan::Bencher) {
     b.bench_local(|| w.step());
 }
 
+/// One step of the same dam break with PGS at 10 sweeps (`dam_break_2d_20k_pgs.ron`), 0.02 s in,
+/// on 1 and 2 threads: the coloured parallel sweeps over the density rows
+/// (`solver/colouring.rs`) and the stages around them.
+#[divan::bench(args = [1, 2], sample_count = 10)]
+fn dam_break_2d_20k_pgs(b: divan::Bencher, threads: usize) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("thread pool");
+    let mut w = world_at("dam_break_2d_20k_pgs.ron", 20);
+    b.bench_local(|| pool.install(|| w.step()));
+}
+
 /// The stabilisation stages alone on the circular patch (7860 particles) 0.1 s in: the velocity
 /// filter (corrected-gradient fit per particle) and particle shifting (one neighbour pass).
 #[divan::bench(args = ["filter", "shift"], sample_count = 20)]

@@ -148,6 +148,39 @@ impl DensityRows {
         Vec3::new(v[o], v[o + 1], v[o + 2])
     }
 
+    /// The particle part of `J_k v`, with particle p's velocity given by `vel(p)`.
+    #[inline]
+    fn gather(&self, k: usize, vel: impl Fn(usize) -> Vec3) -> Real {
+        let mut s = if k < self.nf {
+            self.self_coef[k].dot(&vel(k))
+        } else {
+            0.0
+        };
+        let (nbr, coef) = self.entries(k);
+        for (j, c) in nbr.iter().zip(coef) {
+            s += c.dot(&vel(*j as usize));
+        }
+        s
+    }
+
+    /// The particle part of `M⁻¹ J_kᵀ dλ`: calls `add(i, x)` to add `x` to velocity entry i.
+    #[inline]
+    fn scatter(&self, k: usize, dl: Real, mut add: impl FnMut(usize, Real)) {
+        let mut particle = |p: usize, c: &Vec3| {
+            let o = self.dof0 + 3 * p;
+            for a in 0..3 {
+                add(o + a, dl * self.minv[a] * c[a]);
+            }
+        };
+        if k < self.nf {
+            particle(k, &self.self_coef[k]);
+        }
+        let (nbr, coef) = self.entries(k);
+        for (j, c) in nbr.iter().zip(coef) {
+            particle(*j as usize, c);
+        }
+    }
+
     #[inline]
     fn vel_shared(&self, v: &SharedVec, p: usize) -> Vec3 {
         let o = self.dof0 + 3 * p;
@@ -405,34 +438,14 @@ impl RowSet for DensityRows {
     }
     #[inline]
     fn jv(&self, k: usize, v: &[Real]) -> Real {
-        let mut s = if k < self.nf {
-            self.self_coef[k].dot(&self.vel(v, k))
-        } else {
-            0.0
-        };
-        let (nbr, coef) = self.entries(k);
-        for (j, c) in nbr.iter().zip(coef) {
-            s += c.dot(&self.vel(v, *j as usize));
-        }
+        let mut s = self.gather(k, |p| self.vel(v, p));
         for e in self.bodies.of(k) {
             s += e.jac.jv(v);
         }
         s
     }
     fn apply(&self, k: usize, dl: Real, v: &mut [Real]) {
-        let mut add = |p: usize, c: &Vec3| {
-            let o = self.dof0 + 3 * p;
-            for a in 0..3 {
-                v[o + a] += dl * self.minv[a] * c[a];
-            }
-        };
-        if k < self.nf {
-            add(k, &self.self_coef[k]);
-        }
-        let (nbr, coef) = self.entries(k);
-        for (j, c) in nbr.iter().zip(coef) {
-            add(*j as usize, c);
-        }
+        self.scatter(k, dl, |i, x| v[i] += x);
         for e in self.bodies.of(k) {
             e.jac.apply(dl, v);
         }
@@ -458,35 +471,14 @@ impl RowSet for DensityRows {
             rows: self,
         })
     }
+    /// Coloured rows touch no body (those rows are serial), so only the particle part.
     #[inline]
     fn jv_shared(&self, k: usize, v: &SharedVec) -> Real {
-        // Coloured rows touch no body (those rows are serial).
-        let mut s = if k < self.nf {
-            self.self_coef[k].dot(&self.vel_shared(v, k))
-        } else {
-            0.0
-        };
-        let (nbr, coef) = self.entries(k);
-        for (j, c) in nbr.iter().zip(coef) {
-            s += c.dot(&self.vel_shared(v, *j as usize));
-        }
-        s
+        self.gather(k, |p| self.vel_shared(v, p))
     }
     #[inline]
     fn apply_shared(&self, k: usize, dl: Real, v: &SharedVec) {
-        let add = |p: usize, c: &Vec3| {
-            let o = self.dof0 + 3 * p;
-            for a in 0..3 {
-                v.add(o + a, dl * self.minv[a] * c[a]);
-            }
-        };
-        if k < self.nf {
-            add(k, &self.self_coef[k]);
-        }
-        let (nbr, coef) = self.entries(k);
-        for (j, c) in nbr.iter().zip(coef) {
-            add(*j as usize, c);
-        }
+        self.scatter(k, dl, |i, x| v.add(i, x));
     }
     fn mul_j(&self, v: &[Real], out: &mut [Real]) {
         if out.len() < PARALLEL_MIN_ROWS {

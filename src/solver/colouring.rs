@@ -28,6 +28,7 @@
 //! stores (plain moves on x86-64 and ARM), so concurrent groups need no locks and no `unsafe`;
 //! the colouring guarantees that no two running groups touch one entry.
 
+use super::RowSet;
 use crate::math::{Real, Vec3};
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -235,6 +236,75 @@ impl SharedVec {
             (Real::from_bits(a.load(Ordering::Relaxed)) + x).to_bits(),
             Ordering::Relaxed,
         );
+    }
+}
+
+/// Rows of a colour with fewer than this many rows are swept on one thread (the same updates
+/// in the same order: only the scheduling differs).
+const PARALLEL_MIN_COLOUR_ROWS: u32 = 2048;
+
+/// The coloured rows' part of one sweep: their data in colouring order (position `p` is row
+/// `order[p]` of `rows`).
+pub(crate) struct Sweep<'a> {
+    pub(crate) rows: &'a dyn RowSet,
+    pub(crate) order: &'a [u32],
+    pub(crate) d: &'a [Real],
+    pub(crate) bias: &'a [Real],
+    pub(crate) eps: &'a [Real],
+    pub(crate) lo: &'a [Real],
+    pub(crate) omega: Real,
+    pub(crate) forward: bool,
+    pub(crate) v: &'a SharedVec,
+}
+
+impl Sweep<'_> {
+    /// Sweeps the groups between the boundaries `bounds` (positions in colouring order; `lc`
+    /// holds the impulses of positions `bounds[0]..bounds[last]`), splitting them between
+    /// threads. Returns the largest velocity-scaled change.
+    pub(crate) fn groups(&self, bounds: &[u32], lc: &mut [Real]) -> Real {
+        let ng = bounds.len() - 1;
+        if ng > 1 && bounds[ng] - bounds[0] >= PARALLEL_MIN_COLOUR_ROWS {
+            // Split at the group boundary nearest half the rows.
+            let half = bounds[0] + (bounds[ng] - bounds[0]) / 2;
+            let mid = bounds.partition_point(|&b| b < half).clamp(1, ng - 1);
+            let (a, b) = lc.split_at_mut((bounds[mid] - bounds[0]) as usize);
+            let (x, y) = rayon::join(
+                || self.groups(&bounds[..=mid], a),
+                || self.groups(&bounds[mid..], b),
+            );
+            return x.max(y);
+        }
+        let mut m: Real = 0.0;
+        for g in 0..ng {
+            let (s, e) = (bounds[g] as usize, bounds[g + 1] as usize);
+            let base = bounds[0] as usize;
+            m = m.max(self.group(s..e, &mut lc[s - base..e - base]));
+        }
+        m
+    }
+
+    /// Sweeps one group (positions `range`, impulses `lc`) in order.
+    fn group(&self, range: std::ops::Range<usize>, lc: &mut [Real]) -> Real {
+        let mut m: Real = 0.0;
+        let s = range.start;
+        let mut one = |p: usize| {
+            let k = self.order[p] as usize;
+            let l = &mut lc[p - s];
+            let w = self.rows.jv_shared(k, self.v) + self.bias[p] + self.eps[p] * *l;
+            let new = (*l - self.omega * w / self.d[p]).max(self.lo[p]);
+            let dl = new - *l;
+            if dl != 0.0 {
+                self.rows.apply_shared(k, dl, self.v);
+                *l = new;
+            }
+            m = m.max(self.d[p] * dl.abs());
+        };
+        if self.forward {
+            range.for_each(&mut one);
+        } else {
+            range.rev().for_each(&mut one);
+        }
+        m
     }
 }
 

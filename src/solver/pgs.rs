@@ -15,9 +15,8 @@
 //! the result does not depend on the thread count. 20 000-particle dam break, 10 sweeps, two
 //! threads: 46.5 ms per step serial, 26.0 ms coloured.
 
-use super::{
-    block_scales, residual_scaled, BlockKind, RowSet, SharedVec, SolveInfo, Workspace, MAX_BLOCK,
-};
+use super::colouring::Sweep;
+use super::{block_scales, residual_scaled, BlockKind, RowSet, SolveInfo, Workspace, MAX_BLOCK};
 use crate::math::Real;
 use crate::params::{iteration_limit, positive, ParamError};
 use serde::{Deserialize, Serialize};
@@ -284,75 +283,6 @@ pub fn solve<R: RowSet>(
     }
 }
 
-/// Rows of a colour with fewer than this many rows are swept on one thread (the same updates
-/// in the same order: only the scheduling differs).
-const PARALLEL_MIN_COLOUR_ROWS: u32 = 2048;
-
-/// The coloured rows' part of one sweep: their data in colouring order (position `p` is row
-/// `order[p]` of `rows`).
-struct Sweep<'a> {
-    rows: &'a dyn RowSet,
-    order: &'a [u32],
-    d: &'a [Real],
-    bias: &'a [Real],
-    eps: &'a [Real],
-    lo: &'a [Real],
-    omega: Real,
-    forward: bool,
-    v: &'a SharedVec,
-}
-
-impl Sweep<'_> {
-    /// Sweeps the groups between the boundaries `bounds` (positions in colouring order; `lc`
-    /// holds the impulses of positions `bounds[0]..bounds[last]`), splitting them between
-    /// threads. Returns the largest velocity-scaled change.
-    fn groups(&self, bounds: &[u32], lc: &mut [Real]) -> Real {
-        let ng = bounds.len() - 1;
-        if ng > 1 && bounds[ng] - bounds[0] >= PARALLEL_MIN_COLOUR_ROWS {
-            // Split at the group boundary nearest half the rows.
-            let half = bounds[0] + (bounds[ng] - bounds[0]) / 2;
-            let mid = bounds.partition_point(|&b| b < half).clamp(1, ng - 1);
-            let (a, b) = lc.split_at_mut((bounds[mid] - bounds[0]) as usize);
-            let (x, y) = rayon::join(
-                || self.groups(&bounds[..=mid], a),
-                || self.groups(&bounds[mid..], b),
-            );
-            return x.max(y);
-        }
-        let mut m: Real = 0.0;
-        for g in 0..ng {
-            let (s, e) = (bounds[g] as usize, bounds[g + 1] as usize);
-            let base = bounds[0] as usize;
-            m = m.max(self.group(s..e, &mut lc[s - base..e - base]));
-        }
-        m
-    }
-
-    /// Sweeps one group (positions `range`, impulses `lc`) in order.
-    fn group(&self, range: std::ops::Range<usize>, lc: &mut [Real]) -> Real {
-        let mut m: Real = 0.0;
-        let s = range.start;
-        let mut one = |p: usize| {
-            let k = self.order[p] as usize;
-            let l = &mut lc[p - s];
-            let w = self.rows.jv_shared(k, self.v) + self.bias[p] + self.eps[p] * *l;
-            let new = (*l - self.omega * w / self.d[p]).max(self.lo[p]);
-            let dl = new - *l;
-            if dl != 0.0 {
-                self.rows.apply_shared(k, dl, self.v);
-                *l = new;
-            }
-            m = m.max(self.d[p] * dl.abs());
-        };
-        if self.forward {
-            range.for_each(&mut one);
-        } else {
-            range.rev().for_each(&mut one);
-        }
-        m
-    }
-}
-
 /// One projected row update; returns the velocity-scaled change `D_k |Δλ_k|`.
 #[allow(clippy::too_many_arguments)]
 #[inline]
@@ -452,7 +382,7 @@ fn block_update<R: RowSet>(
 mod tests {
     use super::*;
     use crate::math::Vec3;
-    use crate::solver::{Block, Coloured, Colouring};
+    use crate::solver::{Block, Coloured, Colouring, SharedVec};
 
     /// A chain of unit-mass points on the y axis, `dx` apart; row i has `J_i v = 2 v_i − v_{i−1}
     /// − v_{i+1}` (a discrete Laplacian: touches points within 1.5 dx), unilateral, with bias
