@@ -112,8 +112,8 @@ pub struct DensityRows {
     /// Whether [`DensityRows::build`] colours the rows for parallel Gauss–Seidel sweeps (set by
     /// the pipeline when the solver is PGS).
     pub colour: bool,
-    /// The rows' colouring ([`crate::solver::colouring`]): slabs of twice the kernel support;
-    /// rows that touch a body are serial.
+    /// The rows' colouring ([`crate::solver::colouring`]): pieces and bands of twice the kernel
+    /// support across the slowest cell axis; rows that touch a body are serial.
     pub colouring: Colouring,
 }
 

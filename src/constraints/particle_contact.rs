@@ -93,6 +93,8 @@ impl ParticleContactRows {
         self.pairs.clear();
         let push = |rows: &mut Self, i: usize, xo: &Vec3, other: Option<usize>, d: Real| {
             let dx = pos[i] - xo;
+            // Most neighbour pairs are beyond contact range: reject them on r² (with a margin so
+            // that no pair the exact test below accepts is lost), then test r itself.
             let r2 = dx.norm_squared();
             if r2 >= (d + margin) * (d + margin) * (1.0 + 1e-12) || r2 == 0.0 {
                 return false;

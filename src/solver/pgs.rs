@@ -202,17 +202,12 @@ pub fn solve<R: RowSet>(
             }
             m
         };
-        let after = fam.end..blocks.len();
-        let before = 0..fam.start;
-        max_change = max_change.max(serial(
-            if forward {
-                before.clone()
-            } else {
-                after.clone()
-            },
-            lambda,
-            v,
-        ));
+        let (first, last) = if forward {
+            (0..fam.start, fam.end..blocks.len())
+        } else {
+            (fam.end..blocks.len(), 0..fam.start)
+        };
+        max_change = max_change.max(serial(first, lambda, v));
         if let Some(c) = &col {
             let family_serial = |lambda: &mut [Real], v: &mut [Real]| {
                 let mut m: Real = 0.0;
@@ -258,7 +253,7 @@ pub fn solve<R: RowSet>(
                 max_change = max_change.max(family_serial(lambda, v));
             }
         }
-        max_change = max_change.max(serial(if forward { after } else { before }, lambda, v));
+        max_change = max_change.max(serial(last, lambda, v));
         if max_change < p.tolerance {
             converged = true;
             break;

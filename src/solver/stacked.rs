@@ -1,6 +1,6 @@
 //! Stacking row families into one problem: the monolithic solve.
 
-use super::{Block, Coloured, RowSet, SharedVec};
+use super::{Block, Coloured, RowSet};
 use crate::math::Real;
 
 /// The most row families one stack holds.
@@ -104,7 +104,8 @@ impl RowSet for RowStack<'_> {
             fam.add_minv_jt(&lambda[self.range(f)], v);
         }
     }
-    /// The first family's colouring, placed at that family's rows.
+    /// The first family's colouring, placed at that family's rows (PGS calls the shared
+    /// products on the family itself, [`Coloured::rows`]).
     fn coloured(&self) -> Option<Coloured<'_>> {
         self.families.iter().enumerate().find_map(|(f, fam)| {
             fam.coloured().map(|c| Coloured {
@@ -112,13 +113,5 @@ impl RowSet for RowStack<'_> {
                 ..c
             })
         })
-    }
-    fn jv_shared(&self, k: usize, v: &SharedVec) -> Real {
-        let (f, k) = self.locate(k);
-        f.jv_shared(k, v)
-    }
-    fn apply_shared(&self, k: usize, dl: Real, v: &SharedVec) {
-        let (f, k) = self.locate(k);
-        f.apply_shared(k, dl, v)
     }
 }
