@@ -92,6 +92,20 @@ fn dam_break_2d_20k_pgs(b: divan::Bencher, threads: usize) {
     b.bench_local(|| pool.install(|| w.step()));
 }
 
+/// One model step (1 ms, about 32 WCSPH sub-steps: the hot path is the sub-steps' pair passes)
+/// of the 20 000-particle dam break with the WCSPH backend (`dam_break_2d_20k_wcsph.ron`,
+/// DualSPHysics' settings), 0.01 s in, on 2 threads. Particle-steps per second =
+/// 20 000 × sub-steps / time (the summary of `vcsim run` gives the sub-steps).
+#[divan::bench(sample_count = 5)]
+fn dam_break_2d_20k_wcsph(b: divan::Bencher) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("thread pool");
+    let mut w = world_at("dam_break_2d_20k_wcsph.ron", 10);
+    b.bench_local(|| pool.install(|| w.step()));
+}
+
 /// The stabilisation stages alone on the circular patch (7860 particles) 0.1 s in: the velocity
 /// filter (corrected-gradient fit per particle) and particle shifting (one neighbour pass).
 #[divan::bench(args = ["filter", "shift"], sample_count = 20)]

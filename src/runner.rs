@@ -128,6 +128,8 @@ pub struct RunReport {
     pub samples: usize,
     /// Largest fluid compression of any step and the time it was seen ([`Totals`]).
     pub max_compression: (Real, Real),
+    /// Mean sub-steps per step of an explicit fluid method (0 for the constraint method).
+    pub mean_substeps: Real,
 }
 
 /// Running totals of a run's solver statistics, carried across a checkpoint so that a resumed
@@ -150,6 +152,8 @@ pub struct Totals {
     /// error the step's rows were built with, as the guard checks it), and the time of that
     /// step's start (s). Zero without fluid.
     pub max_compression: (Real, Real),
+    /// Sub-steps of an explicit fluid method summed over the steps.
+    pub substeps: u64,
 }
 
 /// Where a run stands after a step (for observers that save checkpoints).
@@ -337,6 +341,7 @@ pub fn run_from<O: Observer>(
         totals.max_iterations = totals.max_iterations.max(info.iterations);
         totals.max_residual = totals.max_residual.max(info.residual);
         totals.unconverged_steps += (!info.converged) as u64;
+        totals.substeps += world.last_substeps.substeps as u64;
         if let Some((_, c)) = world.fluid.as_ref().and_then(|f| f.largest_compression()) {
             if c > totals.max_compression.0 {
                 totals.max_compression = (c, world.time - world.dt);
@@ -405,6 +410,7 @@ pub fn run_from<O: Observer>(
         unconverged_steps: totals.unconverged_steps,
         samples: totals.samples,
         max_compression: totals.max_compression,
+        mean_substeps: totals.substeps as Real / world.steps.max(1) as Real,
     };
     Ok((series, report))
 }

@@ -81,6 +81,7 @@ fn a_resumed_run_writes_the_bytes_of_an_uninterrupted_one() {
     for (name, end, mid, every) in [
         ("water_box_2d_apgd.ron", "0.2", "0.093", "0.04"),
         ("pile_3d_apgd.ron", "1.6", "1.13", "0.25"),
+        ("dam_break_2d_wcsph.ron", "0.1", "0.047", "0.02"),
     ] {
         let base = scratch(name.trim_end_matches(".ron"));
         let m = model(name);

@@ -1,8 +1,9 @@
 //! Fluid–body coupling in one solve (issue 3): buoyancy (001 §5.5) and the seesaw's first
 //! coupled solve (001 §5.6).
 
+mod common;
 use std::path::Path;
-use vcsim::model::values::{Positive, V3};
+use vcsim::model::values::Positive;
 
 fn model(name: &str) -> vcsim::Model {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -11,53 +12,10 @@ fn model(name: &str) -> vcsim::Model {
     vcsim::load_file(&path).expect("model loads").0
 }
 
-/// A square box (edge 0.6 m) on a vertical guide floats in a 2D tank (1.0 m wide, water 0.7 m deep), spacing 0.02 m. For
-/// density ratios 0.2, 0.5 and 0.8 the submerged volume fraction, averaged over t = 1.5–3 s,
-/// is within 0.03 of the ratio (Archimedes), and the mean fluid force balances the weight
-/// within 2 %.
+/// Buoyancy against Archimedes ([`common::fluid_checks::buoyancy`]).
 #[test]
 fn buoyancy() {
-    for ratio in [0.2, 0.5, 0.8] {
-        let mut m = model("buoyancy_2d_apgd.ron");
-        m.materials[0].density = Positive(1000.0 * ratio);
-        // Bottom face on a plane between fluid lattice rows (multiples of 0.04 m), near the
-        // equilibrium draft 0.6 ratio below the 0.7 m water level.
-        let bottom = ((0.7 - 0.6 * ratio) / 0.02).round() * 0.02;
-        let y = bottom + 0.3;
-        m.bodies[3].position = V3(0.5, y, 0.0);
-        m.joints[0].anchor = V3(0.5, y, 0.0);
-        let mut w = vcsim::build_world(&m).expect("model builds");
-        let b = w.body("box").unwrap();
-        let l = w.fluid.as_ref().unwrap().params.spacing;
-        let pts = w.geometry.volume_samples(b, 0.25 * l, true);
-        let weight = w.bodies[b].mass * 9.81;
-        let steps = (3.0 / w.dt).round() as usize;
-        let every = (0.05 / w.dt).round() as usize;
-        let (mut frac, mut force, mut n) = (0.0, 0.0, 0);
-        for s in 1..=steps {
-            w.step();
-            if s * 2 > steps && s % every == 0 {
-                let f = w.fluid.as_ref().unwrap();
-                frac += f.submerged_fraction(&w.bodies[b].pose, &pts, &w.gravity);
-                force += f.body_force[b].y;
-                n += 1;
-            }
-        }
-        let (frac, force) = (frac / n as f64, force / n as f64);
-        eprintln!(
-            "ratio {ratio}: submerged fraction {frac:.4} (error {:.4}), fluid force / weight {:.4}",
-            frac - ratio,
-            force / weight
-        );
-        assert!(
-            (frac - ratio).abs() < 0.03,
-            "ratio {ratio}: fraction {frac}"
-        );
-        assert!(
-            (force / weight - 1.0).abs() < 0.02,
-            "ratio {ratio}: force {force} vs {weight}"
-        );
-    }
+    common::fluid_checks::buoyancy(|_| {});
 }
 
 /// Seesaw (001 §5.6), g = 0: after the FIRST step (one coupled solve) the fluid below the

@@ -70,6 +70,7 @@ pub mod morris_viscosity;
 mod params;
 pub mod sampling;
 pub mod velocity_filter;
+pub mod wcsph;
 
 pub use crate::constraints::particle_contact::{CONTACT_MARGIN, FLUID_CONTACT, WALL_CONTACT};
 pub use lind_shifting::{SHIFT_CAP, SURFACE_FILL};
@@ -142,6 +143,13 @@ pub struct Fluid {
     pub body_force: Vec<Vec3>,
     /// Fluid torque on each body about its centre of mass in the last solve (N·m).
     pub body_torque: Vec<Vec3>,
+    /// Density of each particle (kg/m³) for methods that carry it (WCSPH: continuity);
+    /// empty for the constraint method, whose density is a sum over the neighbours.
+    pub rho: Vec<Real>,
+    /// Density of each boundary particle (kg/m³) for WCSPH walls; empty otherwise.
+    pub brho: Vec<Real>,
+    /// WCSPH state carried between model steps.
+    pub carry: wcsph::Carry,
     /// Fluid neighbours of each fluid particle (within the kernel support).
     pub ff: Neighbours,
     /// Boundary neighbours of each fluid particle.
@@ -157,6 +165,7 @@ pub struct Fluid {
     perm_vel: Vec<Vec3>,
     perm_id: Vec<u32>,
     perm_l: Vec<Real>,
+    perm_rho: Vec<Real>,
     /// Velocities being computed from `vel` (swapped in; no allocation per step).
     next_vel: Vec<Vec3>,
     shift: Vec<Vec3>,
@@ -193,6 +202,9 @@ impl Fluid {
             local: vec![Vec3::zeros(); boundary.len()],
             body_force: Vec::new(),
             body_torque: Vec::new(),
+            rho: Vec::new(),
+            brho: Vec::new(),
+            carry: Default::default(),
             boundary,
             grid: CellGrid::default(),
             bgrid: CellGrid::default(),
@@ -204,6 +216,7 @@ impl Fluid {
             perm_vel: Vec::new(),
             perm_id: Vec::new(),
             perm_l: Vec::new(),
+            perm_rho: Vec::new(),
             next_vel: Vec::new(),
             shift: Vec::new(),
             fill: Vec::new(),
@@ -263,10 +276,15 @@ impl Fluid {
         }
     }
 
-    /// Stage 2: moves body-fixed boundary particles to their bodies' poses, sorts particles into
+    /// Stage 1: moves body-fixed boundary particles to their bodies' poses, sorts particles into
     /// cell order and finds fluid–fluid and fluid–boundary neighbours within the kernel support.
     pub fn update_neighbours(&mut self, bodies: &[crate::body::RigidBody]) {
-        let r = self.params.kernel.support();
+        let moved = self.place_body_particles(bodies);
+        self.search_lists(0.0, moved);
+    }
+
+    /// Puts the body-fixed boundary particles at their bodies' poses; whether there are any.
+    pub fn place_body_particles(&mut self, bodies: &[crate::body::RigidBody]) -> bool {
         let planar = self.params.planar;
         let mut moved = false;
         for ((x, &o), l) in self.boundary.iter_mut().zip(&self.owner).zip(&self.local) {
@@ -278,6 +296,20 @@ impl Fluid {
                 moved = true;
             }
         }
+        moved
+    }
+
+    /// Sorts the particles into cell order and finds the neighbour lists within the kernel
+    /// support plus `skin` (m), the boundary particles where they are now.
+    pub fn search(&mut self, skin: Real) {
+        let moved = self.has_moving_walls();
+        self.search_lists(skin, moved);
+    }
+
+    fn search_lists(&mut self, skin: Real, moved: bool) {
+        let support = self.params.kernel.support();
+        let r = support + skin;
+        let planar = self.params.planar;
         self.grid.build(&self.pos, r, planar);
         // Reorder into cell order (warm-start impulses move with their particles).
         let order = &self.grid.items;
@@ -285,6 +317,9 @@ impl Fluid {
         permute(&mut self.vel, order, &mut self.perm_vel);
         permute(&mut self.id, order, &mut self.perm_id);
         permute(&mut self.lambda, order, &mut self.perm_l);
+        if self.rho.len() == order.len() {
+            permute(&mut self.rho, order, &mut self.perm_rho);
+        }
         // Same points, now in cell order: the cells are unchanged, the items become 0..n.
         self.grid.renumber_sorted();
         self.ff.build(&self.pos, &self.grid, &self.pos, r, true);
@@ -352,6 +387,10 @@ pub struct FluidState {
     /// Computed once, at the first step, from the boundary particles where they were then:
     /// recomputing it from moved body particles would differ in the last bits.
     bdens: Vec<Real>,
+    /// WCSPH densities of the particles and walls (empty for the constraint method).
+    rho: Vec<Real>,
+    brho: Vec<Real>,
+    carry: wcsph::Carry,
 }
 
 impl Fluid {
@@ -370,6 +409,9 @@ impl Fluid {
             body_force: self.body_force.clone(),
             body_torque: self.body_torque.clone(),
             bdens: self.bdens.clone(),
+            rho: self.rho.clone(),
+            brho: self.brho.clone(),
+            carry: self.carry.clone(),
         }
     }
 
@@ -402,6 +444,12 @@ impl Fluid {
             same("boundary densities", s.bdens.len(), self.boundary.len())?;
         }
         // (body_force and body_torque are rewritten at every step, sized by the bodies.)
+        if !s.rho.is_empty() {
+            same("particle densities", s.rho.len(), n)?;
+        }
+        if !s.brho.is_empty() {
+            same("boundary densities", s.brho.len(), self.boundary.len())?;
+        }
         if s.id.iter().any(|&i| i as usize >= n) {
             return Err("the checkpoint's particle ids are out of range".into());
         }
@@ -417,6 +465,9 @@ impl Fluid {
         self.body_force = s.body_force;
         self.body_torque = s.body_torque;
         self.bdens = s.bdens;
+        self.rho = s.rho;
+        self.brho = s.brho;
+        self.carry = s.carry;
         Ok(())
     }
 }

@@ -490,9 +490,10 @@ fn summary_text(world: &World, description: &str, summary: &RunSummary) -> Strin
     if let Some(f) = world.fluid.as_ref() {
         let _ = writeln!(
             t,
-            "  fluid            {} particles, {} boundary particles",
+            "  fluid            {} particles, {} boundary particles; method {}",
             f.len(),
-            f.boundary.len()
+            f.boundary.len(),
+            world.fluid_method.name()
         );
     }
     let _ = writeln!(
@@ -510,17 +511,27 @@ fn summary_text(world: &World, description: &str, summary: &RunSummary) -> Strin
         "  steps            {} of dt = {} s, to t = {:.6} s",
         s.steps, world.dt, world.time
     );
+    let wall = s.wall.as_secs_f64();
     let _ = writeln!(
         t,
-        "  wall time        {:.3} s ({:.1} steps/s)",
-        s.wall.as_secs_f64(),
-        s.steps as Real / s.wall.as_secs_f64().max(1e-9)
+        "  wall time        {:.3} s ({:.1} steps/s; {:.4} ms per step; {:.2} s per simulated second)",
+        wall,
+        s.steps as Real / wall.max(1e-9),
+        1e3 * wall / s.steps.max(1) as Real,
+        wall / (s.steps.max(1) as Real * world.dt)
     );
     let _ = writeln!(
         t,
-        "  iterations       mean {:.2}, max {}",
+        "  iterations       mean {:.2}, max {} (constraint solve)",
         s.mean_iterations, s.max_iterations
     );
+    if !world.fluid_method.in_solve() && world.fluid.is_some() {
+        let _ = writeln!(
+            t,
+            "  sub-steps        mean {:.2} per step (explicit fluid)",
+            s.mean_substeps
+        );
+    }
     let _ = writeln!(
         t,
         "  residual         max {:.3e} m/s; {} steps stopped at the iteration limit",

@@ -6,13 +6,15 @@
 //! offset. Planar models have the thickness as extrusion depth, so their masses are per that depth.
 
 use super::schema::{
-    BodyKind, Dimension, FluidDef, JointKindDef, Model, RegionDef, ShapeDef, VelocityDef,
+    BodyKind, Dimension, FluidDef, FluidMethodDef, JointKindDef, Model, RegionDef, ShapeDef,
+    VelocityDef,
 };
 use super::shapes::build_shape;
 use crate::body::{Dofs, Kind, RigidBody};
 use crate::constraints::contact::ContactParams;
 use crate::constraints::joint::{Joint, JointCompliance, JointKind};
 use crate::fluid::kernel::Kernel;
+use crate::fluid::wcsph::{self, WcsphParams};
 use crate::fluid::{sampling, Fluid, FluidParams};
 use crate::geometry::{Collider, Geometry};
 use crate::math::{from_pv, Iso, Quat, Vec3};
@@ -159,6 +161,10 @@ pub fn build_world(m: &Model) -> Result<World, String> {
         Some(f) => Some(build_fluid(f, m, &bodies, &geometry)?),
         None => None,
     };
+    let fluid_method = match (&m.fluid, &fluid) {
+        (Some(def), Some(f)) => fluid_method(&def.method, f, &flat(m.scene.gravity.vec()))?,
+        _ => FluidMethod::Constraint,
+    };
     Ok(World {
         dofs,
         gravity: flat(m.scene.gravity.vec()),
@@ -177,12 +183,42 @@ pub fn build_world(m: &Model) -> Result<World, String> {
             slop: m.contact.slop.0,
             restitution_threshold: m.contact.restitution_threshold.0,
         },
-        fluid_method: FluidMethod::Constraint,
+        fluid_method,
+        last_substeps: Default::default(),
         contact_resolver: ContactResolver::Complementarity,
         timings: Default::default(),
         scratch: Default::default(),
         last_solve: Default::default(),
         fluid,
+    })
+}
+
+/// The fluid method of a model, its defaults resolved from the built fluid.
+fn fluid_method(def: &FluidMethodDef, f: &Fluid, gravity: &Vec3) -> Result<FluidMethod, String> {
+    Ok(match def {
+        FluidMethodDef::Constraint { .. } => FluidMethod::Constraint,
+        FluidMethodDef::Wcsph {
+            sound_speed,
+            alpha,
+            delta,
+            cfl,
+            walls,
+            diffusion,
+        } => {
+            let c0 = match sound_speed {
+                Some(c) => c.0,
+                None => wcsph::default_sound_speed(&f.pos, &f.vel, gravity, f.params.spacing)
+                    .ok_or("a WCSPH fluid without gravity and at rest needs `sound_speed` (m/s)")?,
+            };
+            FluidMethod::Wcsph(WcsphParams {
+                sound_speed: c0,
+                alpha: alpha.0,
+                delta: delta.0,
+                cfl: cfl.0,
+                walls: *walls,
+                diffusion: *diffusion,
+            })
+        }
     })
 }
 
@@ -262,11 +298,14 @@ fn build_fluid(
     let planar = m.scene.dimension == Dimension::Two;
     let l = f.spacing.0;
     let kind = f.kernel;
-    let ratio = f
-        .smoothing
-        .map(|s| s.0)
-        .unwrap_or(FluidParams::default_smoothing(kind));
-    let kernel = Kernel::new(kind, ratio * l, if planar { 2 } else { 3 });
+    let dim = if planar { 2 } else { 3 };
+    let ratio = match (&f.smoothing, &f.method) {
+        (Some(s), _) => s.0,
+        // DualSPHysics' smoothing length with coefh = 1: h = √(d) l (d the dimension).
+        (None, FluidMethodDef::Wcsph { .. }) => (dim as f64).sqrt(),
+        (None, _) => FluidParams::default_smoothing(kind),
+    };
+    let kernel = Kernel::new(kind, ratio * l, dim);
     // One global lattice for the fluid and the walls, anchored half a spacing inside the first
     // region's lower corner.
     let anchor = match f.regions.first() {
@@ -420,7 +459,10 @@ fn build_fluid(
     boundary.sort_by_key(key);
     boundary.dedup_by_key(|p| key(p));
     let params = FluidParams {
-        method: f.method,
+        method: match f.method {
+            FluidMethodDef::Constraint { density } => density,
+            _ => Default::default(),
+        },
         kernel,
         spacing: l,
         rho0: f.density.0,

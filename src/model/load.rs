@@ -389,7 +389,7 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
         }
     }
     if let Some(f) = &m.fluid {
-        super::fluid_limits::validate_fluid(source, f, dofs).map_err(|(o, field, msg)| {
+        super::fluid_limits::validate_fluid(source, f, dofs, m).map_err(|(o, field, msg)| {
             Box::new(ModelError::at_offset(
                 path,
                 source,

@@ -8,6 +8,7 @@ pub mod build;
 pub mod error;
 mod fluid_limits;
 pub mod load;
+pub mod methods;
 pub mod probes;
 pub mod schema;
 pub mod shapes;

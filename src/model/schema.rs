@@ -16,6 +16,7 @@
 //! )
 //! ```
 
+pub use super::methods::FluidMethodDef;
 pub use super::probes::ProbeDef;
 use super::values::{NonNegative, Positive, PositiveV3, Rotation, UnitInterval, V3};
 use crate::constraints::contact::ContactParams;
@@ -83,9 +84,11 @@ impl Model {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FluidDef {
-    /// `Unilateral` (001, default) or `Kcsph` (004) density rows.
+    /// How the fluid is advanced: `Constraint()` (default: density rows in the one solve with
+    /// the bodies), `Constraint(density: Kcsph)`, or `Wcsph()` / `Wcsph(sound_speed: 30, ..)`
+    /// (weakly compressible SPH, explicit sub-steps, partitioned coupling to the bodies).
     #[serde(default)]
-    pub method: crate::fluid::DensityMethod,
+    pub method: FluidMethodDef,
     /// `Wendland` (default), `CubicSpline` or `Mps`.
     #[serde(default)]
     pub kernel: crate::fluid::kernel::KernelKind,
@@ -97,7 +100,7 @@ pub struct FluidDef {
     #[serde(default)]
     pub lattice: crate::fluid::sampling::LatticeKind,
     /// Smoothing length over spacing, h / l. Default 1.3 (support 2.6 l); for `Mps` it is
-    /// r_e / l, default 2.1.
+    /// r_e / l, default 2.1; with `method: Wcsph(..)` DualSPHysics' √d (√2 in 2D, √3 in 3D).
     #[serde(default)]
     pub smoothing: Option<Positive>,
     /// Rest density ρ0 (kg/m³). Default 1000.

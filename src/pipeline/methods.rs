@@ -1,8 +1,10 @@
 //! The step's named switches: which fluid method and which contact resolver a world uses.
-//! Closed sets, selected by name in RON; each has one variant until its alternatives land.
+//! Closed sets, selected by name in RON (`fluid: (method: Constraint() | Wcsph(..))`).
+
+use crate::fluid::wcsph::WcsphParams;
 
 /// How the fluid is advanced.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum FluidMethod {
     /// The constraint method (monolithic): the fluid brings density, wall and particle contact
     /// rows ([`crate::constraints::density`], [`crate::constraints::wall`],
@@ -10,6 +12,25 @@ pub enum FluidMethod {
     /// (001; 004 KCSPH with bilateral rows).
     #[default]
     Constraint,
+    /// Weakly compressible SPH ([`crate::fluid::wcsph`]): explicit sub-steps within the model
+    /// step, no rows in the solve; the bodies get the fluid's force as a load (partitioned
+    /// coupling).
+    Wcsph(WcsphParams),
+}
+
+impl FluidMethod {
+    /// Whether the fluid's particles are unknowns of the constraint solve.
+    pub fn in_solve(&self) -> bool {
+        matches!(self, FluidMethod::Constraint)
+    }
+
+    /// Short name for summaries.
+    pub fn name(&self) -> &'static str {
+        match self {
+            FluidMethod::Constraint => "constraint (monolithic)",
+            FluidMethod::Wcsph(_) => "WCSPH (partitioned)",
+        }
+    }
 }
 
 /// What resolves rigid-body contacts.

@@ -2,6 +2,8 @@
 //!
 //! ```text
 //! 1 neighbours        fluid particles: cell sort, neighbour lists          (fluid)
+//! 1b explicit fluid   WCSPH only: the fluid's sub-steps over the step, the   (fluid)
+//!                     bodies moving as they are; the fluid's force on them
 //! 2 external forces   bodies: gravity, applied forces, gyroscopic step;    (body, fluid)
 //!                     fluid: gravity, viscosity, velocity filter            -> v*
 //! 3 geometry          broad + narrow phase                                  -> contacts (warm λ)
@@ -64,6 +66,8 @@ pub struct Scratch {
     impulses: Vec<Impulse>,
     solver: Workspace,
     blocks: Vec<Block>,
+    /// Buffers of the WCSPH sub-steps.
+    wcsph: crate::fluid::wcsph::WcsphScratch,
 }
 
 /// Everything that evolves, and the settings of its evolution.
@@ -105,12 +109,16 @@ pub struct World {
     pub last_solve: SolveInfo,
     /// SPH fluid particles, if the model has a fluid.
     pub fluid: Option<Fluid>,
+    /// What the explicit fluid's sub-steps did in the last step (zero for the constraint
+    /// method).
+    pub last_substeps: crate::fluid::wcsph::SubStepInfo,
 }
 
 impl World {
     /// Advances the world by one step of `dt`: the stages of the module doc, in order.
     pub fn step(&mut self) -> SolveInfo {
         self.find_neighbours();
+        self.advance_explicit_fluid();
         self.apply_external_forces();
         self.detect_contacts();
         self.build_rows();
@@ -119,8 +127,16 @@ impl World {
         info
     }
 
+    /// Whether the fluid's particles are unknowns of this step's solve.
+    fn fluid_in_solve(&self) -> bool {
+        self.fluid.is_some() && self.fluid_method.in_solve()
+    }
+
     /// Stage 1: the fluid's neighbour lists (body particles follow their bodies first).
     fn find_neighbours(&mut self) {
+        if !self.fluid_method.in_solve() {
+            return;
+        }
         if let Some(f) = self.fluid.as_mut() {
             let t0 = Instant::now();
             f.update_neighbours(&self.bodies);
@@ -128,21 +144,49 @@ impl World {
         }
     }
 
-    /// Stage 2: external forces over the step, giving the predicted velocities `v*`.
+    /// Stage 1b, explicit fluid methods only: the fluid's sub-steps over the whole step, with
+    /// the bodies moving as they do now; leaves the fluid's force on each body.
+    fn advance_explicit_fluid(&mut self) {
+        let (Some(f), FluidMethod::Wcsph(p)) = (self.fluid.as_mut(), self.fluid_method) else {
+            self.last_substeps = Default::default();
+            return;
+        };
+        let t0 = Instant::now();
+        self.last_substeps = f.advance_wcsph(
+            &p,
+            &self.bodies,
+            &self.gravity,
+            self.dt,
+            &mut self.scratch.wcsph,
+        );
+        self.timings.add(Stage::Fluid, t0);
+    }
+
+    /// Stage 2: external forces over the step, giving the predicted velocities `v*`. With an
+    /// explicit fluid method the fluid's force on each body is one of them.
     fn apply_external_forces(&mut self) {
         let (h, t0) = (self.dt, Instant::now());
         let mask = linear_mask(self.dofs);
-        for b in self.bodies.iter_mut().filter(|b| b.is_dynamic()) {
-            b.lin_vel += (self.gravity + b.force * b.inv_mass).component_mul(&mask) * h;
+        let explicit = !self.fluid_method.in_solve();
+        for (k, b) in self.bodies.iter_mut().enumerate() {
+            if !b.is_dynamic() {
+                continue;
+            }
+            let (mut force, mut torque) = (b.force, b.torque);
+            if let (true, Some(f)) = (explicit, self.fluid.as_ref()) {
+                force += f.body_force.get(k).copied().unwrap_or_default();
+                torque += f.body_torque.get(k).copied().unwrap_or_default();
+            }
+            b.lin_vel += (self.gravity + force * b.inv_mass).component_mul(&mask) * h;
             let w = gyroscopic_step(b, h, self.dofs);
-            b.ang_vel = w + b.inv_inertia_world(self.dofs) * b.torque * h;
+            b.ang_vel = w + b.inv_inertia_world(self.dofs) * torque * h;
             b.lin_vel.component_mul_assign(&mask);
             if self.dofs == Dofs::Planar {
                 b.ang_vel.x = 0.0;
                 b.ang_vel.y = 0.0;
             }
         }
-        if let Some(f) = self.fluid.as_mut() {
+        if let (false, Some(f)) = (explicit, self.fluid.as_mut()) {
             f.external(&self.gravity, h);
         }
         self.timings.add(Stage::External, t0);
@@ -150,11 +194,13 @@ impl World {
 
     /// Stage 3: broad and narrow phase; also lays out the velocity vector `v*`.
     fn detect_contacts(&mut self) {
+        let in_solve = self.fluid_in_solve();
         let s = &mut self.scratch;
-        let particles = self.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
+        let fluid = self.fluid.as_ref().filter(|_| in_solve);
+        let particles = fluid.map(|f| f.len()).unwrap_or(0);
         s.layout.build(&self.bodies, particles);
         BodyMass::of(&self.bodies, self.dofs, &s.layout, &mut s.masses);
-        let vel = self.fluid.as_ref().map(|f| &f.vel[..]).unwrap_or(&[]);
+        let vel = fluid.map(|f| &f.vel[..]).unwrap_or(&[]);
         s.layout.gather(&self.bodies, vel, &mut s.v);
         let t0 = Instant::now();
         self.geometry
@@ -188,6 +234,7 @@ impl World {
         );
         if let Some(f) = self.fluid.as_mut() {
             match self.fluid_method {
+                FluidMethod::Wcsph(_) => {}
                 FluidMethod::Constraint => {
                     let mut err = std::mem::take(&mut f.density_error);
                     s.density_rows.colour = matches!(self.solver, SolverChoice::Pgs(_));
@@ -226,7 +273,7 @@ impl World {
         self.geometry.store_impulses(&s.contacts, &s.impulses);
         joint::read_impulses(&mut self.joints, &s.body_rows, &s.joint_rows, &s.lambda, h);
         s.layout.scatter_bodies(&s.v, &mut self.bodies);
-        if let Some(f) = self.fluid.as_mut() {
+        if let (true, Some(f)) = (self.fluid_method.in_solve(), self.fluid.as_mut()) {
             s.layout.scatter_particles(&s.v, &mut f.vel);
             f.clear_body_forces(self.bodies.len());
             s.density_rows.read_back(&s.lambda[nb..nb + nd], h, f);
@@ -244,7 +291,7 @@ impl World {
         for b in self.bodies.iter_mut().filter(|b| b.kind != Kind::Static) {
             integrate_pose(b, h);
         }
-        if let Some(f) = self.fluid.as_mut() {
+        if let (true, Some(f)) = (self.fluid_method.in_solve(), self.fluid.as_mut()) {
             f.integrate(h);
         }
         self.steps += 1;

@@ -9,6 +9,8 @@ pub enum Stage {
     External,
     /// Fluid neighbour search (cell sort and lists).
     Neighbours,
+    /// An explicit fluid method's sub-steps (its own searches included).
+    Fluid,
     /// Broad and narrow phase.
     Geometry,
     /// Building the rows.
@@ -23,9 +25,10 @@ pub enum Stage {
 
 impl Stage {
     /// All stages in order.
-    pub const ALL: [Stage; 7] = [
+    pub const ALL: [Stage; 8] = [
         Stage::External,
         Stage::Neighbours,
+        Stage::Fluid,
         Stage::Geometry,
         Stage::Rows,
         Stage::Solve,
@@ -38,6 +41,7 @@ impl Stage {
         match self {
             Stage::External => "external forces",
             Stage::Neighbours => "neighbours",
+            Stage::Fluid => "explicit fluid",
             Stage::Geometry => "geometry",
             Stage::Rows => "rows",
             Stage::Solve => "solve",
@@ -50,7 +54,7 @@ impl Stage {
 /// Accumulated wall time per stage.
 #[derive(Debug, Clone, Default)]
 pub struct StageTimes {
-    totals: [Duration; 7],
+    totals: [Duration; 8],
 }
 
 impl StageTimes {

@@ -1,6 +1,8 @@
 //! Helpers shared by the validation tests.
 #![allow(dead_code)]
 
+pub mod fluid_checks;
+
 use std::path::Path;
 use vcsim::{build_world, parse_str, World};
 

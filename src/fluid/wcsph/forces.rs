@@ -1,0 +1,298 @@
+//! The WCSPH pair passes: equation of state, wall pressures, and the rates `dv/dt`, `dρ/dt`
+//! of every fluid particle (and of dynamic wall particles), with the fluid force on each body.
+//! Equations and citations in the parent module.
+
+use super::{WallTreatment, WcsphParams, WcsphScratch, GAMMA};
+use crate::fluid::{per_particle, Fluid, STATIC};
+use crate::math::{Real, Vec3};
+use rayon::prelude::*;
+
+/// Tait pressure (Pa) of density `rho` (kg/m³) with `b = c0² ρ0 / γ` (Pa).
+#[inline]
+pub fn tait(b: Real, rho0: Real, rho: Real) -> Real {
+    b * ((rho / rho0).powi(GAMMA as i32) - 1.0)
+}
+
+/// Density (kg/m³) of pressure `p` (Pa): the inverse of [`tait`].
+#[inline]
+pub fn tait_inverse(b: Real, rho0: Real, p: Real) -> Real {
+    rho0 * (p / b + 1.0).max(1e-3).powf(1.0 / GAMMA)
+}
+
+/// What a pair term needs, fixed over a pass.
+struct Pair {
+    support2: Real,
+    /// Mass per particle in the kernel's dimension (kg, or kg/m in 2D).
+    m: Real,
+    h: Real,
+    eta2: Real,
+    /// α c0 (m/s).
+    av: Real,
+    nu: Real,
+}
+
+impl Pair {
+    /// Acceleration of particle i (m/s²) from a neighbour at `d = x_i − x_j` (`r2 = |d|²`,
+    /// 0 < r2 < support²) with relative velocity `vij`, and the continuity term
+    /// `m v_ij·∇_iW` (kg/m³/s); `f = W'(r)/r`.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn terms(
+        &self,
+        d: &Vec3,
+        r2: Real,
+        f: Real,
+        vij: &Vec3,
+        ri: Real,
+        pi: Real,
+        rj: Real,
+        pj: Real,
+    ) -> (Vec3, Real) {
+        let vd = vij.dot(d);
+        let mut coef = -self.m * (pi + pj) / (ri * rj) * f;
+        if vd < 0.0 {
+            let mu = self.h * vd / (r2 + self.eta2);
+            coef += self.m * self.av * mu / (0.5 * (ri + rj)) * f;
+        }
+        let mut a = d * coef;
+        if self.nu > 0.0 {
+            a += vij * (self.m * self.nu * (1.0 / ri + 1.0 / rj) * r2 * f / (r2 + self.eta2));
+        }
+        (a, self.m * f * vd)
+    }
+}
+
+impl Fluid {
+    /// Renormalised density gradient of every particle (Antuono et al. 2010, eq. 11):
+    /// `⟨∇ρ⟩_i = L_i Σ_j (ρ_j − ρ_i) ∇_iW_ij V_j`, `L_i = [Σ_j (x_j − x_i) ⊗ ∇_iW_ij V_j]⁻¹`
+    /// over the fluid neighbours (kg/m⁴); zero where `L_i` is singular (a particle nearly alone).
+    fn density_gradients(&self, out: &mut Vec<Vec3>) {
+        let k = self.params.kernel;
+        let s2 = k.support() * k.support();
+        let (pos, rho, ff, planar) = (&self.pos, &self.rho, &self.ff, self.params.planar);
+        let v = self.volume;
+        out.resize(self.len(), Vec3::zeros());
+        per_particle(out, |i| {
+            let mut m = nalgebra::Matrix3::<Real>::zeros();
+            let mut g = Vec3::zeros();
+            for &j in ff.of(i) {
+                let j = j as usize;
+                let d = pos[i] - pos[j];
+                let r2 = d.norm_squared();
+                if r2 >= s2 || r2 == 0.0 {
+                    continue;
+                }
+                let gw = d * (v * k.dw(r2.sqrt()) / r2.sqrt());
+                m -= d * gw.transpose();
+                g += gw * (rho[j] - rho[i]);
+            }
+            if planar {
+                m[(2, 2)] = 1.0;
+            }
+            m.try_inverse().map(|l| l * g).unwrap_or_default()
+        });
+    }
+
+    fn pair(&self, p: &WcsphParams) -> Pair {
+        let k = &self.params.kernel;
+        Pair {
+            support2: k.support() * k.support(),
+            m: self.params.rho0 * self.volume,
+            h: k.h,
+            eta2: 0.01 * k.h * k.h,
+            av: p.alpha * p.sound_speed,
+            nu: self.params.viscosity,
+        }
+    }
+
+    /// Tait coefficient B (Pa).
+    pub(crate) fn tait_b(&self, p: &WcsphParams) -> Real {
+        p.sound_speed * p.sound_speed * self.params.rho0 / GAMMA
+    }
+
+    /// Pressures of the fluid particles (equation of state) and of the wall particles (Adami's
+    /// extrapolation, or the equation of state of their own density).
+    pub(super) fn wall_state(&mut self, p: &WcsphParams, g: &Vec3, s: &mut WcsphScratch) {
+        let (b, rho0) = (self.tait_b(p), self.params.rho0);
+        s.press.resize(self.len(), 0.0);
+        let rho = &self.rho;
+        per_particle(&mut s.press, |i| tait(b, rho0, rho[i]));
+        let nb = self.boundary.len();
+        s.bpress.resize(nb, 0.0);
+        match p.walls {
+            WallTreatment::Dynamic => {
+                let brho = &self.brho;
+                per_particle(&mut s.bpress, |k| tait(b, rho0, brho[k]));
+            }
+            WallTreatment::Adami => {
+                let k = &self.params.kernel;
+                let r2 = k.support() * k.support();
+                let (pos, press, bx) = (&self.pos, &s.press, &self.boundary);
+                let (owner, acc) = (&self.owner, &s.body_acc);
+                let bf = &self.bf;
+                per_particle(&mut s.bpress, |w| {
+                    let (mut sw, mut sp, mut sr) = (0.0, 0.0, Vec3::zeros());
+                    for &f in bf.of(w) {
+                        let f = f as usize;
+                        let d = bx[w] - pos[f];
+                        let d2 = d.norm_squared();
+                        if d2 < r2 {
+                            let wk = k.w(d2.sqrt());
+                            sw += wk;
+                            sp += press[f] * wk;
+                            sr += d * (rho[f] * wk);
+                        }
+                    }
+                    if sw <= 0.0 {
+                        return 0.0;
+                    }
+                    let a = match owner[w] {
+                        STATIC => Vec3::zeros(),
+                        o => acc.get(o as usize).copied().unwrap_or_default(),
+                    };
+                    ((sp + (g - a).dot(&sr)) / sw).max(0.0)
+                });
+                let bpress = &s.bpress;
+                self.brho.resize(nb, rho0);
+                per_particle(&mut self.brho, |w| tait_inverse(b, rho0, bpress[w]));
+            }
+        }
+    }
+
+    /// Rates of change at the current state: `s.acc` (m/s²), `s.drho` (kg/m³/s) and, for
+    /// dynamic walls, `s.bdrho`. With `forces`, adds `weight` times the fluid force and torque
+    /// on each body to [`Fluid::body_force`] / [`Fluid::body_torque`] (N, N·m).
+    pub(super) fn rates(
+        &mut self,
+        p: &WcsphParams,
+        g: &Vec3,
+        s: &mut WcsphScratch,
+        forces: bool,
+        weight: Real,
+    ) {
+        let pair = self.pair(p);
+        let k = self.params.kernel;
+        let n = self.len();
+        s.acc.resize(n, Vec3::zeros());
+        s.drho.resize(n, 0.0);
+        let antuono = p.diffusion == super::Diffusion::Antuono && p.delta > 0.0;
+        if antuono {
+            self.density_gradients(&mut s.grad_rho);
+        }
+        let grad = &s.grad_rho;
+        let (pos, vel, rho, press) = (&self.pos, &self.vel, &self.rho, &s.press);
+        let (bx, bv, brho, bpress) = (&self.boundary, &s.bvel, &self.brho, &s.bpress);
+        let (ff, fb) = (&self.ff, &self.fb);
+        let (rho0, c0) = (self.params.rho0, p.sound_speed);
+        let dcoef = 2.0 * p.delta * k.h * c0;
+        let hydro = rho0 / (c0 * c0);
+        let planar = self.params.planar;
+        let body = |i: usize| {
+            let (xi, vi, ri, pi) = (pos[i], vel[i], rho[i], press[i]);
+            let mut a = *g;
+            let (mut dr, mut diff) = (0.0, 0.0);
+            for &j in ff.of(i) {
+                let j = j as usize;
+                let d = xi - pos[j];
+                let r2 = d.norm_squared();
+                if r2 >= pair.support2 || r2 == 0.0 {
+                    continue;
+                }
+                let f = k.dw(r2.sqrt()) / r2.sqrt();
+                let (rj, vij) = (rho[j], vi - vel[j]);
+                let (aij, cij) = pair.terms(&d, r2, f, &vij, ri, pi, rj, press[j]);
+                a += aij;
+                dr += cij;
+                if dcoef > 0.0 {
+                    let psi = if antuono {
+                        (ri - rj) * r2 / (r2 + pair.eta2) - 0.5 * (grad[i] + grad[j]).dot(&d)
+                    } else {
+                        ((ri - rj) - hydro * g.dot(&d)) * r2 / (r2 + pair.eta2)
+                    };
+                    diff += pair.m / rj * psi * f;
+                }
+            }
+            for &b in fb.of(i) {
+                let b = b as usize;
+                let d = xi - bx[b];
+                let r2 = d.norm_squared();
+                if r2 >= pair.support2 || r2 == 0.0 {
+                    continue;
+                }
+                let f = k.dw(r2.sqrt()) / r2.sqrt();
+                let (aij, cij) = pair.terms(&d, r2, f, &(vi - bv[b]), ri, pi, brho[b], bpress[b]);
+                a += aij;
+                dr += cij;
+            }
+            if planar {
+                a.z = 0.0;
+            }
+            (a, dr + dcoef * diff)
+        };
+        if n < crate::fluid::PARALLEL_MIN_ROWS {
+            for (i, (a, d)) in s.acc.iter_mut().zip(s.drho.iter_mut()).enumerate() {
+                (*a, *d) = body(i);
+            }
+        } else {
+            s.acc
+                .par_iter_mut()
+                .zip(s.drho.par_iter_mut())
+                .enumerate()
+                .with_min_len(512)
+                .for_each(|(i, (a, d))| (*a, *d) = body(i));
+        }
+        let nb = bx.len();
+        let dynamic = p.walls == WallTreatment::Dynamic;
+        if dynamic {
+            s.bdrho.resize(nb, 0.0);
+            let bf = &self.bf;
+            per_particle(&mut s.bdrho, |b| {
+                let mut dr = 0.0;
+                for &i in bf.of(b) {
+                    let i = i as usize;
+                    let d = bx[b] - pos[i];
+                    let r2 = d.norm_squared();
+                    if r2 < pair.support2 && r2 > 0.0 {
+                        let f = k.dw(r2.sqrt()) / r2.sqrt();
+                        dr += pair.m * f * (bv[b] - vel[i]).dot(&d);
+                    }
+                }
+                dr
+            });
+        }
+        if forces {
+            // The reaction of every fluid–body pair, on the body (per unit thickness in 2D).
+            let t = self.params.thickness;
+            for b in 0..nb {
+                let o = self.owner[b];
+                if o == STATIC {
+                    continue;
+                }
+                let mut fsum = Vec3::zeros();
+                for &i in self.bf.of(b) {
+                    let i = i as usize;
+                    let d = pos[i] - bx[b];
+                    let r2 = d.norm_squared();
+                    if r2 < pair.support2 && r2 > 0.0 {
+                        let f = k.dw(r2.sqrt()) / r2.sqrt();
+                        let (aib, _) = pair.terms(
+                            &d,
+                            r2,
+                            f,
+                            &(vel[i] - bv[b]),
+                            rho[i],
+                            press[i],
+                            brho[b],
+                            bpress[b],
+                        );
+                        fsum -= aib * pair.m * t;
+                    }
+                }
+                let o = o as usize;
+                let arm = bx[b] - s.body_com.get(o).copied().unwrap_or_default();
+                self.body_force[o] += fsum * weight;
+                self.body_torque[o] += arm.cross(&fsum) * weight;
+            }
+        }
+    }
+}
