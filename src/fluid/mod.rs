@@ -448,7 +448,7 @@ impl Fluid {
             same("particle densities", s.rho.len(), n)?;
         }
         if !s.brho.is_empty() {
-            same("boundary densities", s.brho.len(), self.boundary.len())?;
+            same("wall densities", s.brho.len(), self.boundary.len())?;
         }
         if s.id.iter().any(|&i| i as usize >= n) {
             return Err("the checkpoint's particle ids are out of range".into());

@@ -3,6 +3,7 @@
 //! Equations and citations in the parent module.
 
 use super::{WallTreatment, WcsphParams, WcsphScratch, GAMMA};
+use crate::fluid::kernel::Kernel;
 use crate::fluid::{per_particle, Fluid, STATIC};
 use crate::math::{Real, Vec3};
 use rayon::prelude::*;
@@ -32,6 +33,16 @@ struct Pair {
 }
 
 impl Pair {
+    /// `f = W'(r)/r` (so that `∇_iW = f r_ij`) for a pair at squared distance `r2` inside the
+    /// support, `None` outside it or for coincident points (the lists hold a skin beyond it).
+    #[inline(always)]
+    fn gradient_factor(&self, k: &Kernel, r2: Real) -> Option<Real> {
+        (r2 < self.support2 && r2 > 0.0).then(|| {
+            let r = r2.sqrt();
+            k.dw(r) / r
+        })
+    }
+
     /// Acceleration of particle i (m/s²) from a neighbour at `d = x_i − x_j` (`r2 = |d|²`,
     /// 0 < r2 < support²) with relative velocity `vij`, and the continuity term
     /// `m v_ij·∇_iW` (kg/m³/s); `f = W'(r)/r`.
@@ -160,15 +171,14 @@ impl Fluid {
     }
 
     /// Rates of change at the current state: `s.acc` (m/s²), `s.drho` (kg/m³/s) and, for
-    /// dynamic walls, `s.bdrho`. With `forces`, adds `weight` times the fluid force and torque
-    /// on each body to [`Fluid::body_force`] / [`Fluid::body_torque`] (N, N·m).
+    /// dynamic walls, `s.bdrho`. With `body_weight = Some(w)`, adds `w` times the fluid force
+    /// and torque on each body to [`Fluid::body_force`] / [`Fluid::body_torque`] (N, N·m).
     pub(super) fn rates(
         &mut self,
         p: &WcsphParams,
         g: &Vec3,
         s: &mut WcsphScratch,
-        forces: bool,
-        weight: Real,
+        body_weight: Option<Real>,
     ) {
         let pair = self.pair(p);
         let k = self.params.kernel;
@@ -195,10 +205,9 @@ impl Fluid {
                 let j = j as usize;
                 let d = xi - pos[j];
                 let r2 = d.norm_squared();
-                if r2 >= pair.support2 || r2 == 0.0 {
+                let Some(f) = pair.gradient_factor(&k, r2) else {
                     continue;
-                }
-                let f = k.dw(r2.sqrt()) / r2.sqrt();
+                };
                 let (rj, vij) = (rho[j], vi - vel[j]);
                 let (aij, cij) = pair.terms(&d, r2, f, &vij, ri, pi, rj, press[j]);
                 a += aij;
@@ -216,10 +225,9 @@ impl Fluid {
                 let b = b as usize;
                 let d = xi - bx[b];
                 let r2 = d.norm_squared();
-                if r2 >= pair.support2 || r2 == 0.0 {
+                let Some(f) = pair.gradient_factor(&k, r2) else {
                     continue;
-                }
-                let f = k.dw(r2.sqrt()) / r2.sqrt();
+                };
                 let (aij, cij) = pair.terms(&d, r2, f, &(vi - bv[b]), ri, pi, brho[b], bpress[b]);
                 a += aij;
                 dr += cij;
@@ -251,16 +259,14 @@ impl Fluid {
                 for &i in bf.of(b) {
                     let i = i as usize;
                     let d = bx[b] - pos[i];
-                    let r2 = d.norm_squared();
-                    if r2 < pair.support2 && r2 > 0.0 {
-                        let f = k.dw(r2.sqrt()) / r2.sqrt();
+                    if let Some(f) = pair.gradient_factor(&k, d.norm_squared()) {
                         dr += pair.m * f * (bv[b] - vel[i]).dot(&d);
                     }
                 }
                 dr
             });
         }
-        if forces {
+        if let Some(weight) = body_weight {
             // The reaction of every fluid–body pair, on the body (per unit thickness in 2D).
             let t = self.params.thickness;
             for b in 0..nb {
@@ -273,8 +279,7 @@ impl Fluid {
                     let i = i as usize;
                     let d = pos[i] - bx[b];
                     let r2 = d.norm_squared();
-                    if r2 < pair.support2 && r2 > 0.0 {
-                        let f = k.dw(r2.sqrt()) / r2.sqrt();
+                    if let Some(f) = pair.gradient_factor(&k, r2) {
                         let (aib, _) = pair.terms(
                             &d,
                             r2,

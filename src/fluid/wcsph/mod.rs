@@ -58,7 +58,7 @@
 mod forces;
 
 use super::Fluid;
-use crate::body::{Kind, RigidBody};
+use crate::body::RigidBody;
 use crate::math::{Real, Vec3};
 use rayon::prelude::*;
 
@@ -127,8 +127,6 @@ impl WcsphParams {
 pub struct SubStepInfo {
     /// Sub-steps taken in the last model step.
     pub substeps: usize,
-    /// Neighbour searches in the last model step.
-    pub searches: usize,
 }
 
 /// Buffers of the sub-steps, reused (no allocation per step once sized).
@@ -233,7 +231,8 @@ impl Fluid {
         s.bvel.clear();
         s.bvel
             .extend(self.owner.iter().zip(&self.boundary).map(|(&o, x)| {
-                if o == super::STATIC || bodies[o as usize].kind == Kind::Static {
+                // (Only dynamic and kinematic bodies carry boundary particles.)
+                if o == super::STATIC {
                     Vec3::zeros()
                 } else {
                     bodies[o as usize].point_velocity(x)
@@ -264,7 +263,6 @@ impl Fluid {
                 s.x_search.clone_from(&self.pos);
                 s.b_search.clone_from(&self.boundary);
                 s.searched = true;
-                info.searches += 1;
             }
             self.substep(p, gravity, sub, sub / dt, s);
             info.substeps += 1;
@@ -332,7 +330,7 @@ impl Fluid {
         let half = 0.5 * sub;
         // Predictor.
         self.wall_state(p, g, s);
-        self.rates(p, g, s, false, 0.0);
+        self.rates(p, g, s, None);
         s.x0.clone_from(&self.pos);
         s.v0.clone_from(&self.vel);
         s.r0.clone_from(&self.rho);
@@ -359,9 +357,9 @@ impl Fluid {
         }
         // Corrector.
         self.wall_state(p, g, s);
-        self.rates(p, g, s, true, weight);
+        self.rates(p, g, s, Some(weight));
         let (acc, drho, x0, v0, r0) = (&s.acc, &s.drho, &s.x0, &s.v0, &s.r0);
-        let (vmax, amax) = self
+        let (vmax, amax, rmax) = self
             .pos
             .par_iter_mut()
             .zip(self.vel.par_iter_mut())
@@ -373,9 +371,12 @@ impl Fluid {
                 *v = v0[i] + acc[i] * sub;
                 *r = r0[i] * (2.0 - eps) / (2.0 + eps);
                 *x = x0[i] + (v0[i] + *v) * half;
-                (v.norm_squared(), acc[i].norm_squared())
+                (v.norm_squared(), acc[i].norm_squared(), *r)
             })
-            .reduce(|| (0.0, 0.0), |a, b| (a.0.max(b.0), a.1.max(b.1)));
+            .reduce(
+                || (0.0, 0.0, self.params.rho0),
+                |a, b| (a.0.max(b.0), a.1.max(b.1), a.2.max(b.2)),
+            );
         for (b, x) in self.boundary.iter_mut().enumerate() {
             *x += s.bvel[b] * half;
             if dynamic {
@@ -385,9 +386,7 @@ impl Fluid {
         }
         // Next step from the largest speed and acceleration (004 eq. 41).
         let hk = self.params.kernel.h;
-        let cmax = p.sound_speed
-            * (self.rho.iter().copied().fold(self.params.rho0, Real::max) / self.params.rho0)
-                .powi(3);
+        let cmax = p.sound_speed * (rmax / self.params.rho0).powi(3);
         let mut next = hk / (cmax + vmax.sqrt());
         if amax > 0.0 {
             next = next.min((hk / amax.sqrt()).sqrt());
