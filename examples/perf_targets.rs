@@ -13,8 +13,12 @@
 //!   wall time and front with it side by side.
 //! - `--skip-3d`: leave out the 3D dam break (about 40 s per step on two cores today).
 //! - `--only-6`: only the rigid pile against rapier3d.
+//! - `--only-wcsph`: only row 12.6 (the WCSPH dam break and, with `--peer`, DualSPHysics).
 //!
-//! Targets (the issue's numbering): 1 the 2D dam break of 20 000 particles over 0.5 s on two
+//! Issue 12's target 6 (row "12.6"): the WCSPH backend's fluid particle-steps per second on the
+//! same dam break against DualSPHysics' (its time steps against our sub-steps).
+//!
+//! Targets (the performance issue's numbering): 1 the 2D dam break of 20 000 particles over 0.5 s on two
 //! threads, with APGD to tolerance and with PGS at 10 sweeps (the two shipped 20k models; wall ≤ 7 s, largest compression of any step ≤ 1 %, front against Koshizuka & Oka
 //! at least as close as DualSPHysics'); 2 first-step iterations of hydrostatic tanks 0.25–2 m
 //! deep within 1.5× of each other; 3 the 3D dam break (203 609 particles) ≤ 500 s of wall time
@@ -86,6 +90,23 @@ fn run(w: &mut World, end: f64, threads: usize) -> (f64, f64, Vec<(f64, f64)>, f
     )
 }
 
+/// As [`run`] for an explicit fluid; returns the wall time (s), the sub-steps taken and the
+/// front series.
+fn run_counting(w: &mut World, end: f64, threads: usize) -> (f64, f64, Vec<(f64, f64)>) {
+    let x = nalgebra::Vector3::x();
+    let mut front = vec![(0.0, w.fluid.as_ref().map(|f| f.front(&x)).unwrap_or(0.0))];
+    let mut substeps = 0usize;
+    let start = Instant::now();
+    pool(threads).install(|| {
+        while w.time < end - 1e-9 {
+            w.step();
+            substeps += w.last_substeps.substeps;
+            front.push((w.time, w.fluid.as_ref().map(|f| f.front(&x)).unwrap_or(0.0)));
+        }
+    });
+    (start.elapsed().as_secs_f64(), substeps as f64, front)
+}
+
 fn peak_rss_bytes() -> f64 {
     let mut u: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: getrusage writes into the struct we own.
@@ -93,8 +114,19 @@ fn peak_rss_bytes() -> f64 {
     u.ru_maxrss as f64 * 1024.0
 }
 
-/// Runs the peer (DualSPHysics) on the 2D dam break; returns its wall time (s) and front series.
-fn peer(cache: &Path, tmax: f64) -> Option<(f64, Vec<(f64, f64)>)> {
+/// What the peer's run gave.
+struct Peer {
+    /// Wall time (s).
+    wall: f64,
+    /// Time steps taken.
+    steps: f64,
+    /// Front series (t, x).
+    front: Vec<(f64, f64)>,
+}
+
+/// Runs the peer (DualSPHysics) on the 2D dam break; returns its wall time (s), steps and front
+/// series.
+fn peer(cache: &Path, tmax: f64) -> Option<Peer> {
     let out = std::env::temp_dir().join(format!("vcsim-peer-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&out);
     let o = std::process::Command::new("bash")
@@ -109,11 +141,13 @@ fn peer(cache: &Path, tmax: f64) -> Option<(f64, Vec<(f64, f64)>)> {
         .output()
         .ok()?;
     let line = String::from_utf8_lossy(&o.stdout).to_string();
-    let wall = line
-        .split_whitespace()
-        .find_map(|f| f.strip_prefix("wall_s="))?
-        .parse()
-        .ok()?;
+    let field = |key: &str| -> Option<f64> {
+        line.split_whitespace()
+            .find_map(|f| f.strip_prefix(key))?
+            .parse()
+            .ok()
+    };
+    let (wall, steps) = (field("wall_s=")?, field("steps=")?);
     let front = std::fs::read_to_string(out.join("front.csv"))
         .ok()?
         .lines()
@@ -123,7 +157,7 @@ fn peer(cache: &Path, tmax: f64) -> Option<(f64, Vec<(f64, f64)>)> {
             Some((t.trim().parse().ok()?, x.trim().parse().ok()?))
         })
         .collect();
-    Some((wall, front))
+    Some(Peer { wall, steps, front })
 }
 
 fn main() {
@@ -150,10 +184,15 @@ fn main() {
     let points = common::koshizuka_oka(2.2);
     let mut ours = Vec::new();
     let mut per_step_2d = 0.0;
-    let mut particles = 0;
-    for model in ["dam_break_2d_20k_apgd.ron", "dam_break_2d_20k_pgs.ron"] {
+    let only_wcsph = args.iter().any(|a| a == "--only-wcsph");
+    let constraint_models: &[&str] = if only_wcsph {
+        &[]
+    } else {
+        &["dam_break_2d_20k_apgd.ron", "dam_break_2d_20k_pgs.ron"]
+    };
+    for model in constraint_models {
         let mut w = load(model);
-        particles = w.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
+        let particles = w.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
         let (wall, worst, front, mean_it) = run(&mut w, end, 2);
         if ours.is_empty() {
             // Target 4 compares the APGD model's cost per particle-step with the 3D run's.
@@ -192,9 +231,52 @@ fn main() {
         }
         ours.push((name, wall));
     }
+    // 12.6: the WCSPH backend on the same dam break (DualSPHysics' settings), in fluid
+    // particle-steps per second (its sub-steps are the peer's time steps).
+    let mut wcsph = load("dam_break_2d_20k_wcsph.ron");
+    let particles = wcsph.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
+    let (wall_w, substeps_w, front_w) = run_counting(&mut wcsph, end, 2);
+    let rate_w = substeps_w * particles as f64 / wall_w;
+    row(
+        &format!("12.6 dam_break_2d_20k_wcsph, {end} s, 2 threads: fluid p-steps/s"),
+        format!("{:.3e}", rate_w),
+        "peer below".into(),
+        None,
+    );
+    row(
+        "12.6   sub-steps / wall (s)",
+        format!("{substeps_w:.0} / {wall_w:.1}"),
+        "-".into(),
+        None,
+    );
+    if let (Some((mean, max)), false) = (common::front_errors(&front_w, &points, 1.0), quick) {
+        row(
+            "12.6   front vs Koshizuka & Oka, T <= 2.2: mean / max (%)",
+            format!("{:.1} / {:.1}", 100.0 * mean, 100.0 * max),
+            "peer below".into(),
+            None,
+        );
+    }
     if let Some(cache) = peer_cache {
         match peer(&cache, end) {
-            Some((peer_wall, peer_front)) => {
+            Some(Peer {
+                wall: peer_wall,
+                steps: peer_steps,
+                front: peer_front,
+            }) => {
+                let peer_rate = peer_steps * particles as f64 / peer_wall;
+                row(
+                    "12.6 DualSPHysics steps / wall (s)",
+                    format!("{peer_steps:.0} / {peer_wall:.1}"),
+                    "-".into(),
+                    None,
+                );
+                row(
+                    "12.6 DualSPHysics, 2 threads: fluid p-steps/s (ratio ours/peer)",
+                    format!("{peer_rate:.3e}"),
+                    format!("ours {rate_w:.3e}"),
+                    Some(rate_w / peer_rate),
+                );
                 for (name, wall) in &ours {
                     row(
                         &format!("1   DualSPHysics 5.0 CPU, 2 threads: wall (s) / {name}"),
@@ -216,6 +298,10 @@ fn main() {
             }
             None => println!("  (the peer did not run: see benches/peer/dualsphysics.sh)"),
         }
+    }
+
+    if only_wcsph {
+        return;
     }
 
     // 5: one thread against two on the same fluid steps, with each solver's model.

@@ -6,8 +6,10 @@
 //! outputs refer to) is kept as the fixed offset [`RigidBody::com_to_frame`].
 
 mod integrate;
+mod motion;
 
 pub use integrate::{gyroscopic_step, integrate_pose};
+pub use motion::{Motion, Prescribed};
 
 use crate::math::{Iso, Mat3, Real, Vec3};
 
@@ -58,6 +60,8 @@ pub struct RigidBody {
     pub torque: Vec3,
     /// Index of the body's collider in the geometry set.
     pub collider: usize,
+    /// Prescribed motion (kinematic bodies only); `None`: constant velocities.
+    pub motion: Option<Prescribed>,
 }
 
 impl RigidBody {

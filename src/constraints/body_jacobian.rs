@@ -106,6 +106,9 @@ pub struct BodyEntries {
     entries: Vec<BodyEntry>,
     /// Per-body accumulator of the row being built (scratch, kept to avoid allocation).
     acc: Vec<(u32, Vec3, Vec3)>,
+    /// Entries on bodies without DOFs (kinematic): (row, body, lin, ang). They move their
+    /// known velocity into the row's bias; kept to report the force on those bodies.
+    known: Vec<(u32, u32, Vec3, Vec3)>,
 }
 
 impl BodyEntries {
@@ -114,6 +117,7 @@ impl BodyEntries {
         self.start.clear();
         self.entries.clear();
         self.acc.clear();
+        self.known.clear();
     }
 
     /// Starts the list (call once before the first row when rows touch moving bodies).
@@ -141,6 +145,8 @@ impl BodyEntries {
             let jac = BodyJacobian::new(m, lin, ang);
             if !jac.has_dofs() {
                 *bias += jac.known_velocity(m);
+                let row = (self.start.len() - 1) as u32;
+                self.known.push((row, body, lin, ang));
                 continue;
             }
             *diag += jac.diag();
@@ -176,8 +182,14 @@ impl BodyEntries {
         }
     }
 
-    /// Adds each row's force `λ_k (lin, ang) / h` (N, N·m) to its bodies' `force`, `torque`.
+    /// Adds each row's force `λ_k (lin, ang) / h` (N, N·m) to its bodies' `force`, `torque`,
+    /// bodies without DOFs included.
     pub fn add_forces(&self, lambda: &[Real], h: Real, force: &mut [Vec3], torque: &mut [Vec3]) {
+        for &(k, b, lin, ang) in &self.known {
+            let l = lambda[k as usize];
+            force[b as usize] += lin * (l / h);
+            torque[b as usize] += ang * (l / h);
+        }
         if self.entries.is_empty() {
             return;
         }

@@ -320,6 +320,13 @@ impl Fluid {
         if self.rho.len() == order.len() {
             permute(&mut self.rho, order, &mut self.perm_rho);
         }
+        // (Verlet's previous sub-step; the scratch buffers are free again after each swap.)
+        if self.carry.prev_vel.len() == order.len() {
+            permute(&mut self.carry.prev_vel, order, &mut self.perm_vel);
+        }
+        if self.carry.prev_rho.len() == order.len() {
+            permute(&mut self.carry.prev_rho, order, &mut self.perm_rho);
+        }
         // Same points, now in cell order: the cells are unchanged, the items become 0..n.
         self.grid.renumber_sorted();
         self.ff.build(&self.pos, &self.grid, &self.pos, r, true);

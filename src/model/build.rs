@@ -107,6 +107,10 @@ pub fn build_world(m: &Model) -> Result<World, String> {
                 b.torque.vec()
             },
             collider: i,
+            motion: b.motion.as_ref().map(|m| crate::body::Prescribed {
+                motion: m.motion(),
+                origin: frame,
+            }),
         });
         geometry.colliders.push(Collider {
             shape,
@@ -204,6 +208,7 @@ fn fluid_method(def: &FluidMethodDef, f: &Fluid, gravity: &Vec3) -> Result<Fluid
             cfl,
             walls,
             diffusion,
+            stepping,
         } => {
             let c0 = match sound_speed {
                 Some(c) => c.0,
@@ -217,6 +222,7 @@ fn fluid_method(def: &FluidMethodDef, f: &Fluid, gravity: &Vec3) -> Result<Fluid
                 cfl: cfl.0,
                 walls: *walls,
                 diffusion: *diffusion,
+                stepping: *stepping,
             })
         }
     })

@@ -289,6 +289,14 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
                 }
             }
         }
+        if let Err((o, field, msg)) = super::motion::validate(
+            source,
+            locate(source, "bodies", &b.name, ""),
+            b,
+            dofs == Dofs::Planar,
+        ) {
+            return err(o, field, msg);
+        }
         if b.rotation.quat().is_none() {
             return err(
                 locate(source, "bodies", &b.name, "rotation"),

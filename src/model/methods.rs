@@ -37,6 +37,11 @@ pub enum FluidMethodDef {
         /// DualSPHysics' `DensityDT = 2`; default) or `Antuono` (renormalised gradients).
         #[serde(default)]
         diffusion: crate::fluid::wcsph::Diffusion,
+        /// Sub-step integration: `Symplectic` (default; two pair passes per sub-step) or
+        /// `Verlet(every: 40)` (one pair pass, an Euler step every `every` sub-steps, as
+        /// DualSPHysics' dam break).
+        #[serde(default)]
+        stepping: crate::fluid::wcsph::Stepping,
     },
 }
 

@@ -9,6 +9,7 @@ pub mod error;
 mod fluid_limits;
 pub mod load;
 pub mod methods;
+pub mod motion;
 pub mod probes;
 pub mod schema;
 pub mod shapes;

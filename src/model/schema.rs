@@ -397,6 +397,11 @@ pub struct BodyDef {
     /// Constant external torque, world frame (N·m).
     #[serde(default)]
     pub torque: V3,
+    /// Prescribed motion of a `Kinematic` body: `Sine(displacement: (0.1, 0), frequency: 0.75)`
+    /// or `Table([(t: 0), (t: 1, displacement: (0.2, 0))])`, relative to `position` and
+    /// `rotation` (see [`super::motion::MotionDef`]).
+    #[serde(default)]
+    pub motion: Option<super::motion::MotionDef>,
 }
 
 fn default_material() -> String {

@@ -157,3 +157,9 @@ impl Rotation {
         }
     }
 }
+
+impl Default for Finite {
+    fn default() -> Self {
+        Finite(0.0)
+    }
+}

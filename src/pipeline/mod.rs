@@ -1,6 +1,8 @@
 //! The world and its time step: the sequence of stages and nothing else.
 //!
 //! ```text
+//! 0 motion            kinematic bodies with a prescribed motion: velocities  (body)
+//!                     to their poses at the step's end
 //! 1 neighbours        fluid particles: cell sort, neighbour lists          (fluid)
 //! 1b explicit fluid   WCSPH only: the fluid's sub-steps over the step, the   (fluid)
 //!                     bodies moving as they are; the fluid's force on them
@@ -11,7 +13,7 @@
 //!                     contacts + friction, joints | fluid density + wall, particle contacts
 //! 5 solve             PGS | APGD over the stacked families, read back       -> λ, v⁺, SolveInfo
 //! 6 integrate         bodies: symplectic Euler, quaternion exp map;         (body, fluid)
-//!                     fluid: x += h v⁺, shifting
+//!                     prescribed poses set exactly; fluid: x += h v⁺, shifting
 //! ```
 //!
 //! The velocity vector is laid out once per step ([`VelocityLayout`]: bodies, then particles).
@@ -117,6 +119,7 @@ pub struct World {
 impl World {
     /// Advances the world by one step of `dt`: the stages of the module doc, in order.
     pub fn step(&mut self) -> SolveInfo {
+        self.prescribe_motion();
         self.find_neighbours();
         self.advance_explicit_fluid();
         self.apply_external_forces();
@@ -125,6 +128,17 @@ impl World {
         let info = self.solve();
         self.integrate();
         info
+    }
+
+    /// Stage 0: bodies with a prescribed motion take the velocities that carry them to their
+    /// prescribed poses at the end of the step ([`crate::body::Prescribed::velocities`]).
+    fn prescribe_motion(&mut self) {
+        let (t, h) = (self.time, self.dt);
+        for b in &mut self.bodies {
+            if let Some((v, w)) = b.motion.as_ref().map(|m| m.velocities(b, t, h)) {
+                (b.lin_vel, b.ang_vel) = (v, w);
+            }
+        }
     }
 
     /// Whether the fluid's particles are unknowns of this step's solve.
@@ -296,6 +310,12 @@ impl World {
         }
         self.steps += 1;
         self.time = self.time_origin + (self.steps - self.steps_origin) as Real * h;
+        // Prescribed poses exactly (the secant velocities reach them up to rounding).
+        for b in &mut self.bodies {
+            if let Some(pose) = b.motion.as_ref().map(|m| m.com_pose(b, self.time)) {
+                b.pose = pose;
+            }
+        }
         self.timings.add(Stage::Integrate, t0);
     }
 

@@ -24,6 +24,11 @@
 //! - Symplectic position Verlet (Leimkuhler et al. 1996; 003 eqs. 7–8): predictor
 //!   `ρ½ = ρⁿ + ½Δt Dⁿ`, `v½ = vⁿ + ½Δt aⁿ`, `x½ = xⁿ + ½Δt vⁿ`; corrector `vⁿ⁺¹ = vⁿ + Δt a½`,
 //!   `ρⁿ⁺¹ = ρⁿ (2 − ε)/(2 + ε)`, `ε = −(D/ρ)½ Δt`, `xⁿ⁺¹ = xⁿ + ½Δt (vⁿ + vⁿ⁺¹)`.
+//! - Or Verlet (Verlet 1967; 003 §2, DualSPHysics' `StepAlgorithm = 1`), one pair pass per
+//!   sub-step: `xⁿ⁺¹ = xⁿ + Δt vⁿ + ½Δt² aⁿ`, `vⁿ⁺¹ = vⁿ⁻¹ + 2Δt aⁿ`, `ρⁿ⁺¹ = ρⁿ⁻¹ + 2Δt Dⁿ`,
+//!   and every `every`-th sub-step (DualSPHysics' `VerletSteps`, default 40) a forward Euler
+//!   step `vⁿ⁺¹ = vⁿ + Δt aⁿ`, `ρⁿ⁺¹ = ρⁿ + Δt Dⁿ` that couples the two leap-frog chains again.
+//!   The first sub-step of a run is such an Euler step.
 //! - Time step (004 eq. 41, with a Courant number C instead of its fixed factors):
 //!   `Δt = C min(h/(c_max + |v|_max), √(h/|a|_max))` and `Δt ≤ 0.125 h²/ν`; the model's `dt` is
 //!   cut into `n = ⌈dt/Δt⌉` equal sub-steps, so the run clock stays on model steps.
@@ -94,6 +99,30 @@ pub struct WcsphParams {
     pub walls: WallTreatment,
     /// Density diffusion correction. Default [`Diffusion::Fourtakas`].
     pub diffusion: Diffusion,
+    /// Time integration of the sub-steps. Default [`Stepping::Symplectic`].
+    pub stepping: Stepping,
+}
+
+/// How a sub-step advances the fluid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum Stepping {
+    /// Symplectic position Verlet: second order, two pair passes per sub-step.
+    #[default]
+    Symplectic,
+    /// Verlet with a forward Euler step every `every` sub-steps: one pair pass per sub-step
+    /// (DualSPHysics' default for its dam break).
+    Verlet {
+        /// Sub-steps between Euler steps (DualSPHysics' `VerletSteps`). Default 40.
+        #[serde(default = "Stepping::default_every")]
+        every: std::num::NonZeroU32,
+    },
+}
+
+impl Stepping {
+    /// DualSPHysics' `VerletSteps` default.
+    pub fn default_every() -> std::num::NonZeroU32 {
+        std::num::NonZeroU32::new(40).expect("40 is not zero")
+    }
 }
 
 /// Which correction the δ-SPH density diffusion carries, so that it does not act on the part of
@@ -165,6 +194,15 @@ pub struct Carry {
     /// Linear velocity of each body at the start of the last model step (m/s), for the bodies'
     /// accelerations seen by Adami walls.
     pub body_vel: Vec<Vec3>,
+    /// Verlet: velocities (m/s) and densities (kg/m³) of the fluid one sub-step back, in the
+    /// particles' current order (empty for symplectic stepping).
+    pub prev_vel: Vec<Vec3>,
+    /// See `prev_vel`.
+    pub prev_rho: Vec<Real>,
+    /// Verlet: densities of dynamic wall particles one sub-step back (kg/m³).
+    pub prev_brho: Vec<Real>,
+    /// Verlet: sub-steps since the last Euler step.
+    pub verlet_count: u32,
 }
 
 /// The sound speed a model gets by default (m/s): ten times the larger of `√(2 g H)` (H the
@@ -264,7 +302,12 @@ impl Fluid {
                 s.b_search.clone_from(&self.boundary);
                 s.searched = true;
             }
-            self.substep(p, gravity, sub, sub / dt, s);
+            match p.stepping {
+                Stepping::Symplectic => self.substep(p, gravity, sub, sub / dt, s),
+                Stepping::Verlet { every } => {
+                    self.substep_verlet(p, gravity, sub, sub / dt, every.get(), s)
+                }
+            }
             info.substeps += 1;
             t += sub;
         }
@@ -384,7 +427,12 @@ impl Fluid {
                 self.brho[b] = (s.br0[b] * (2.0 - eps) / (2.0 + eps)).max(self.params.rho0);
             }
         }
-        // Next step from the largest speed and acceleration (004 eq. 41).
+        self.propose_substep(p, vmax, amax, rmax);
+    }
+
+    /// The next sub-step (004 eq. 41) from the largest squared speed `vmax` (m²/s²), squared
+    /// acceleration `amax` (m²/s⁴) and density `rmax` (kg/m³; the sound speed grows with it).
+    fn propose_substep(&mut self, p: &WcsphParams, vmax: Real, amax: Real, rmax: Real) {
         let hk = self.params.kernel.h;
         let cmax = p.sound_speed * (rmax / self.params.rho0).powi(3);
         let mut next = hk / (cmax + vmax.sqrt());
@@ -392,5 +440,70 @@ impl Fluid {
             next = next.min((hk / amax.sqrt()).sqrt());
         }
         self.carry.next_dt = p.cfl * next;
+    }
+
+    /// One Verlet sub-step of `sub` (s), an Euler step every `every` sub-steps; `weight` =
+    /// sub / dt for the body forces.
+    fn substep_verlet(
+        &mut self,
+        p: &WcsphParams,
+        g: &Vec3,
+        sub: Real,
+        weight: Real,
+        every: u32,
+        s: &mut WcsphScratch,
+    ) {
+        self.wall_state(p, g, s);
+        self.rates(p, g, s, Some(weight));
+        let (n, nb) = (self.len(), self.boundary.len());
+        let c = &mut self.carry;
+        if c.prev_vel.len() != n || c.prev_rho.len() != n || c.prev_brho.len() != nb {
+            c.prev_vel.clone_from(&self.vel);
+            c.prev_rho.clone_from(&self.rho);
+            c.prev_brho.clone_from(&self.brho);
+            c.verlet_count = 0;
+        }
+        let euler = c.verlet_count == 0;
+        c.verlet_count = (c.verlet_count + 1) % every.max(1);
+        let (acc, drho) = (&s.acc, &s.drho);
+        let (two, half2) = (2.0 * sub, 0.5 * sub * sub);
+        let (vmax, amax, rmax) = self
+            .pos
+            .par_iter_mut()
+            .zip(self.vel.par_iter_mut())
+            .zip(self.rho.par_iter_mut())
+            .zip(c.prev_vel.par_iter_mut())
+            .zip(c.prev_rho.par_iter_mut())
+            .enumerate()
+            .with_min_len(4096)
+            .map(|(i, ((((x, v), r), pv), pr))| {
+                let (vn, rn) = (*v, *r);
+                *x += vn * sub + acc[i] * half2;
+                if euler {
+                    *v = vn + acc[i] * sub;
+                    *r = rn + drho[i] * sub;
+                } else {
+                    *v = *pv + acc[i] * two;
+                    *r = *pr + drho[i] * two;
+                }
+                (*pv, *pr) = (vn, rn);
+                (v.norm_squared(), acc[i].norm_squared(), *r)
+            })
+            .reduce(
+                || (0.0, 0.0, self.params.rho0),
+                |a, b| (a.0.max(b.0), a.1.max(b.1), a.2.max(b.2)),
+            );
+        let dynamic = p.walls == WallTreatment::Dynamic;
+        let rho0 = self.params.rho0;
+        for (b, x) in self.boundary.iter_mut().enumerate() {
+            *x += s.bvel[b] * sub;
+            if dynamic {
+                let (r, pr) = (self.brho[b], c.prev_brho[b]);
+                let next = if euler { r } else { pr } + s.bdrho[b] * if euler { sub } else { two };
+                self.brho[b] = next.max(rho0);
+                c.prev_brho[b] = r;
+            }
+        }
+        self.propose_substep(p, vmax, amax, rmax);
     }
 }
