@@ -43,6 +43,8 @@ pub struct Collider {
     pub friction: Real,
     /// Coefficient of restitution of the material.
     pub restitution: Real,
+    /// Collision groups of the body, one bit per group (see [`Geometry::no_contact`]).
+    pub groups: u32,
 }
 
 type Manifold = ContactManifold<(), Impulse>;
@@ -91,6 +93,9 @@ pub struct Geometry {
     pub colliders: Vec<Collider>,
     /// Pairs that must not collide (e.g. bodies joined by a joint), sorted, body indices.
     pub excluded: Vec<(usize, usize)>,
+    /// Group filter: bit `h` of `no_contact[g]` set means bodies of group `g` never collide
+    /// with bodies of group `h` (symmetric).
+    pub no_contact: [u32; 32],
     pairs: Vec<((u32, u32), PairCache)>,
     candidates: Vec<(u32, u32)>,
     aabbs: Vec<parry3d_f64::bounding_volume::Aabb>,
@@ -105,6 +110,7 @@ impl Geometry {
         Geometry {
             colliders: self.colliders.clone(),
             excluded: self.excluded.clone(),
+            no_contact: self.no_contact,
             ..Default::default()
         }
     }
@@ -195,6 +201,30 @@ impl Geometry {
             })
     }
 
+    /// Whether colliders `i` and `j` may collide: different bodies, not joined (unless the
+    /// joint asks), not in groups the model keeps apart.
+    pub fn may_collide(&self, i: usize, j: usize) -> bool {
+        let (ci, cj) = (&self.colliders[i], &self.colliders[j]);
+        let (bi, bj) = (ci.body, cj.body);
+        if bi == bj
+            || self
+                .excluded
+                .binary_search(&(bi.min(bj), bi.max(bj)))
+                .is_ok()
+        {
+            return false;
+        }
+        let mut g = ci.groups;
+        while g != 0 {
+            let k = g.trailing_zeros() as usize;
+            if self.no_contact[k] & cj.groups != 0 {
+                return false;
+            }
+            g &= g - 1;
+        }
+        true
+    }
+
     /// The world pose of each collider (in collider order) for the bodies' current poses.
     pub fn poses<'a>(&'a self, bodies: &'a [RigidBody]) -> impl Iterator<Item = Iso> + 'a {
         self.colliders.iter().map(|c| bodies[c.body].pose * c.local)
@@ -213,16 +243,14 @@ impl Geometry {
             let aabb = c.shape.compute_aabb(&to_pose(p));
             self.aabbs.push(aabb.loosened(prediction * 0.5));
         }
-        let colliders = &self.colliders;
-        let excluded = &self.excluded;
-        sweep_and_prune(&self.aabbs, &mut self.candidates, |i, j| {
-            let (bi, bj) = (colliders[i].body, colliders[j].body);
-            if bi == bj || (!bodies[bi].is_dynamic() && !bodies[bj].is_dynamic()) {
-                return false;
-            }
-            let key = (bi.min(bj), bi.max(bj));
-            excluded.binary_search(&key).is_err()
+        let mut candidates = std::mem::take(&mut self.candidates);
+        let this = &*self;
+        sweep_and_prune(&this.aabbs, &mut candidates, |i, j| {
+            let (bi, bj) = (this.colliders[i].body, this.colliders[j].body);
+            (bodies[bi].is_dynamic() || bodies[bj].is_dynamic()) && this.may_collide(i, j)
         });
+        self.candidates = candidates;
+        let colliders = &self.colliders;
         // Merge old caches into the new sorted candidate list (deterministic order).
         let mut old = std::mem::take(&mut self.pairs).into_iter().peekable();
         for &key in &self.candidates {

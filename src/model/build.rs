@@ -29,6 +29,7 @@ pub fn build_world(m: &Model) -> Result<World, String> {
     let planar = dofs == Dofs::Planar;
     let flat = |v: Vec3| if planar { Vec3::new(v.x, v.y, 0.0) } else { v };
     let mut bodies = Vec::with_capacity(m.bodies.len());
+    let groups = collision_groups(m);
     let mut geometry = Geometry::default();
     for (i, b) in m.bodies.iter().enumerate() {
         let (shape, offset) = build_shape(&b.shape, dofs, m.scene.thickness.0)
@@ -118,7 +119,16 @@ pub fn build_world(m: &Model) -> Result<World, String> {
             local,
             friction,
             restitution,
+            groups: group_bits(&groups, &b.groups),
         });
+    }
+    for (a, b) in &m.no_contact {
+        let (ga, gb) = (group_bits(&groups, [a]), group_bits(&groups, [b]));
+        let (ka, kb) = (ga.trailing_zeros() as usize, gb.trailing_zeros() as usize);
+        if ga != 0 && gb != 0 {
+            geometry.no_contact[ka] |= gb;
+            geometry.no_contact[kb] |= ga;
+        }
     }
     let index = |name: &str| {
         bodies
@@ -156,7 +166,9 @@ pub fn build_world(m: &Model) -> Result<World, String> {
             axis,
             compliance,
         )?);
-        geometry.excluded.push((b1.min(b2), b1.max(b2)));
+        if !j.collide {
+            geometry.excluded.push((b1.min(b2), b1.max(b2)));
+        }
     }
     geometry.excluded.sort_unstable();
     geometry.excluded.dedup();
@@ -195,6 +207,27 @@ pub fn build_world(m: &Model) -> Result<World, String> {
         last_solve: Default::default(),
         fluid,
     })
+}
+
+/// The model's collision group names, in order of first mention by a body (at most 32, checked
+/// when the model was loaded).
+pub(crate) fn collision_groups(m: &Model) -> Vec<&str> {
+    let mut names: Vec<&str> = Vec::new();
+    for g in m.bodies.iter().flat_map(|b| &b.groups) {
+        if !names.contains(&g.as_str()) {
+            names.push(g);
+        }
+    }
+    names
+}
+
+/// One bit per group of `names` found in `groups` (the first 32 groups only).
+fn group_bits<'a>(groups: &[&str], names: impl IntoIterator<Item = &'a String>) -> u32 {
+    names
+        .into_iter()
+        .filter_map(|n| groups.iter().position(|g| g == n))
+        .filter(|&k| k < 32)
+        .fold(0, |bits, k| bits | 1 << k)
 }
 
 /// The fluid method of a model, its defaults resolved from the built fluid.
@@ -236,10 +269,9 @@ fn check_contact_pairs(geometry: &Geometry, bodies: &[RigidBody]) -> Result<(), 
     for i in 0..cs.len() {
         for j in i + 1..cs.len() {
             let (bi, bj) = (cs[i].body, cs[j].body);
-            let key = (bi.min(bj), bi.max(bj));
             if bi == bj
                 || !(bodies[bi].is_dynamic() || bodies[bj].is_dynamic())
-                || geometry.excluded.binary_search(&key).is_ok()
+                || !geometry.may_collide(i, j)
             {
                 continue;
             }

@@ -339,6 +339,40 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
         }
     }
     let mut jnames = HashSet::new();
+    // Collision groups: at most 32, and `no_contact` names only groups some body has.
+    let groups = super::build::collision_groups(m);
+    if groups.len() > 32 {
+        let name = groups[32];
+        let body = m.bodies.iter().find(|b| b.groups.iter().any(|g| g == name));
+        let o = body.map_or(0, |b| locate(source, "bodies", &b.name, "groups"));
+        return err(
+            o,
+            "groups",
+            format!("at most 32 collision groups; `{name}` is the 33rd"),
+        );
+    }
+    for (a, b) in &m.no_contact {
+        for g in [a, b] {
+            if !groups.contains(&g.as_str()) {
+                let start = find_key(source, "no_contact", 0).unwrap_or(0);
+                let o = source[start..]
+                    .find(&format!("\"{g}\""))
+                    .map_or(start, |k| start + k);
+                return err(
+                    o,
+                    "no_contact",
+                    format!(
+                        "unknown collision group `{g}`; the bodies' groups are: {}",
+                        if groups.is_empty() {
+                            "(none)".to_string()
+                        } else {
+                            groups.join(", ")
+                        }
+                    ),
+                );
+            }
+        }
+    }
     for j in &m.joints {
         if dofs == Dofs::Planar && j.anchor.2 != 0.0 {
             return err(

@@ -53,6 +53,10 @@ pub struct Model {
     /// Joints between bodies.
     #[serde(default)]
     pub joints: Vec<JointDef>,
+    /// Pairs of collision groups (bodies' `groups`) whose bodies never collide, e.g.
+    /// `[("chain", "chain")]`.
+    #[serde(default)]
+    pub no_contact: Vec<(String, String)>,
     /// What is written and how often.
     #[serde(default)]
     pub output: Output,
@@ -402,6 +406,9 @@ pub struct BodyDef {
     /// `rotation` (see [`super::motion::MotionDef`]).
     #[serde(default)]
     pub motion: Option<super::motion::MotionDef>,
+    /// Collision groups the body belongs to (see the model's `no_contact`).
+    #[serde(default)]
+    pub groups: Vec<String>,
 }
 
 fn default_material() -> String {
@@ -487,6 +494,9 @@ pub struct JointDef {
     /// spring-damper solved in the same solve (SPOOK-style regularisation).
     #[serde(default)]
     pub compliance: Option<Compliance>,
+    /// Whether the two joined bodies still collide with each other. Default false.
+    #[serde(default)]
+    pub collide: bool,
 }
 
 /// Joint types.
