@@ -267,36 +267,37 @@ impl Fluid {
             });
         }
         if let Some(weight) = body_weight {
-            // The reaction of every fluid–body pair, on the body (per unit thickness in 2D).
+            // The reaction of every fluid–body pair, on the body (per unit thickness in 2D):
+            // per boundary particle in parallel, then summed per body in particle order.
             let t = self.params.thickness;
-            for b in 0..nb {
-                let o = self.owner[b];
-                if o == STATIC {
-                    continue;
-                }
+            let (owner, bf) = (&self.owner, &self.bf);
+            s.bforce.resize(nb, Vec3::zeros());
+            per_particle(&mut s.bforce, |b| {
                 let mut fsum = Vec3::zeros();
-                for &i in self.bf.of(b) {
+                if owner[b] == STATIC {
+                    return fsum;
+                }
+                for &i in bf.of(b) {
                     let i = i as usize;
                     let d = pos[i] - bx[b];
                     let r2 = d.norm_squared();
                     if let Some(f) = pair.gradient_factor(&k, r2) {
-                        let (aib, _) = pair.terms(
-                            &d,
-                            r2,
-                            f,
-                            &(vel[i] - bv[b]),
-                            rho[i],
-                            press[i],
-                            brho[b],
-                            bpress[b],
-                        );
+                        let (vib, ri, pi) = (vel[i] - bv[b], rho[i], press[i]);
+                        let (aib, _) = pair.terms(&d, r2, f, &vib, ri, pi, brho[b], bpress[b]);
                         fsum -= aib * pair.m * t;
                     }
+                }
+                fsum
+            });
+            for (b, fsum) in s.bforce.iter().enumerate() {
+                let o = self.owner[b];
+                if o == STATIC {
+                    continue;
                 }
                 let o = o as usize;
                 let arm = bx[b] - s.body_com.get(o).copied().unwrap_or_default();
                 self.body_force[o] += fsum * weight;
-                self.body_torque[o] += arm.cross(&fsum) * weight;
+                self.body_torque[o] += arm.cross(fsum) * weight;
             }
         }
     }

@@ -175,14 +175,26 @@ pub struct WcsphScratch {
     bpress: Vec<Real>,
     bdrho: Vec<Real>,
     br0: Vec<Real>,
+    /// Fluid force on each body particle in the last corrector stage (N, per metre in 2D).
+    bforce: Vec<Vec3>,
     /// Acceleration of each body over the last model step (m/s²).
     body_acc: Vec<Vec3>,
-    /// Centre of mass of each body at the start of the model step (m).
+    /// Centre of mass of each body (m), moved with the body's velocity over the sub-steps as
+    /// its boundary particles are (the arm of the fluid's torque on the body).
     body_com: Vec<Vec3>,
     /// Positions at the last neighbour search.
     x_search: Vec<Vec3>,
     b_search: Vec<Vec3>,
     searched: bool,
+}
+
+impl WcsphScratch {
+    /// Moves the bodies' centres of mass by `vel · dt` (m/s, s).
+    fn advance_body_centres(&mut self, vel: &[Vec3], dt: Real) {
+        for (c, v) in self.body_com.iter_mut().zip(vel) {
+            *c += v * dt;
+        }
+    }
 }
 
 /// What a WCSPH fluid carries from one model step to the next besides its particles (saved in
@@ -392,6 +404,7 @@ impl Fluid {
                 *r += drho[i] * half;
             });
         let dynamic = p.walls == WallTreatment::Dynamic;
+        s.advance_body_centres(&self.carry.body_vel, half);
         for (b, x) in self.boundary.iter_mut().enumerate() {
             *x += s.bvel[b] * half;
             if dynamic {
@@ -420,6 +433,7 @@ impl Fluid {
                 || (0.0, 0.0, self.params.rho0),
                 |a, b| (a.0.max(b.0), a.1.max(b.1), a.2.max(b.2)),
             );
+        s.advance_body_centres(&self.carry.body_vel, half);
         for (b, x) in self.boundary.iter_mut().enumerate() {
             *x += s.bvel[b] * half;
             if dynamic {
@@ -495,6 +509,7 @@ impl Fluid {
             );
         let dynamic = p.walls == WallTreatment::Dynamic;
         let rho0 = self.params.rho0;
+        s.advance_body_centres(&c.body_vel, sub);
         for (b, x) in self.boundary.iter_mut().enumerate() {
             *x += s.bvel[b] * sub;
             if dynamic {
