@@ -162,8 +162,9 @@ fn sloshing_wcsph() {
 /// Not met: with Adami walls (our WCSPH default) the force amplitude comes out 17.2 % above
 /// Dodge's (663.5 N/m against 566.3 N/m; per-period peaks 450–1040 N/m), and 40 % above with
 /// Verlet stepping, where dynamic walls give +3.4 % (+3.8 % with Verlet). Adami's extrapolated
-/// wall pressure on an accelerating tank is the suspect (its wall acceleration term, or the
-/// p ≥ 0 clamp that removes the suction on the trailing wall); not yet found. Run with
+/// wall pressure on an accelerating tank is the suspect; not its two obvious parts: without the
+/// wall-acceleration term of its eq. 27 the amplitude rose to 735.6 N/m, without the p ≥ 0 clamp
+/// to 760.3 N/m (probe fits). Run with
 /// `--include-ignored`.
 #[test]
 #[ignore = "WCSPH with Adami walls: sloshing force +17.2 % (target 10 %); see the doc comment"]
