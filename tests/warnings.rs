@@ -110,3 +110,47 @@ fn fluid_outside_any_container_gets_a_located_warning() {
     assert!(!out.exists(), "nothing is written when warnings are denied");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A WCSPH fluid that sets the constraint method's `velocity_filter`: a located warning that
+/// WCSPH does not apply it (not an error: the model runs).
+#[test]
+fn a_field_the_fluid_method_does_not_use_gets_a_located_warning() {
+    let dir = std::env::temp_dir().join(format!("vcsim-warn-unused-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join("unused.ron");
+    std::fs::write(
+        &model,
+        r#"Model(
+    scene: (dimension: Two, gravity: (0, -9.81)),
+    time: (dt: 0.001, end: 0.01),
+    bodies: [(name: "floor", kind: Static, shape: Cuboid(half_extents: (0.5, 0.05)), position: (0.25, -0.05))],
+    fluid: (
+        method: Wcsph(),
+        // velocity_filter: 1 (a comment does not count)
+        spacing: 0.05,
+        velocity_filter: 50,
+        regions: [Box(min: (0, 0), max: (0.2, 0.2))],
+    ),
+)
+"#,
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_vcsim"))
+        .args(["check", model.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "a warning is not fatal: {stderr}"
+    );
+    assert!(
+        stderr.contains("warning:")
+            && stderr.contains("unused.ron:9:9")
+            && stderr.contains("`velocity_filter` belongs to the constraint method"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("`shifting`"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

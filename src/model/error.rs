@@ -202,7 +202,7 @@ pub fn build_error(path: &Path, source: &str, message: &str) -> ModelError {
 }
 
 /// Whether byte `pos` lies in a `//` comment.
-fn in_comment(source: &str, pos: usize) -> bool {
+pub(super) fn in_comment(source: &str, pos: usize) -> bool {
     let line_start = source[..pos].rfind('\n').map(|i| i + 1).unwrap_or(0);
     source[line_start..pos].contains("//")
 }

@@ -3,7 +3,9 @@
 //!
 //! - bodies that overlap at t = 0 (the contact rows push them apart in the first steps);
 //! - fluid outside any container: particles with no body below them along gravity, which will
-//!   fall without bound.
+//!   fall without bound;
+//! - a fluid field written in the model that the chosen fluid method does not use
+//!   (`velocity_filter` and `shifting` belong to the constraint method).
 //!
 //! (Joint anchors cannot disagree at t = 0: a joint has one anchor, in world coordinates.)
 
@@ -27,6 +29,7 @@ const BELOW: f64 = 1e7;
 /// ([`uncontained`]).
 pub fn warnings(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
     let mut out = overlaps(path, source, world);
+    out.extend(unused_fluid_fields(path, source, world));
     let (count, first) = uncontained(world);
     if let (Some(p), Some(f)) = (first, &world.fluid) {
         let at = match world.dofs {
@@ -42,6 +45,39 @@ pub fn warnings(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
                 f.len()
             ),
         ));
+    }
+    out
+}
+
+/// Fields of `fluid:` the model writes but its fluid method does not use: `velocity_filter` and
+/// `shifting` with an explicit method (WCSPH). Located at each field.
+fn unused_fluid_fields(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
+    if world.fluid.is_none() || world.fluid_method.in_solve() {
+        return Vec::new();
+    }
+    let Some(fluid) = super::load::find_key(source, "fluid", 0) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for field in ["velocity_filter", "shifting"] {
+        let mut from = fluid;
+        while let Some(o) = super::load::find_key(source, field, from) {
+            from = o + field.len();
+            if super::error::in_comment(source, o) {
+                continue;
+            }
+            out.push(ModelError::at_offset(
+                path,
+                source,
+                o,
+                Some(field.to_string()),
+                format!(
+                    "`{field}` belongs to the constraint method; {} does not apply it",
+                    world.fluid_method.name()
+                ),
+            ));
+            break;
+        }
     }
     out
 }

@@ -53,7 +53,8 @@
 //!
 //! The fluid's `velocity_filter` and `shifting` belong to the constraint method and are not
 //! applied (DualSPHysics' dam break runs without shifting; with Lind shifting once per model
-//! step one particle of the 2D dam break entered a wall in the splash).
+//! step one particle of the 2D dam break entered a wall in the splash); a model that writes them
+//! with WCSPH gets a located warning ([`crate::model::warnings`]).
 //!
 //! **Neighbours** are found within the support plus a skin of [`SKIN`] times the support and
 //! reused until some particle may have entered the support (the largest fluid displacement plus
