@@ -3,13 +3,28 @@
 use std::path::Path;
 use std::process::Command;
 
+/// Writes `text` as `name` in a fresh folder and runs `vcsim check` on it: (exit code, stderr).
+fn check_text(name: &str, text: &str) -> (Option<i32>, String) {
+    let dir = std::env::temp_dir().join(format!("vcsim-warn-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let model = dir.join(name);
+    std::fs::write(&model, text).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_vcsim"))
+        .args(["check", model.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 #[test]
 fn overlapping_bodies_get_a_located_warning() {
-    let dir = std::env::temp_dir().join(format!("vcsim-warn-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let model = dir.join("overlap.ron");
-    std::fs::write(
-        &model,
+    let (code, stderr) = check_text(
+        "overlap.ron",
         r#"Model(
     time: (dt: 0.001, end: 0.01),
     bodies: [
@@ -18,25 +33,14 @@ fn overlapping_bodies_get_a_located_warning() {
     ],
 )
 "#,
-    )
-    .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_vcsim"))
-        .args(["check", model.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "a warning is not fatal: {stderr}"
     );
+    assert_eq!(code, Some(0), "a warning is not fatal: {stderr}");
     assert!(
         stderr.contains("warning:")
             && stderr.contains("overlap.ron:5:16")
             && stderr.contains("5.000e-2 m"),
         "{stderr}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -115,11 +119,8 @@ fn fluid_outside_any_container_gets_a_located_warning() {
 /// WCSPH does not apply it (not an error: the model runs).
 #[test]
 fn a_field_the_fluid_method_does_not_use_gets_a_located_warning() {
-    let dir = std::env::temp_dir().join(format!("vcsim-warn-unused-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let model = dir.join("unused.ron");
-    std::fs::write(
-        &model,
+    let (code, stderr) = check_text(
+        "unused.ron",
         r#"Model(
     scene: (dimension: Two, gravity: (0, -9.81)),
     time: (dt: 0.001, end: 0.01),
@@ -133,18 +134,8 @@ fn a_field_the_fluid_method_does_not_use_gets_a_located_warning() {
     ),
 )
 "#,
-    )
-    .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_vcsim"))
-        .args(["check", model.to_str().unwrap()])
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "a warning is not fatal: {stderr}"
     );
+    assert_eq!(code, Some(0), "a warning is not fatal: {stderr}");
     assert!(
         stderr.contains("warning:")
             && stderr.contains("unused.ron:9:9")
@@ -152,5 +143,4 @@ fn a_field_the_fluid_method_does_not_use_gets_a_located_warning() {
         "{stderr}"
     );
     assert!(!stderr.contains("`shifting`"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
