@@ -66,45 +66,43 @@ fn compression(w: &World) -> f64 {
         .map_or(0.0, |(_, c)| c.max(0.0))
 }
 
-/// Steps `w` to `end` (s) on `threads` threads; returns wall time (s), the largest compression of
-/// any step, the front series (t, x) of each step, and the mean solver iterations.
-fn run(w: &mut World, end: f64, threads: usize) -> (f64, f64, Vec<(f64, f64)>, f64) {
+/// What [`run`] measured.
+struct Run {
+    /// Wall time (s).
+    wall: f64,
+    /// Largest compression of any step.
+    worst: f64,
+    /// Front series (t, x) of each step (m).
+    front: Vec<(f64, f64)>,
+    /// Mean solver iterations per step.
+    mean_iterations: f64,
+    /// Explicit-fluid sub-steps taken in all.
+    substeps: f64,
+}
+
+/// Steps `w` to `end` (s) on `threads` threads.
+fn run(w: &mut World, end: f64, threads: usize) -> Run {
     let x = nalgebra::Vector3::x();
     let mut front = vec![(0.0, w.fluid.as_ref().map(|f| f.front(&x)).unwrap_or(0.0))];
-    let (mut worst, mut iterations, mut steps) = (0.0f64, 0usize, 0usize);
+    let (mut worst, mut iterations, mut steps, mut substeps) = (0.0f64, 0usize, 0usize, 0usize);
     let start = Instant::now();
     pool(threads).install(|| {
         while w.time < end - 1e-9 {
             let info = w.step();
             iterations += info.iterations;
+            substeps += w.last_substeps.substeps;
             steps += 1;
             worst = worst.max(compression(w));
             front.push((w.time, w.fluid.as_ref().map(|f| f.front(&x)).unwrap_or(0.0)));
         }
     });
-    (
-        start.elapsed().as_secs_f64(),
+    Run {
+        wall: start.elapsed().as_secs_f64(),
         worst,
         front,
-        iterations as f64 / steps.max(1) as f64,
-    )
-}
-
-/// As [`run`] for an explicit fluid; returns the wall time (s), the sub-steps taken and the
-/// front series.
-fn run_counting(w: &mut World, end: f64, threads: usize) -> (f64, f64, Vec<(f64, f64)>) {
-    let x = nalgebra::Vector3::x();
-    let mut front = vec![(0.0, w.fluid.as_ref().map(|f| f.front(&x)).unwrap_or(0.0))];
-    let mut substeps = 0usize;
-    let start = Instant::now();
-    pool(threads).install(|| {
-        while w.time < end - 1e-9 {
-            w.step();
-            substeps += w.last_substeps.substeps;
-            front.push((w.time, w.fluid.as_ref().map(|f| f.front(&x)).unwrap_or(0.0)));
-        }
-    });
-    (start.elapsed().as_secs_f64(), substeps as f64, front)
+        mean_iterations: iterations as f64 / steps.max(1) as f64,
+        substeps: substeps as f64,
+    }
 }
 
 fn peak_rss_bytes() -> f64 {
@@ -193,7 +191,13 @@ fn main() {
     for model in constraint_models {
         let mut w = load(model);
         let particles = w.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
-        let (wall, worst, front, mean_it) = run(&mut w, end, 2);
+        let Run {
+            wall,
+            worst,
+            front,
+            mean_iterations: mean_it,
+            ..
+        } = run(&mut w, end, 2);
         if ours.is_empty() {
             // Target 4 compares the APGD model's cost per particle-step with the 3D run's.
             per_step_2d = wall / (end / w.dt).round();
@@ -235,7 +239,12 @@ fn main() {
     // particle-steps per second (its sub-steps are the peer's time steps).
     let mut wcsph = load("dam_break_2d_20k_wcsph.ron");
     let particles = wcsph.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
-    let (wall_w, substeps_w, front_w) = run_counting(&mut wcsph, end, 2);
+    let Run {
+        wall: wall_w,
+        substeps: substeps_w,
+        front: front_w,
+        ..
+    } = run(&mut wcsph, end, 2);
     let rate_w = substeps_w * particles as f64 / wall_w;
     row(
         &format!("12.6 dam_break_2d_20k_wcsph, {end} s, 2 threads: fluid p-steps/s"),
@@ -309,8 +318,8 @@ fn main() {
         let model = format!("dam_break_2d_20k_{name}.ron");
         let (mut one, mut two) = (load(&model), load(&model));
         let end = if quick { end / 2.0 } else { end };
-        let (t1, ..) = run(&mut one, end, 1);
-        let (t2, ..) = run(&mut two, end, 2);
+        let t1 = run(&mut one, end, 1).wall;
+        let t2 = run(&mut two, end, 2).wall;
         row(
             &format!("5 20k dam break {name}, {end} s: 1 thread / 2 threads"),
             format!("{:.2}", t1 / t2),
@@ -339,7 +348,12 @@ fn main() {
         let n3 = w3.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
         let steps3 = if quick { 1 } else { 3 };
         let end3 = steps3 as f64 * w3.dt;
-        let (wall3, worst3, _, it3) = run(&mut w3, end3, 2);
+        let Run {
+            wall: wall3,
+            worst: worst3,
+            mean_iterations: it3,
+            ..
+        } = run(&mut w3, end3, 2);
         let per_step_3d = wall3 / steps3 as f64;
         let per_second = per_step_3d / w3.dt;
         row(

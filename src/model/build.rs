@@ -269,9 +269,7 @@ fn check_contact_pairs(geometry: &Geometry, bodies: &[RigidBody]) -> Result<(), 
     for i in 0..cs.len() {
         for j in i + 1..cs.len() {
             let (bi, bj) = (cs[i].body, cs[j].body);
-            if bi == bj
-                || !(bodies[bi].is_dynamic() || bodies[bj].is_dynamic())
-                || !geometry.may_collide(i, j)
+            if !(bodies[bi].is_dynamic() || bodies[bj].is_dynamic()) || !geometry.may_collide(i, j)
             {
                 continue;
             }

@@ -92,7 +92,7 @@ pub(super) fn validate(
     let motion_at = at("motion", item);
     if b.kind != super::schema::BodyKind::Kinematic {
         return Err((
-            at("motion", item),
+            motion_at,
             "motion",
             format!(
                 "a prescribed motion needs `kind: Kinematic`; body `{}` is {:?}",
@@ -107,11 +107,7 @@ pub(super) fn validate(
         if v.vec() != Vec3::zeros() {
             return Err((
                 at(field, item),
-                if field == "velocity" {
-                    "velocity"
-                } else {
-                    "angular_velocity"
-                },
+                field,
                 format!(
                     "body `{}` follows its `motion`, which gives its velocity; remove `{field}`",
                     b.name
@@ -119,44 +115,40 @@ pub(super) fn validate(
             ));
         }
     }
+    let fail = |from: usize, msg: String| Err((from, "motion", msg));
     let deg = std::f64::consts::PI / 180.0;
-    // Each (field, displacement, rotation in degrees, speed factor) to check.
-    let check = |field: &'static str,
-                 from: usize,
-                 d: &V3,
-                 r: &V3,
-                 rate: Real|
-     -> Result<(), (usize, &'static str, String)> {
+    // A pose of the motion (displacement in m, rotation in degrees): in the plane, in range.
+    let pose = |from: usize, d: &V3, r: &V3| -> Result<(), (usize, &'static str, String)> {
         let (dm, rm) = (magnitude(&d.vec()), magnitude(&r.vec()) * deg);
         if planar && (d.2 != 0.0 || r.0 != 0.0 || r.1 != 0.0) {
-            return Err((
+            return fail(
                 from,
-                field,
                 "a 2D model moves in its plane: no z displacement, rotation only about z".into(),
-            ));
+            );
         }
         if dm > MAX_LENGTH {
-            return Err((
+            return fail(
                 from,
-                field,
                 format!("expected a displacement up to {MAX_LENGTH:e} m, got {dm:e}"),
-            ));
+            );
         }
         if rm.is_nan() || rm > 1e6 {
-            return Err((
+            return fail(
                 from,
-                field,
                 format!("expected a rotation up to 1e6 rad, got {rm:e} rad"),
-            ));
+            );
         }
+        Ok(())
+    };
+    // A speed: `rate` (1/s) times the larger of a distance (m) and an angle (rad).
+    let speed = |from: usize, dm: Real, rm: Real, rate: Real| {
         let reach = dm.max(rm);
-        let speed = if reach > 0.0 { rate * reach } else { 0.0 };
-        if speed.is_nan() || speed > MAX_SPEED {
-            return Err((
+        let v = if reach > 0.0 { rate * reach } else { 0.0 };
+        if v.is_nan() || v > MAX_SPEED {
+            return fail(
                 from,
-                field,
-                format!("the motion is faster than {MAX_SPEED:e} m/s (or rad/s): {speed:e}"),
-            ));
+                format!("the motion is faster than {MAX_SPEED:e} m/s (or rad/s): {v:e}"),
+            );
         }
         Ok(())
     };
@@ -167,50 +159,45 @@ pub(super) fn validate(
             frequency,
             ..
         } => {
-            let rate = 2.0 * std::f64::consts::PI * frequency.0;
-            check("motion", motion_at, displacement, rotation, rate)
+            pose(motion_at, displacement, rotation)?;
+            let (dm, rm) = (
+                magnitude(&displacement.vec()),
+                magnitude(&rotation.vec()) * deg,
+            );
+            speed(motion_at, dm, rm, 2.0 * std::f64::consts::PI * frequency.0)
         }
         MotionDef::Table(rows) => {
             if rows.is_empty() || rows.len() > MAX_ROWS {
-                return Err((
+                return fail(
                     motion_at,
-                    "motion",
                     format!(
                         "expected a table of 1 to {MAX_ROWS} rows, got {}",
                         rows.len()
                     ),
-                ));
+                );
             }
             let mut from = motion_at;
             for (k, r) in rows.iter().enumerate() {
                 let row_at = at("t", from);
                 from = row_at;
-                check("motion", row_at, &r.displacement, &r.rotation, 0.0)?;
-                if k > 0 {
-                    let p = &rows[k - 1];
-                    let dt = r.t.0 - p.t.0;
-                    if dt <= 0.0 {
-                        return Err((
-                            row_at,
-                            "t",
-                            format!(
-                                "table times must increase: row {k} has t = {} after t = {}",
-                                r.t.0, p.t.0
-                            ),
-                        ));
-                    }
-                    let dd = V3(
-                        r.displacement.0 - p.displacement.0,
-                        r.displacement.1 - p.displacement.1,
-                        r.displacement.2 - p.displacement.2,
-                    );
-                    let dr = V3(
-                        r.rotation.0 - p.rotation.0,
-                        r.rotation.1 - p.rotation.1,
-                        r.rotation.2 - p.rotation.2,
-                    );
-                    check("motion", row_at, &dd, &dr, 1.0 / dt)?;
+                pose(row_at, &r.displacement, &r.rotation)?;
+                let Some(p) = k.checked_sub(1).map(|j| &rows[j]) else {
+                    continue;
+                };
+                let dt = r.t.0 - p.t.0;
+                if dt <= 0.0 {
+                    return Err((
+                        row_at,
+                        "t",
+                        format!(
+                            "table times must increase: row {k} has t = {} after t = {}",
+                            r.t.0, p.t.0
+                        ),
+                    ));
                 }
+                let dm = magnitude(&(r.displacement.vec() - p.displacement.vec()));
+                let rm = magnitude(&(r.rotation.vec() - p.rotation.vec())) * deg;
+                speed(row_at, dm, rm, 1.0 / dt)?;
             }
             Ok(())
         }

@@ -514,9 +514,13 @@ impl Fluid {
         for (b, x) in self.boundary.iter_mut().enumerate() {
             *x += s.bvel[b] * sub;
             if dynamic {
-                let (r, pr) = (self.brho[b], c.prev_brho[b]);
-                let next = if euler { r } else { pr } + s.bdrho[b] * if euler { sub } else { two };
-                self.brho[b] = next.max(rho0);
+                let r = self.brho[b];
+                let (base, step) = if euler {
+                    (r, sub)
+                } else {
+                    (c.prev_brho[b], two)
+                };
+                self.brho[b] = (base + s.bdrho[b] * step).max(rho0);
                 c.prev_brho[b] = r;
             }
         }
