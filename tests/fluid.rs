@@ -308,7 +308,7 @@ fn artificial_viscosity_damps_only_approaching_pairs() {
     let ke = |f: &vcsim::fluid::Fluid| f.vel.iter().map(|v| v.norm_squared()).sum::<f64>();
     set(f, 1.0);
     let before = f.vel.clone();
-    f.external(&nalgebra::Vector3::zeros(), h);
+    f.external(&nalgebra::Vector3::zeros(), h, &[]);
     let change = before
         .iter()
         .zip(&f.vel)
@@ -317,7 +317,7 @@ fn artificial_viscosity_damps_only_approaching_pairs() {
     assert_eq!(change, 0.0, "expanding flow changed by {change}");
     set(f, -1.0);
     let (k0, p0) = (ke(f), f.vel.iter().sum::<nalgebra::Vector3<f64>>());
-    f.external(&nalgebra::Vector3::zeros(), h);
+    f.external(&nalgebra::Vector3::zeros(), h, &[]);
     let (k1, p1) = (ke(f), f.vel.iter().sum::<nalgebra::Vector3<f64>>());
     let scale: f64 = f.vel.iter().map(|v| v.norm()).sum();
     eprintln!(

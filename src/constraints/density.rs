@@ -234,7 +234,7 @@ impl DensityRows {
         density_error.resize(n, 0.0);
         self.fb_coef.clear();
         self.fb_coef.resize(fb.list.len(), Vec3::zeros());
-        let grad = |xi: &Vec3, xj: &Vec3| volume_gradient(&k, v0, xi, xj);
+        let per = p.periodic;
         // Per-row coefficients, in blocks of rows (each block writes its own slices of the
         // outputs, so the result does not depend on which thread takes it; nothing is
         // allocated).
@@ -249,17 +249,17 @@ impl DensityRows {
             let mut rho = v0 * k.w(0.0);
             let mut dsum = 0.0;
             for (e, &j) in ff.of(i).iter().enumerate() {
-                let xj = &pos[j as usize];
-                rho += v0 * k.w((xi - xj).norm());
-                let g = grad(xi, xj);
+                let d = per.delta(xi, &pos[j as usize]);
+                rho += v0 * k.w(d.norm());
+                let g = volume_gradient(&k, v0, &d);
                 c[e] = g;
                 s -= g;
                 dsum += g.dot(&g);
             }
             for (e, &b) in fb.of(i).iter().enumerate() {
-                let xb = &boundary[b as usize];
-                rho += v0 * k.w((xi - xb).norm());
-                let g = grad(xi, xb);
+                let d = per.delta(xi, &boundary[b as usize]);
+                rho += v0 * k.w(d.norm());
+                let g = volume_gradient(&k, v0, &d);
                 s -= g;
                 cb[e] = -g;
             }
@@ -379,7 +379,7 @@ impl DensityRows {
                 let o = owner[b as usize];
                 if o != STATIC {
                     let xb = &boundary[b as usize];
-                    let c = volume_gradient(&k, v0, xi, xb);
+                    let c = volume_gradient(&k, v0, &fluid.params.periodic.delta(xi, xb));
                     let rb = xb - masses[o as usize].com;
                     e.add(o, c, rb.cross(&c));
                 }

@@ -82,7 +82,7 @@ impl ParticleContactRows {
             Vec3::repeat(minv)
         };
         let mask = self.minv;
-        let l = fluid.params.spacing;
+        let (l, per) = (fluid.params.spacing, fluid.params.periodic);
         let (dff, dfb, margin) = (FLUID_CONTACT * l, WALL_CONTACT * l, CONTACT_MARGIN * l);
         self.start.clear();
         self.start.push(0);
@@ -92,7 +92,7 @@ impl ParticleContactRows {
         self.bias.clear();
         self.pairs.clear();
         let push = |rows: &mut Self, i: usize, xo: &Vec3, other: Option<usize>, d: Real| {
-            let dx = pos[i] - xo;
+            let dx = per.delta(&pos[i], xo);
             // Most neighbour pairs are beyond contact range: reject them on r² (with a margin so
             // that no pair the exact test below accepts is lost), then test r itself.
             let r2 = dx.norm_squared();

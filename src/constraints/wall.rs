@@ -14,7 +14,7 @@
 use super::density::{target_gap, DensityRows};
 use crate::fluid::kernel::volume_gradient;
 use crate::fluid::Fluid;
-use crate::math::{Real, Vec3};
+use crate::math::Real;
 
 impl DensityRows {
     /// Appends the wall rows of `fluid`'s boundary particles that have fluid neighbours, and
@@ -30,7 +30,7 @@ impl DensityRows {
             &fluid.fb,
             &fluid.bdens,
         );
-        let grad = |xi: &Vec3, xj: &Vec3| volume_gradient(&k, v0, xi, xj);
+        let per = p.periodic;
         let mask = self.minv;
         self.brow.clear();
         self.brow.resize(boundary.len(), u32::MAX);
@@ -50,9 +50,9 @@ impl DensityRows {
             let mut rho = bdens[b];
             let mut dsum = 0.0;
             for &j in nb {
-                let xj = &pos[j as usize];
-                rho += v0 * k.w((xb - xj).norm());
-                let c = grad(xb, xj);
+                let d = per.delta(xb, &pos[j as usize]);
+                rho += v0 * k.w(d.norm());
+                let c = volume_gradient(&k, v0, &d);
                 dsum += c.component_mul(&mask).dot(&c);
                 self.bnbr.push(j);
                 self.bcoef.push(c);

@@ -11,8 +11,26 @@ impl Fluid {
     /// Adds gravity (m/s²) and the explicit viscous forces over a step `h` (s) to the
     /// velocities — the predicted velocities `v*` — then applies the velocity filter if the model
     /// asks for it (the solve then projects the filtered field). Needs current neighbour lists.
-    pub fn external(&mut self, gravity: &Vec3, h: Real) {
-        let nu = self.params.viscosity;
+    pub fn external(&mut self, gravity: &Vec3, h: Real, bodies: &[crate::body::RigidBody]) {
+        self.explicit_forces(gravity, h, bodies);
+        if self.params.velocity_filter > 0.0 {
+            self.filter_velocities(-(-self.params.velocity_filter * h).exp_m1());
+        }
+    }
+
+    /// Adds gravity (m/s²) and the explicit viscous forces over a step `h` (s) to the
+    /// velocities (no filter). `bodies` give the velocities of the walls they carry.
+    pub fn explicit_forces(&mut self, gravity: &Vec3, h: Real, bodies: &[crate::body::RigidBody]) {
+        let mut wall_vel = std::mem::take(&mut self.wall_vel);
+        wall_vel.clear();
+        wall_vel.extend(self.owner.iter().zip(&self.boundary).map(|(&o, x)| {
+            if o == super::STATIC {
+                Vec3::zeros()
+            } else {
+                bodies[o as usize].point_velocity(x)
+            }
+        }));
+        let nu = self.params.viscosity / self.laplacian;
         let (alpha, c_sound) = self.params.artificial_viscosity;
         let k = &self.params.kernel;
         let av = alpha * c_sound * k.h;
@@ -23,6 +41,12 @@ impl Fluid {
             kernel: k,
             volume: self.volume,
             eta2: 0.01 * k.h * k.h,
+            periodic: self.params.periodic,
+            boundary: &self.boundary,
+            wall_vel: &wall_vel,
+            to_surface: &self.to_surface,
+            min_gap: 0.5 * self.params.spacing,
+            fb: &self.fb,
         };
         let mask = if self.params.planar {
             Vec3::new(1.0, 1.0, 0.0)
@@ -45,8 +69,6 @@ impl Fluid {
                 *out = pairs.vel[i] + a.component_mul(&mask) * h;
             });
         self.next_vel = std::mem::replace(&mut self.vel, next);
-        if self.params.velocity_filter > 0.0 {
-            self.filter_velocities(-(-self.params.velocity_filter * h).exp_m1());
-        }
+        self.wall_vel = wall_vel;
     }
 }

@@ -138,10 +138,9 @@ impl Kernel {
 }
 
 /// `V ∇_i W(|x_i − x_j|)` (1/m): the coefficient `c_ij` of the density rows, with the particle
-/// volume `v0` (m^d).
+/// volume `v0` (m^d) and the separation `d = x_i − x_j` (m; nearest image on periodic axes).
 #[inline]
-pub fn volume_gradient(k: &Kernel, v0: Real, xi: &Vec3, xj: &Vec3) -> Vec3 {
-    let d = xi - xj;
+pub fn volume_gradient(k: &Kernel, v0: Real, d: &Vec3) -> Vec3 {
     let r = d.norm();
     if r > 0.0 {
         d * (v0 * k.dw(r) / r)

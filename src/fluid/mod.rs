@@ -63,11 +63,13 @@
 
 mod explicit;
 pub mod grid;
+pub mod isph;
 pub mod kernel;
 pub mod lind_shifting;
 pub mod monaghan_viscosity;
 pub mod morris_viscosity;
 mod params;
+pub mod periodic;
 pub mod sampling;
 pub mod velocity_filter;
 pub mod wcsph;
@@ -75,7 +77,7 @@ pub mod wcsph;
 pub use crate::constraints::particle_contact::{CONTACT_MARGIN, FLUID_CONTACT, WALL_CONTACT};
 pub use lind_shifting::{SHIFT_CAP, SURFACE_FILL};
 pub use params::{DensityMethod, FluidParams};
-pub use sampling::{lattice_gradient_moment, lattice_sum};
+pub use sampling::{lattice_gradient_moment, lattice_laplacian_moment, lattice_sum};
 
 use crate::math::{Real, Vec3};
 use grid::{CellGrid, Neighbours};
@@ -113,6 +115,8 @@ pub struct Fluid {
     pub volume: Real,
     /// Lattice gradient moment κ (see [`lattice_gradient_moment`]).
     pub kappa: Real,
+    /// Lattice Laplacian moment μ (see [`lattice_laplacian_moment`]): viscous terms use `ν / μ`.
+    pub laplacian: Real,
     /// Particle mass (kg).
     pub mass: Real,
     /// Positions (m).
@@ -139,6 +143,13 @@ pub struct Fluid {
     /// Position of each body-fixed boundary particle relative to its body's centre of mass, in
     /// the body frame (m); zero for fixed walls.
     pub local: Vec<Vec3>,
+    /// Vector from each boundary particle to the nearest point of its wall's or body's surface
+    /// (m, world frame): its length is the particle's depth, its direction the wall normal into
+    /// the fluid (zero where unknown). For the no-slip viscous term.
+    pub to_surface: Vec<Vec3>,
+    /// [`Fluid::to_surface`] of body-fixed boundary particles in the body frame (zero for fixed
+    /// walls).
+    local_surface: Vec<Vec3>,
     /// Fluid force on each body in the last solve (N; world frame), indexed like the bodies.
     pub body_force: Vec<Vec3>,
     /// Fluid torque on each body about its centre of mass in the last solve (N·m).
@@ -168,6 +179,9 @@ pub struct Fluid {
     perm_rho: Vec<Real>,
     /// Velocities being computed from `vel` (swapped in; no allocation per step).
     next_vel: Vec<Vec3>,
+    /// Velocity of the wall or body at each boundary particle (m/s; scratch of the explicit
+    /// forces).
+    wall_vel: Vec<Vec3>,
     shift: Vec<Vec3>,
     fill: Vec<Real>,
 }
@@ -187,6 +201,12 @@ impl Fluid {
         let n = pos.len();
         Fluid {
             kappa: lattice_gradient_moment(&params.kernel, params.spacing, params.lattice, volume),
+            laplacian: lattice_laplacian_moment(
+                &params.kernel,
+                params.spacing,
+                params.lattice,
+                volume,
+            ),
             volume,
             mass: params.rho0 * volume * params.thickness,
             params,
@@ -200,6 +220,8 @@ impl Fluid {
             blambda: vec![0.0; boundary.len()],
             owner: vec![STATIC; boundary.len()],
             local: vec![Vec3::zeros(); boundary.len()],
+            to_surface: vec![Vec3::zeros(); boundary.len()],
+            local_surface: vec![Vec3::zeros(); boundary.len()],
             body_force: Vec::new(),
             body_torque: Vec::new(),
             rho: Vec::new(),
@@ -218,6 +240,7 @@ impl Fluid {
             perm_l: Vec::new(),
             perm_rho: Vec::new(),
             next_vel: Vec::new(),
+            wall_vel: Vec::new(),
             shift: Vec::new(),
             fill: Vec::new(),
         }
@@ -247,8 +270,10 @@ impl Fluid {
     /// Fixes boundary particles at `points` (m, in the centre-of-mass frame of body `body`,
     /// whose pose is `pose` now) to the body: they move with it, count in the fluid density, and
     /// carry the fluid's pressure onto the body in the same solve.
-    pub fn attach_body(&mut self, body: usize, pose: &crate::math::Iso, points: &[Vec3]) {
-        for local in points {
+    /// Each point comes with its offset to the body's surface (m, body frame; see
+    /// [`Fluid::to_surface`]).
+    pub fn attach_body(&mut self, body: usize, pose: &crate::math::Iso, points: &[(Vec3, Vec3)]) {
+        for (local, surface) in points {
             let mut p = (pose * nalgebra::Point3::from(*local)).coords;
             if self.params.planar {
                 p.z = 0.0;
@@ -256,10 +281,26 @@ impl Fluid {
             self.boundary.push(p);
             self.owner.push(body as u32);
             self.local.push(*local);
+            self.local_surface.push(*surface);
+            self.to_surface.push(pose.rotation * surface);
             self.boundary_pressure.push(0.0);
             self.blambda.push(0.0);
         }
         self.bdens.clear();
+    }
+
+    /// Sets [`Fluid::to_surface`] of the fixed walls' boundary particles (one per boundary
+    /// particle given to [`Fluid::new`], same order).
+    pub fn set_wall_surfaces(&mut self, to_surface: Vec<Vec3>) {
+        assert_eq!(
+            to_surface.len(),
+            self.boundary.len(),
+            "one offset per wall particle"
+        );
+        self.to_surface = to_surface;
+        if self.params.planar {
+            self.to_surface.iter_mut().for_each(|s| s.z = 0.0);
+        }
     }
 
     /// Whether some boundary particles move with bodies.
@@ -287,11 +328,21 @@ impl Fluid {
     pub fn place_body_particles(&mut self, bodies: &[crate::body::RigidBody]) -> bool {
         let planar = self.params.planar;
         let mut moved = false;
-        for ((x, &o), l) in self.boundary.iter_mut().zip(&self.owner).zip(&self.local) {
+        let surfaces = self.to_surface.iter_mut().zip(&self.local_surface);
+        for (((x, &o), l), (s, ls)) in self
+            .boundary
+            .iter_mut()
+            .zip(&self.owner)
+            .zip(&self.local)
+            .zip(surfaces)
+        {
             if o != STATIC {
-                *x = (bodies[o as usize].pose * nalgebra::Point3::from(*l)).coords;
+                let pose = &bodies[o as usize].pose;
+                *x = (pose * nalgebra::Point3::from(*l)).coords;
+                *s = pose.rotation * ls;
                 if planar {
                     x.z = 0.0;
+                    s.z = 0.0;
                 }
                 moved = true;
             }
@@ -309,8 +360,11 @@ impl Fluid {
     fn search_lists(&mut self, skin: Real, moved: bool) {
         let support = self.params.kernel.support();
         let r = support + skin;
-        let planar = self.params.planar;
-        self.grid.build(&self.pos, r, planar);
+        let (planar, per) = (self.params.planar, self.params.periodic);
+        if per.any() {
+            self.pos.iter_mut().for_each(|x| per.wrap(x));
+        }
+        self.grid.build(&self.pos, r, planar, &per);
         // Reorder into cell order (warm-start impulses move with their particles).
         let order = &self.grid.items;
         permute(&mut self.pos, order, &mut self.perm_pos);
@@ -334,23 +388,26 @@ impl Fluid {
             // The density sum of a boundary particle over the boundary particles of its own wall
             // or body is fixed (rigid): computed once. (Boundary particles of different bodies
             // do not count in each other's density.)
-            self.bgrid.build(&self.boundary, r, planar);
+            self.bgrid.build(&self.boundary, r, planar, &per);
             let mut bb = Neighbours::default();
             bb.build(&self.boundary, &self.bgrid, &self.boundary, r, false);
-            let (k, v0) = (self.params.kernel, self.volume);
+            let (k, v0, per) = (self.params.kernel, self.volume, self.params.periodic);
             let owner = &self.owner;
             self.bdens = (0..self.boundary.len())
                 .map(|b| {
                     bb.of(b)
                         .iter()
                         .filter(|&&c| owner[c as usize] == owner[b])
-                        .map(|&c| v0 * k.w((self.boundary[b] - self.boundary[c as usize]).norm()))
+                        .map(|&c| {
+                            let d = per.delta(&self.boundary[b], &self.boundary[c as usize]);
+                            v0 * k.w(d.norm())
+                        })
                         .sum()
                 })
                 .collect();
         } else if moved || self.bgrid.items.len() != self.boundary.len() {
             // (Body particles moved, or the walls' grid is not built yet: a restored state.)
-            self.bgrid.build(&self.boundary, r, planar);
+            self.bgrid.build(&self.boundary, r, planar, &per);
         }
         self.fb
             .build(&self.pos, &self.bgrid, &self.boundary, r, false);

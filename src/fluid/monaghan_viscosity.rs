@@ -18,7 +18,7 @@ pub fn accumulate(p: &Pairs, i: usize, av: f64, a: &mut Vec3) {
     let (pos, vel, k) = (p.pos, p.vel, p.kernel);
     for &j in p.ff.of(i) {
         let j = j as usize;
-        let rij = pos[i] - pos[j];
+        let rij = p.periodic.delta(&pos[i], &pos[j]);
         let approach = (vel[i] - vel[j]).dot(&rij);
         let r = rij.norm();
         if approach < 0.0 && r > 0.0 {

@@ -53,6 +53,8 @@ pub struct FluidParams {
     /// Artificial viscosity (Monaghan 1992): `α` (dimensionless) and the sound speed `c` (m/s)
     /// it is scaled with; `α = 0` = off ([`super::monaghan_viscosity`]). Default (0, 0).
     pub artificial_viscosity: (Real, Real),
+    /// Periodic axes of the fluid domain ([`super::periodic`]). Default none.
+    pub periodic: super::periodic::Periodic,
 }
 
 impl FluidParams {
@@ -117,6 +119,7 @@ impl Default for FluidParams {
             velocity_filter: Self::DEFAULT_VELOCITY_FILTER,
             shifting: Self::DEFAULT_SHIFTING,
             artificial_viscosity: (0.0, 0.0),
+            periodic: super::periodic::Periodic::NONE,
         }
     }
 }

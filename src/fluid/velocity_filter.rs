@@ -23,19 +23,19 @@ impl Fluid {
     pub fn filter_velocities(&mut self, eps: Real) {
         let k = self.params.kernel;
         let v0 = self.volume;
-        let planar = self.params.planar;
+        let (planar, per) = (self.params.planar, self.params.periodic);
         let (pos, vel, ff) = (&self.pos, &self.vel, &self.ff);
         let step = |i: usize| -> Vec3 {
             let mut l = crate::math::Mat3::zeros();
             let mut g = crate::math::Mat3::zeros();
             for &j in ff.of(i) {
                 let j = j as usize;
-                let d = pos[j] - pos[i];
+                let d = per.delta(&pos[j], &pos[i]);
                 let r = d.norm();
                 if r == 0.0 {
                     continue;
                 }
-                let grad = volume_gradient(&k, v0, &pos[i], &pos[j]);
+                let grad = volume_gradient(&k, v0, &-d);
                 l += d * grad.transpose();
                 g += (vel[j] - vel[i]) * grad.transpose();
             }
@@ -49,7 +49,7 @@ impl Fluid {
             let (mut num, mut den) = (Vec3::zeros(), 0.0);
             for &j in ff.of(i) {
                 let j = j as usize;
-                let d = pos[j] - pos[i];
+                let d = per.delta(&pos[j], &pos[i]);
                 let w = v0 * k.w(d.norm());
                 num += (vel[j] - vel[i] - grad_v * d) * w;
                 den += w;

@@ -258,6 +258,15 @@ fn fluid_method(def: &FluidMethodDef, f: &Fluid, gravity: &Vec3) -> Result<Fluid
                 stepping: *stepping,
             })
         }
+        FluidMethodDef::Isph {
+            alpha,
+            surface,
+            cfl,
+        } => FluidMethod::Isph(crate::fluid::isph::IsphParams {
+            alpha: alpha.0,
+            surface: surface.0,
+            cfl: cfl.0,
+        }),
     })
 }
 
@@ -320,6 +329,19 @@ fn aabb_of(shape: &parry3d_f64::shape::SharedShape, pose: &Iso) -> (Vec3, Vec3) 
     (from_pv(a.mins), from_pv(a.maxs))
 }
 
+/// The kernel of a fluid: its kind with the smoothing length of the model (or the method's
+/// default ratio to the spacing).
+pub(super) fn fluid_kernel(f: &FluidDef, planar: bool) -> Kernel {
+    let dim = if planar { 2 } else { 3 };
+    let ratio = match (&f.smoothing, &f.method) {
+        (Some(s), _) => s.0,
+        // DualSPHysics' smoothing length with coefh = 1: h = √(d) l (d the dimension).
+        (None, FluidMethodDef::Wcsph { .. }) => (dim as f64).sqrt(),
+        (None, _) => FluidParams::default_smoothing(f.kernel),
+    };
+    Kernel::new(f.kernel, ratio * f.spacing.0, dim)
+}
+
 /// The most fluid plus boundary particles a model may ask for.
 pub const MAX_PARTICLES: usize = 20_000_000;
 
@@ -333,15 +355,8 @@ fn build_fluid(
 ) -> Result<Fluid, String> {
     let planar = m.scene.dimension == Dimension::Two;
     let l = f.spacing.0;
-    let kind = f.kernel;
-    let dim = if planar { 2 } else { 3 };
-    let ratio = match (&f.smoothing, &f.method) {
-        (Some(s), _) => s.0,
-        // DualSPHysics' smoothing length with coefh = 1: h = √(d) l (d the dimension).
-        (None, FluidMethodDef::Wcsph { .. }) => (dim as f64).sqrt(),
-        (None, _) => FluidParams::default_smoothing(kind),
-    };
-    let kernel = Kernel::new(kind, ratio * l, dim);
+    let kernel = fluid_kernel(f, planar);
+    let periodic = super::periodic::periodic(&m.scene.periodic);
     // One global lattice for the fluid and the walls, anchored half a spacing inside the first
     // region's lower corner.
     let anchor = match f.regions.first() {
@@ -459,6 +474,13 @@ fn build_fluid(
             })
         })
         .collect();
+    // On a periodic axis the lattice points of [lo, hi) are the fluid; a point at hi (or past
+    // it) would be an image of one at lo.
+    let keep: Vec<bool> = keep
+        .iter()
+        .zip(&pos)
+        .map(|(&k, p)| k && periodic.contains(p, 1e-9 * l))
+        .collect();
     let mut it = keep.iter();
     pos.retain(|_| *it.next().unwrap());
     let mut it = keep.iter();
@@ -490,10 +512,17 @@ fn build_fluid(
             }
         }
     }
-    // A lattice point on a face shared by two walls is sampled by both: keep it once.
+    boundary.retain(|p| periodic.contains(&p.0, 1e-9 * l));
+    // A lattice point on a face shared by two walls is sampled by both: keep it once, with its
+    // offset to the nearer surface.
     let key = |p: &Vec3| [0, 1, 2].map(|a| (p[a] / (1e-6 * l)).round() as i64);
-    boundary.sort_by_key(key);
-    boundary.dedup_by_key(|p| key(p));
+    boundary.sort_by(|a, b| {
+        key(&a.0)
+            .cmp(&key(&b.0))
+            .then(a.1.norm_squared().total_cmp(&b.1.norm_squared()))
+    });
+    boundary.dedup_by_key(|p| key(&p.0));
+    let (boundary, to_surface): (Vec<Vec3>, Vec<Vec3>) = boundary.into_iter().unzip();
     let params = FluidParams {
         method: match f.method {
             FluidMethodDef::Constraint { density } => density,
@@ -515,6 +544,7 @@ fn build_fluid(
             .as_ref()
             .map(|a| (a.alpha.0, a.sound_speed.0))
             .unwrap_or((0.0, 0.0)),
+        periodic,
     };
     if planar {
         for v in vel.iter_mut() {
@@ -522,6 +552,7 @@ fn build_fluid(
         }
     }
     let mut fluid = Fluid::new(params, pos, vel, boundary);
+    fluid.set_wall_surfaces(to_surface);
     // Moving bodies carry boundary particles on a lattice of their own, anchored half a spacing
     // inside the corner of the shape's bounding box in the body's own frame (the frame the model
     // places it in): a box is then sampled exactly l/2 inside each face, wherever it is placed.
@@ -545,8 +576,9 @@ fn build_fluid(
             )?;
             let mut pts = Vec::new();
             sampling::fill_shape_layer(&own, &c.shape, &in_frame, depth, &mut pts);
-            for p in pts.iter_mut() {
+            for (p, s) in pts.iter_mut() {
                 *p = (b.com_to_frame * nalgebra::Point3::from(*p)).coords;
+                *s = b.com_to_frame.rotation * *s;
             }
             if pts.is_empty() {
                 return Err(format!(

@@ -7,7 +7,7 @@ use crate::body::Dofs;
 
 /// Offset of the `nth` (0-based) item of the list that follows `key:` (after `from`), or of the
 /// key itself when the list is shorter.
-fn list_item(source: &str, key: &str, from: usize, nth: usize) -> usize {
+pub(super) fn list_item(source: &str, key: &str, from: usize, nth: usize) -> usize {
     let Some(k) = find_key(source, key, from) else {
         return from;
     };
@@ -167,6 +167,16 @@ fn validate_method(
     m: &super::schema::Model,
 ) -> Result<(), (usize, &'static str, String)> {
     use super::schema::{FluidMethodDef, VelocityDef};
+    if let FluidMethodDef::Isph { surface, cfl, .. } = &f.method {
+        let method = find_key(source, "method", fluid).map_or(fluid, |o| value_start(source, o));
+        for (field, v) in [("surface", surface.0), ("cfl", cfl.0)] {
+            if v <= 0.0 {
+                let o = find_key(source, field, method).map_or(method, |o| value_start(source, o));
+                return Err((o, field, format!("expected a number in (0, 1], got {v}")));
+            }
+        }
+        return Ok(());
+    }
     let FluidMethodDef::Wcsph {
         sound_speed, cfl, ..
     } = &f.method

@@ -430,6 +430,9 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
             }
         }
     }
+    if let Err((o, field, msg)) = super::periodic::validate(source, m) {
+        return err(o, field, msg);
+    }
     if let Some(f) = &m.fluid {
         super::fluid_limits::validate_fluid(source, f, dofs, m).map_err(|(o, field, msg)| {
             Box::new(ModelError::at_offset(

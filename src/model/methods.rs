@@ -43,6 +43,19 @@ pub enum FluidMethodDef {
         #[serde(default)]
         stepping: crate::fluid::wcsph::Stepping,
     },
+    /// Incompressible SPH (Chorin projection, stabilised pressure Poisson equation solved with
+    /// faer's sparse Cholesky; partitioned coupling).
+    Isph {
+        /// Relaxation α of the density-invariance source (000 eq. 14). Default 0.01.
+        #[serde(default = "isph_alpha")]
+        alpha: NonNegative,
+        /// Free-surface threshold on the normalised kernel sum, in (0, 1]. Default 0.9.
+        #[serde(default = "isph_surface")]
+        surface: UnitInterval,
+        /// Courant number of the sub-step, in (0, 1]. Default 0.25.
+        #[serde(default = "isph_cfl")]
+        cfl: UnitInterval,
+    },
 }
 
 impl Default for FluidMethodDef {
@@ -58,6 +71,15 @@ fn wcsph_alpha() -> NonNegative {
 }
 fn wcsph_delta() -> UnitInterval {
     UnitInterval(crate::fluid::wcsph::WcsphParams::DEFAULT_DELTA)
+}
+fn isph_alpha() -> NonNegative {
+    NonNegative(crate::fluid::isph::IsphParams::DEFAULT_ALPHA)
+}
+fn isph_surface() -> UnitInterval {
+    UnitInterval(crate::fluid::isph::IsphParams::DEFAULT_SURFACE)
+}
+fn isph_cfl() -> UnitInterval {
+    UnitInterval(crate::fluid::isph::IsphParams::DEFAULT_CFL)
 }
 fn wcsph_cfl() -> UnitInterval {
     UnitInterval(crate::fluid::wcsph::WcsphParams::DEFAULT_CFL)

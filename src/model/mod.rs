@@ -10,6 +10,7 @@ mod fluid_limits;
 pub mod load;
 pub mod methods;
 pub mod motion;
+pub mod periodic;
 pub mod probes;
 pub mod schema;
 pub mod shapes;

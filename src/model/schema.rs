@@ -251,6 +251,10 @@ pub struct Scene {
     /// Planar models: extrusion depth along z of every shape (m). Default 1.
     #[serde(default = "one")]
     pub thickness: Positive,
+    /// Periodic axes of the fluid, e.g. `[X(0.0, 0.1)]`: the fluid wraps over `[lo, hi)` (m)
+    /// on each ([`crate::fluid::periodic`]). Default none.
+    #[serde(default)]
+    pub periodic: Vec<super::periodic::PeriodicAxis>,
 }
 
 fn default_gravity() -> V3 {
@@ -266,6 +270,7 @@ impl Default for Scene {
             dimension: Dimension::Three,
             gravity: default_gravity(),
             thickness: one(),
+            periodic: Vec::new(),
         }
     }
 }

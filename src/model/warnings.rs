@@ -84,9 +84,19 @@ fn unused_fluid_fields(path: &Path, source: &str, world: &World) -> Vec<ModelErr
 
 /// The fluid particles with no body below them: a ray from each along gravity meets no
 /// collider (static or moving; a moving container carries its water). Returns their count and
-/// the first of them. Without gravity, or without fluid, nothing falls: `(0, None)`.
+/// the first of them. Without gravity, or without fluid, nothing falls: `(0, None)`. Gravity
+/// along a periodic axis only carries the fluid round the period: it is left out.
 pub fn uncontained(world: &World) -> (usize, Option<crate::math::Vec3>) {
-    let (Some(fluid), Some(down)) = (&world.fluid, world.gravity.try_normalize(0.0)) else {
+    let Some(fluid) = &world.fluid else {
+        return (0, None);
+    };
+    let mut g = world.gravity;
+    for a in 0..3 {
+        if fluid.params.periodic.on(a) {
+            g[a] = 0.0;
+        }
+    }
+    let Some(down) = g.try_normalize(0.0) else {
         return (0, None);
     };
     let dir = crate::math::to_pv(&down);

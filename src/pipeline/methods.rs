@@ -1,5 +1,5 @@
 //! The step's named switches: which fluid method and which contact resolver a world uses.
-//! Closed sets, selected by name in RON (`fluid: (method: Constraint() | Wcsph(..))`).
+//! Closed sets, selected by name in RON (`fluid: (method: Constraint() | Wcsph(..) | Isph(..))`).
 
 use crate::fluid::wcsph::WcsphParams;
 
@@ -16,6 +16,9 @@ pub enum FluidMethod {
     /// step, no rows in the solve; the bodies get the fluid's force as a load (partitioned
     /// coupling).
     Wcsph(WcsphParams),
+    /// Incompressible SPH ([`crate::fluid::isph`]): Chorin projection sub-steps within the
+    /// model step, no rows in the solve; partitioned coupling like WCSPH.
+    Isph(crate::fluid::isph::IsphParams),
 }
 
 impl FluidMethod {
@@ -29,6 +32,7 @@ impl FluidMethod {
         match self {
             FluidMethod::Constraint => "constraint (monolithic)",
             FluidMethod::Wcsph(_) => "WCSPH (partitioned)",
+            FluidMethod::Isph(_) => "ISPH (partitioned)",
         }
     }
 }

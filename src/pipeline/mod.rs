@@ -70,6 +70,7 @@ pub struct Scratch {
     blocks: Vec<Block>,
     /// Buffers of the WCSPH sub-steps.
     wcsph: crate::fluid::wcsph::WcsphScratch,
+    isph: crate::fluid::isph::IsphScratch,
 }
 
 /// Everything that evolves, and the settings of its evolution.
@@ -161,18 +162,34 @@ impl World {
     /// Stage 1b, explicit fluid methods only: the fluid's sub-steps over the whole step, with
     /// the bodies moving as they do now; leaves the fluid's force on each body.
     fn advance_explicit_fluid(&mut self) {
-        let (Some(f), FluidMethod::Wcsph(p)) = (self.fluid.as_mut(), self.fluid_method) else {
-            self.last_substeps = Default::default();
+        self.last_substeps = Default::default();
+        let Some(f) = self.fluid.as_mut() else {
             return;
         };
         let t0 = Instant::now();
-        self.last_substeps = f.advance_wcsph(
-            &p,
-            &self.bodies,
-            &self.gravity,
-            self.dt,
-            &mut self.scratch.wcsph,
-        );
+        match self.fluid_method {
+            FluidMethod::Constraint => return,
+            FluidMethod::Wcsph(p) => {
+                self.last_substeps = f.advance_wcsph(
+                    &p,
+                    &self.bodies,
+                    &self.gravity,
+                    self.dt,
+                    &mut self.scratch.wcsph,
+                );
+            }
+            FluidMethod::Isph(p) => {
+                let info = f.advance_isph(
+                    &p,
+                    &self.bodies,
+                    &self.gravity,
+                    self.dt,
+                    &mut self.scratch.isph,
+                );
+                self.last_substeps.substeps = info.substeps;
+                self.last_substeps.pressure_residual = info.residual;
+            }
+        }
         self.timings.add(Stage::Fluid, t0);
     }
 
@@ -201,7 +218,7 @@ impl World {
             }
         }
         if let (false, Some(f)) = (explicit, self.fluid.as_mut()) {
-            f.external(&self.gravity, h);
+            f.external(&self.gravity, h, &self.bodies);
         }
         self.timings.add(Stage::External, t0);
     }
@@ -248,7 +265,7 @@ impl World {
         );
         if let Some(f) = self.fluid.as_mut() {
             match self.fluid_method {
-                FluidMethod::Wcsph(_) => {}
+                FluidMethod::Wcsph(_) | FluidMethod::Isph(_) => {}
                 FluidMethod::Constraint => {
                     let mut err = std::mem::take(&mut f.density_error);
                     s.density_rows.colour = matches!(self.solver, SolverChoice::Pgs(_));

@@ -17,7 +17,10 @@ impl Fluid {
                 self.ff
                     .of(i)
                     .iter()
-                    .map(|&j| (self.pos[i] - self.pos[j as usize]).norm())
+                    .map(|&j| {
+                        let per = &self.params.periodic;
+                        per.delta(&self.pos[i], &self.pos[j as usize]).norm()
+                    })
                     .fold(Real::INFINITY, Real::min)
             })
             .fold(Real::INFINITY, Real::min)
@@ -42,7 +45,7 @@ impl Fluid {
         }
         let (mut num, mut den) = (0.0, 0.0);
         for (x, pr) in self.pos.iter().zip(&self.pressure) {
-            let d = (x - q).norm();
+            let d = self.params.periodic.delta(x, &q).norm();
             if d < r {
                 let w = k.w(d);
                 num += w * pr;
@@ -150,7 +153,9 @@ impl Fluid {
             .map(|i| {
                 let (mut num, mut den) = (re2.powi(3) * self.pressure[i], re2.powi(3));
                 for &j in self.ff.of(i) {
-                    let r2 = (self.pos[i] - self.pos[j as usize]).norm_squared();
+                    let r2 = (self.params.periodic)
+                        .delta(&self.pos[i], &self.pos[j as usize])
+                        .norm_squared();
                     let w = (re2 - r2).max(0.0).powi(3);
                     num += w * self.pressure[j as usize];
                     den += w;

@@ -4,6 +4,7 @@
 
 use super::{WallTreatment, WcsphParams, WcsphScratch, GAMMA};
 use crate::fluid::kernel::Kernel;
+use crate::fluid::morris_viscosity::no_slip_factor;
 use crate::fluid::{per_particle, Fluid, STATIC};
 use crate::math::{Real, Vec3};
 use rayon::prelude::*;
@@ -30,6 +31,10 @@ struct Pair {
     /// α c0 (m/s).
     av: Real,
     nu: Real,
+    /// Whether walls drag with Morris' extrapolated velocity (Adami walls).
+    no_slip: bool,
+    /// Half a spacing (m): the smallest wall distance in Morris' factor.
+    min_gap: Real,
 }
 
 impl Pair {
@@ -67,9 +72,39 @@ impl Pair {
         }
         let mut a = d * coef;
         if self.nu > 0.0 {
-            a += vij * (self.m * self.nu * (1.0 / ri + 1.0 / rj) * r2 * f / (r2 + self.eta2));
+            a += self.laminar(r2, f, vij, ri, rj);
         }
         (a, self.m * f * vd)
+    }
+
+    /// The laminar viscous acceleration of particle i (m/s²) from a neighbour at squared
+    /// distance `r2` with relative velocity `vij` (Morris et al. 1997; `f = W'(r)/r`).
+    #[inline(always)]
+    fn laminar(&self, r2: Real, f: Real, vij: &Vec3, ri: Real, rj: Real) -> Vec3 {
+        vij * (self.m * self.nu * (1.0 / ri + 1.0 / rj) * r2 * f / (r2 + self.eta2))
+    }
+
+    /// With Adami walls, the part of the no-slip wall drag beyond `v_b = v_w`: `(β − 1)` times
+    /// the laminar term, β Morris' factor ([`no_slip_factor`]); zero for dynamic walls (as
+    /// DualSPHysics) or without viscosity.
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn no_slip_extra(
+        &self,
+        d: &Vec3,
+        to_surface: &Vec3,
+        r2: Real,
+        f: Real,
+        vib: &Vec3,
+        ri: Real,
+        rb: Real,
+    ) -> Vec3 {
+        if self.nu > 0.0 && self.no_slip {
+            let beta = no_slip_factor(d, to_surface, self.min_gap);
+            self.laminar(r2, f, vib, ri, rb) * (beta - 1.0)
+        } else {
+            Vec3::zeros()
+        }
     }
 }
 
@@ -81,6 +116,7 @@ impl Fluid {
         let k = self.params.kernel;
         let s2 = k.support() * k.support();
         let (pos, rho, ff, planar) = (&self.pos, &self.rho, &self.ff, self.params.planar);
+        let per = self.params.periodic;
         let v = self.volume;
         out.resize(self.len(), Vec3::zeros());
         per_particle(out, |i| {
@@ -88,7 +124,7 @@ impl Fluid {
             let mut g = Vec3::zeros();
             for &j in ff.of(i) {
                 let j = j as usize;
-                let d = pos[i] - pos[j];
+                let d = per.delta(&pos[i], &pos[j]);
                 let r2 = d.norm_squared();
                 if r2 >= s2 || r2 == 0.0 {
                     continue;
@@ -112,7 +148,9 @@ impl Fluid {
             h: k.h,
             eta2: 0.01 * k.h * k.h,
             av: p.alpha * p.sound_speed,
-            nu: self.params.viscosity,
+            nu: self.params.viscosity / self.laplacian,
+            no_slip: p.walls == WallTreatment::Adami,
+            min_gap: 0.5 * self.params.spacing,
         }
     }
 
@@ -139,13 +177,14 @@ impl Fluid {
                 let k = &self.params.kernel;
                 let r2 = k.support() * k.support();
                 let (pos, press, bx) = (&self.pos, &s.press, &self.boundary);
+                let per = self.params.periodic;
                 let (owner, acc) = (&self.owner, &s.body_acc);
                 let bf = &self.bf;
                 per_particle(&mut s.bpress, |w| {
                     let (mut sw, mut sp, mut sr) = (0.0, 0.0, Vec3::zeros());
                     for &f in bf.of(w) {
                         let f = f as usize;
-                        let d = bx[w] - pos[f];
+                        let d = per.delta(&bx[w], &pos[f]);
                         let d2 = d.norm_squared();
                         if d2 < r2 {
                             let wk = k.w(d2.sqrt());
@@ -192,18 +231,22 @@ impl Fluid {
         let grad = &s.grad_rho;
         let (pos, vel, rho, press) = (&self.pos, &self.vel, &self.rho, &s.press);
         let (bx, bv, brho, bpress) = (&self.boundary, &s.bvel, &self.brho, &s.bpress);
+        let surf = &self.to_surface;
         let (ff, fb) = (&self.ff, &self.fb);
         let (rho0, c0) = (self.params.rho0, p.sound_speed);
         let dcoef = 2.0 * p.delta * k.h * c0;
         let hydro = rho0 / (c0 * c0);
-        let planar = self.params.planar;
+        // No hydrostatic density difference along a periodic axis (the fluid is homogeneous
+        // along it; gravity there only drives it round the period).
+        let gh = self.params.periodic.across(g);
+        let (planar, per) = (self.params.planar, self.params.periodic);
         let body = |i: usize| {
             let (xi, vi, ri, pi) = (pos[i], vel[i], rho[i], press[i]);
             let mut a = *g;
             let (mut dr, mut diff) = (0.0, 0.0);
             for &j in ff.of(i) {
                 let j = j as usize;
-                let d = xi - pos[j];
+                let d = per.delta(&xi, &pos[j]);
                 let r2 = d.norm_squared();
                 let Some(f) = pair.gradient_factor(&k, r2) else {
                     continue;
@@ -216,20 +259,21 @@ impl Fluid {
                     let psi = if antuono {
                         (ri - rj) * r2 / (r2 + pair.eta2) - 0.5 * (grad[i] + grad[j]).dot(&d)
                     } else {
-                        ((ri - rj) - hydro * g.dot(&d)) * r2 / (r2 + pair.eta2)
+                        ((ri - rj) - hydro * gh.dot(&d)) * r2 / (r2 + pair.eta2)
                     };
                     diff += pair.m / rj * psi * f;
                 }
             }
             for &b in fb.of(i) {
                 let b = b as usize;
-                let d = xi - bx[b];
+                let d = per.delta(&xi, &bx[b]);
                 let r2 = d.norm_squared();
                 let Some(f) = pair.gradient_factor(&k, r2) else {
                     continue;
                 };
-                let (aij, cij) = pair.terms(&d, r2, f, &(vi - bv[b]), ri, pi, brho[b], bpress[b]);
-                a += aij;
+                let vib = vi - bv[b];
+                let (aij, cij) = pair.terms(&d, r2, f, &vib, ri, pi, brho[b], bpress[b]);
+                a += aij + pair.no_slip_extra(&d, &surf[b], r2, f, &vib, ri, brho[b]);
                 dr += cij;
             }
             if planar {
@@ -258,7 +302,7 @@ impl Fluid {
                 let mut dr = 0.0;
                 for &i in bf.of(b) {
                     let i = i as usize;
-                    let d = bx[b] - pos[i];
+                    let d = per.delta(&bx[b], &pos[i]);
                     if let Some(f) = pair.gradient_factor(&k, d.norm_squared()) {
                         dr += pair.m * f * (bv[b] - vel[i]).dot(&d);
                     }
@@ -279,12 +323,13 @@ impl Fluid {
                 }
                 for &i in bf.of(b) {
                     let i = i as usize;
-                    let d = pos[i] - bx[b];
+                    let d = per.delta(&pos[i], &bx[b]);
                     let r2 = d.norm_squared();
                     if let Some(f) = pair.gradient_factor(&k, r2) {
                         let (vib, ri, pi) = (vel[i] - bv[b], rho[i], press[i]);
                         let (aib, _) = pair.terms(&d, r2, f, &vib, ri, pi, brho[b], bpress[b]);
-                        fsum -= aib * pair.m * t;
+                        let extra = pair.no_slip_extra(&d, &surf[b], r2, f, &vib, ri, brho[b]);
+                        fsum -= (aib + extra) * pair.m * t;
                     }
                 }
                 fsum

