@@ -171,3 +171,9 @@ fn sloshing_wcsph() {
 fn sloshing_wcsph_adami() {
     sloshing(Some("Wcsph(walls: Adami)"), 8.0);
 }
+
+/// ISPH (partitioned coupling, `Isph()` defaults).
+#[test]
+fn sloshing_isph() {
+    sloshing(Some("Isph()"), 8.0);
+}
