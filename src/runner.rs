@@ -130,6 +130,10 @@ pub struct RunReport {
     pub max_compression: (Real, Real),
     /// Mean sub-steps per step of an explicit fluid method (0 for the constraint method).
     pub mean_substeps: Real,
+    /// ISPH: mean conjugate-gradient iterations per pressure solve (0 otherwise).
+    pub pressure_iterations: Real,
+    /// ISPH: largest relative residual of a pressure solve (0 otherwise).
+    pub max_pressure_residual: Real,
 }
 
 /// Running totals of a run's solver statistics, carried across a checkpoint so that a resumed
@@ -154,6 +158,10 @@ pub struct Totals {
     pub max_compression: (Real, Real),
     /// Sub-steps of an explicit fluid method summed over the steps.
     pub substeps: u64,
+    /// ISPH's conjugate-gradient iterations summed over the pressure solves.
+    pub pressure_iterations: u64,
+    /// ISPH's largest relative pressure-solve residual.
+    pub max_pressure_residual: Real,
 }
 
 /// Where a run stands after a step (for observers that save checkpoints).
@@ -342,6 +350,10 @@ pub fn run_from<O: Observer>(
         totals.max_residual = totals.max_residual.max(info.residual);
         totals.unconverged_steps += (!info.converged) as u64;
         totals.substeps += world.last_substeps.substeps as u64;
+        totals.pressure_iterations += world.last_substeps.pressure_iterations as u64;
+        totals.max_pressure_residual = totals
+            .max_pressure_residual
+            .max(world.last_substeps.pressure_residual);
         if let Some((_, c)) = world.fluid.as_ref().and_then(|f| f.largest_compression()) {
             if c > totals.max_compression.0 {
                 totals.max_compression = (c, world.time - world.dt);
@@ -411,6 +423,8 @@ pub fn run_from<O: Observer>(
         samples: totals.samples,
         max_compression: totals.max_compression,
         mean_substeps: totals.substeps as Real / world.steps.max(1) as Real,
+        pressure_iterations: totals.pressure_iterations as Real / totals.substeps.max(1) as Real,
+        max_pressure_residual: totals.max_pressure_residual,
     };
     Ok((series, report))
 }

@@ -113,7 +113,7 @@ fn every_fluid_model_runs_with_each_method() {
         let Some(own) = fluid_checks::model(name).fluid.map(|f| f.method) else {
             continue;
         };
-        for method in ["Constraint()", "Wcsph()"] {
+        for method in ["Constraint()", "Wcsph()", "Isph()"] {
             let other: vcsim::model::methods::FluidMethodDef = ron::from_str(method).unwrap();
             if std::mem::discriminant(&own) == std::mem::discriminant(&other) {
                 continue;

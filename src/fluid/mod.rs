@@ -374,6 +374,10 @@ impl Fluid {
         if self.rho.len() == order.len() {
             permute(&mut self.rho, order, &mut self.perm_rho);
         }
+        // (ISPH warm-starts its pressure solve from the last pressures.)
+        if self.pressure.len() == order.len() {
+            permute(&mut self.pressure, order, &mut self.perm_rho);
+        }
         // (Verlet's previous sub-step; the scratch buffers are free again after each swap.)
         if self.carry.prev_vel.len() == order.len() {
             permute(&mut self.carry.prev_vel, order, &mut self.perm_vel);

@@ -18,7 +18,7 @@ pub const FILE: &str = "checkpoint.bin";
 const MAGIC: &[u8; 8] = b"VCSIMCKP";
 /// 2: the totals carry the largest compression.
 /// 3: WCSPH densities and the next sub-step; 4: Verlet's previous sub-step.
-const VERSION: u32 = 4;
+const VERSION: u32 = 5;
 
 /// How far the output files had got at a checkpoint.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

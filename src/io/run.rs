@@ -532,6 +532,13 @@ fn summary_text(world: &World, description: &str, summary: &RunSummary) -> Strin
             s.mean_substeps
         );
     }
+    if matches!(world.fluid_method, crate::pipeline::FluidMethod::Isph(_)) {
+        let _ = writeln!(
+            t,
+            "  pressure solve   mean {:.1} CG iterations per sub-step, largest residual {:.2e}",
+            s.pressure_iterations, s.max_pressure_residual
+        );
+    }
     let _ = writeln!(
         t,
         "  residual         max {:.3e} m/s; {} steps stopped at the iteration limit",

@@ -262,10 +262,12 @@ fn fluid_method(def: &FluidMethodDef, f: &Fluid, gravity: &Vec3) -> Result<Fluid
             alpha,
             surface,
             cfl,
+            solver,
         } => FluidMethod::Isph(crate::fluid::isph::IsphParams {
             alpha: alpha.0,
             surface: surface.0,
             cfl: cfl.0,
+            solver: *solver,
         }),
     })
 }

@@ -43,8 +43,8 @@ pub enum FluidMethodDef {
         #[serde(default)]
         stepping: crate::fluid::wcsph::Stepping,
     },
-    /// Incompressible SPH (Chorin projection, stabilised pressure Poisson equation solved with
-    /// faer's sparse Cholesky; partitioned coupling).
+    /// Incompressible SPH (Chorin projection, stabilised pressure Poisson equation; partitioned
+    /// coupling).
     Isph {
         /// Relaxation α of the density-invariance source (000 eq. 14). Default 0.01.
         #[serde(default = "isph_alpha")]
@@ -55,6 +55,10 @@ pub enum FluidMethodDef {
         /// Courant number of the sub-step, in (0, 1]. Default 0.25.
         #[serde(default = "isph_cfl")]
         cfl: UnitInterval,
+        /// Linear solver of the pressure equation: `Cg` (default; Jacobi-preconditioned
+        /// conjugate gradients, warm-started) or `Direct` (sparse Cholesky).
+        #[serde(default)]
+        solver: crate::fluid::isph::PpeSolver,
     },
 }
 

@@ -188,6 +188,7 @@ impl World {
                 );
                 self.last_substeps.substeps = info.substeps;
                 self.last_substeps.pressure_residual = info.residual;
+                self.last_substeps.pressure_iterations = info.iterations;
             }
         }
         self.timings.add(Stage::Fluid, t0);
@@ -199,7 +200,20 @@ impl World {
         let (h, t0) = (self.dt, Instant::now());
         let mask = linear_mask(self.dofs);
         let explicit = !self.fluid_method.in_solve();
+        let isph = matches!(self.fluid_method, FluidMethod::Isph(_));
+        let active = match self.dofs {
+            Dofs::Planar => [true, true, false, false, false, true],
+            _ => [true; 6],
+        };
         for (k, b) in self.bodies.iter_mut().enumerate() {
+            let v0 = (b.lin_vel, b.ang_vel);
+            // ISPH's added mass needs each body's velocity one step back.
+            let mut prev = v0;
+            if let (true, Some(f)) = (isph, self.fluid.as_mut()) {
+                let starts = &mut f.carry.body_start;
+                starts.resize(starts.len().max(k + 1), v0);
+                prev = std::mem::replace(&mut starts[k], v0);
+            }
             if !b.is_dynamic() {
                 continue;
             }
@@ -215,6 +229,9 @@ impl World {
             if self.dofs == Dofs::Planar {
                 b.ang_vel.x = 0.0;
                 b.ang_vel.y = 0.0;
+            }
+            if let (true, Some(ma)) = (isph, self.scratch.isph.added_mass.get(k)) {
+                crate::fluid::isph::take_added_mass(b, ma, v0, prev, active);
             }
         }
         if let (false, Some(f)) = (explicit, self.fluid.as_mut()) {

@@ -33,17 +33,32 @@
 //! constant: 004 takes the zero-mean solution, as here) holds it down. 000 uses Asai et al.
 //! 2013's mirror treatment instead.
 //!
-//! **Solve**: the matrix is assembled in compressed columns and factorised with faer's sparse
-//! Cholesky (`sp_cholesky`) every sub-step; the relative residual `|A p − b| / |b|` is measured
-//! and reported (the run summary's mean over the sub-steps).
+//! **Solve** ([`PpeSolver`]): conjugate gradients with a Jacobi preconditioner, warm-started
+//! from the last sub-step's pressures (default), or faer's sparse Cholesky (`sp_cholesky`) of the
+//! matrix assembled in compressed columns every sub-step. The relative residual
+//! `|A p − b| / |b|` is measured either way; the run summary reports the largest and the CG
+//! iterations per sub-step.
 //!
 //! **Coupling** as WCSPH: the pressure and viscous forces of the corrector on each body's
 //! boundary particles, averaged over the sub-steps, are the fluid's force and torque on the body
-//! for the rigid-body step; a body answers one model step late (weak coupling). The fluid's
+//! for the rigid-body step; a body answers one model step late (weak coupling). The pressure
+//! force is summed in the pair form `m V (p_i + p_b)/(ρ0 κ) ∇_iW_ib`.
+//!
+//! **Added mass.** The wall condition makes the fluid answer a change δ of a body's velocity at
+//! once, with a pressure impulse `−M_a δ` at the next step's first sub-step. Explicitly
+//! staggered, a body lighter than its added mass `M_a` then overshoots by a factor `M_a/M`
+//! every step and the coupling diverges (000 §3 notes that light structures need strong
+//! coupling; the buoyant box of `buoyancy_2d_apgd` at density ratio 0.5 did, in 20 steps).
+//! `M_a` (6×6) is measured each model step by PPE solves with unit body velocities
+//! ([`ppe::Ppe::added_mass`]), and the rigid-body step takes it implicitly: the velocity
+//! change over the step solves `(M + M_a) Δv = M Δv_free + M_a Δv_prev`, where `Δv_free` is
+//! the change from gravity and the fluid's force alone and `Δv_prev` the body's last change
+//! (the artificial-added-mass scheme of partitioned FSI, here with the measured `M_a`;
+//! consistent: at a steady change both sides agree). The fluid's
 //! `velocity_filter` and `shifting` are not applied (000: the density term of the PPE keeps the
 //! particles evenly spaced without shifting).
 
-mod ppe;
+pub mod ppe;
 
 use super::Fluid;
 use crate::body::RigidBody;
@@ -58,6 +73,20 @@ pub struct IsphParams {
     pub surface: Real,
     /// Courant number C of the sub-step. Default 0.25 (000 eq. 41).
     pub cfl: Real,
+    /// Linear solver of the PPE. Default [`PpeSolver::Cg`].
+    pub solver: PpeSolver,
+}
+
+/// How the pressure Poisson equation is solved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum PpeSolver {
+    /// Conjugate gradients with a Jacobi preconditioner, started from the last sub-step's
+    /// pressures, to a relative residual of [`ppe::CG_TOLERANCE`] (the book's performance
+    /// chapter compares it with the direct solve).
+    #[default]
+    Cg,
+    /// faer's sparse Cholesky factorisation, symbolic and numeric, every sub-step.
+    Direct,
 }
 
 impl IsphParams {
@@ -75,6 +104,7 @@ impl Default for IsphParams {
             alpha: Self::DEFAULT_ALPHA,
             surface: Self::DEFAULT_SURFACE,
             cfl: Self::DEFAULT_CFL,
+            solver: PpeSolver::default(),
         }
     }
 }
@@ -86,6 +116,8 @@ pub struct IsphInfo {
     pub substeps: usize,
     /// Largest relative residual `|A p − b| / |b|` of the pressure solves.
     pub residual: Real,
+    /// Conjugate-gradient iterations summed over the sub-steps (0 with the direct solve).
+    pub iterations: usize,
     /// Free-surface particles at the last sub-step.
     pub surface: usize,
 }
@@ -102,6 +134,9 @@ pub struct IsphScratch {
     grad: Vec<Vec3>,
     /// Body centres of mass (m), moved with their bodies over the sub-steps.
     body_com: Vec<Vec3>,
+    /// Added mass of each body at the step's first sub-step ([`ppe::Ppe::added_mass`]; zero for
+    /// bodies that are not dynamic), for the rigid-body step.
+    pub added_mass: Vec<nalgebra::Matrix6<Real>>,
 }
 
 impl Fluid {
@@ -175,8 +210,21 @@ impl Fluid {
         self.explicit_forces(gravity, h, bodies);
         self.kernel_sums(&mut s.n);
         info.surface = s.n.iter().filter(|&&n| n < p.surface).count();
-        let res = s.ppe.solve(self, p, &s.n, &s.bvel, h);
+        let (res, its) = s.ppe.solve(self, p, &s.n, &s.bvel, h);
         info.residual = info.residual.max(res);
+        info.iterations += its;
+        if info.substeps == 0 {
+            let planar = self.params.planar;
+            let active = [true, true, !planar, !planar, !planar, true];
+            s.added_mass.clear();
+            for (k, b) in bodies.iter().enumerate() {
+                s.added_mass.push(if b.is_dynamic() {
+                    s.ppe.added_mass(self, k, &s.body_com[k], h, active)
+                } else {
+                    nalgebra::Matrix6::zeros()
+                });
+            }
+        }
         self.correct(h, weight, s);
         for (x, v) in self.pos.iter_mut().zip(&self.vel) {
             *x += v * h;
@@ -256,7 +304,10 @@ impl Fluid {
         for (v, g) in self.vel.iter_mut().zip(&s.grad) {
             *v -= g * (h / rho0);
         }
-        // The wall part of each particle's pressure force, reversed, on the wall's body.
+        // Pressure force of each fluid particle on the body particles near it, in the symmetric
+        // pair form `m V (p_i + p_b)/(ρ0 κ) ∇_iW_ib` with `p_b = p_i + jump` the wall pressure
+        // seen from i (the difference form that moves the fluid is not a pair force: summed
+        // over a wall it gives the jumps only, not the pressure the wall carries).
         for i in 0..self.len() {
             for (e, &b) in self.fb.of(i).iter().enumerate() {
                 let o = self.owner[b as usize];
@@ -264,9 +315,9 @@ impl Fluid {
                     continue;
                 }
                 let d = per.delta(&self.pos[i], &self.boundary[b as usize]);
-                let (jump, n) = (s.ppe.wall_jump(i, e), s.ppe.wall_normal(i, e));
+                let pb = self.pressure[i] + s.ppe.wall_jump(i, e);
                 let c = super::kernel::volume_gradient(k, v0, &d);
-                let mut f = n * n.dot(&c) * (jump / kappa / rho0 * m);
+                let mut f = c * ((self.pressure[i] + pb) / kappa / rho0 * m);
                 if planar {
                     f.z = 0.0;
                 }
@@ -276,6 +327,42 @@ impl Fluid {
                 self.body_force[o] += f * weight;
                 self.body_torque[o] += arm.cross(&f) * weight;
             }
+        }
+    }
+}
+
+/// The rigid-body step's velocity change of a dynamic body with its added mass `ma` taken
+/// implicitly (module docs, **Added mass**): `v0` is the body's (linear, angular) velocity at
+/// the start of the step (m/s, rad/s), the body's velocity now holds `v0` plus the change from
+/// gravity and the fluid's force alone, and `prev` its velocity at the start of the last step.
+/// Only the modes in `active` change.
+pub fn take_added_mass(
+    b: &mut RigidBody,
+    ma: &nalgebra::Matrix6<Real>,
+    v0: (Vec3, Vec3),
+    prev: (Vec3, Vec3),
+    active: [bool; 6],
+) {
+    let six = |l: Vec3, a: Vec3| nalgebra::Vector6::new(l.x, l.y, l.z, a.x, a.y, a.z);
+    let free = six(b.lin_vel - v0.0, b.ang_vel - v0.1);
+    let last = six(v0.0 - prev.0, v0.1 - prev.1);
+    let mut m = nalgebra::Matrix6::<Real>::zeros();
+    for a in 0..3 {
+        m[(a, a)] = b.mass;
+    }
+    m.fixed_view_mut::<3, 3>(3, 3).copy_from(&b.inertia_world());
+    let mut lhs = m + ma;
+    let mut rhs = m * free + ma * last;
+    for (e, _) in active.iter().enumerate().filter(|a| !*a.1) {
+        lhs.row_mut(e).fill(0.0);
+        lhs.column_mut(e).fill(0.0);
+        lhs[(e, e)] = 1.0;
+        rhs[e] = 0.0;
+    }
+    if let Some(dv) = lhs.lu().solve(&rhs) {
+        if dv.iter().all(|x| x.is_finite()) {
+            b.lin_vel = v0.0 + Vec3::new(dv[0], dv[1], dv[2]);
+            b.ang_vel = v0.1 + Vec3::new(dv[3], dv[4], dv[5]);
         }
     }
 }

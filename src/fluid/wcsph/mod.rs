@@ -161,6 +161,9 @@ pub struct SubStepInfo {
     /// ISPH: largest relative residual `|A p − b| / |b|` of the step's pressure solves (0 for
     /// WCSPH).
     pub pressure_residual: Real,
+    /// ISPH: conjugate-gradient iterations summed over the step's pressure solves (0 for WCSPH
+    /// and for the direct solve).
+    pub pressure_iterations: usize,
 }
 
 /// Buffers of the sub-steps, reused (no allocation per step once sized).
@@ -220,6 +223,9 @@ pub struct Carry {
     pub prev_brho: Vec<Real>,
     /// Verlet: sub-steps since the last Euler step.
     pub verlet_count: u32,
+    /// ISPH: each body's (linear, angular) velocity at the start of the last model step (m/s,
+    /// rad/s), for its added mass.
+    pub body_start: Vec<(Vec3, Vec3)>,
 }
 
 /// The sound speed a model gets by default (m/s): ten times the larger of `√(2 g H)` (H the
