@@ -29,6 +29,20 @@ fn stack_of_ten(b: divan::Bencher, model: &str) {
     b.bench_local(|| w.step());
 }
 
+/// The same resting stack with each contact resolver (`contact: (resolver: ..)`): the impulse
+/// methods' hot path (ETI: tens of thousands of increments per step here).
+#[divan::bench(args = ["Eti()", "SequentialImpulse()", "SimultaneousImpulse()", "Complementarity()"])]
+fn stack_resolvers(b: divan::Bencher, resolver: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/stack_apgd.ron");
+    let (mut m, _) = vcsim::load_file(&path).expect("shipped model loads");
+    m.contact.resolver = ron::from_str(resolver).expect("a resolver");
+    let mut w = vcsim::build_world(&m).expect("model builds");
+    for _ in 0..200 {
+        w.step();
+    }
+    b.bench_local(|| w.step());
+}
+
 /// 18 mixed shapes piling up on a triangle-mesh ramp (3D, APGD), at t = 1.6 s.
 #[divan::bench]
 fn mixed_pile(b: divan::Bencher) {

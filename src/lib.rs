@@ -37,6 +37,7 @@ pub mod cli;
 pub mod constraints;
 pub mod fluid;
 pub mod geometry;
+pub mod impulse;
 pub mod io;
 pub mod math;
 pub mod model;

@@ -134,6 +134,8 @@ pub struct RunReport {
     pub pressure_iterations: Real,
     /// ISPH: largest relative residual of a pressure solve (0 otherwise).
     pub max_pressure_residual: Real,
+    /// Impulse contact resolvers ([`Totals::impulses`]).
+    pub impulses: (u64, usize, u64, Real),
 }
 
 /// Running totals of a run's solver statistics, carried across a checkpoint so that a resumed
@@ -162,6 +164,9 @@ pub struct Totals {
     pub pressure_iterations: u64,
     /// ISPH's largest relative pressure-solve residual.
     pub max_pressure_residual: Real,
+    /// Impulse contact resolvers: impulses summed over the steps, the largest of a step, the
+    /// steps that stopped at a cap, and the kinetic energy they changed, summed (J).
+    pub impulses: (u64, usize, u64, Real),
 }
 
 /// Where a run stands after a step (for observers that save checkpoints).
@@ -351,6 +356,11 @@ pub fn run_from<O: Observer>(
         totals.unconverged_steps += (!info.converged) as u64;
         totals.substeps += world.last_substeps.substeps as u64;
         totals.pressure_iterations += world.last_substeps.pressure_iterations as u64;
+        let k = world.last_impulses;
+        totals.impulses.0 += k.iterations as u64;
+        totals.impulses.1 = totals.impulses.1.max(k.iterations);
+        totals.impulses.2 += k.capped as u64;
+        totals.impulses.3 += k.energy_change;
         totals.max_pressure_residual = totals
             .max_pressure_residual
             .max(world.last_substeps.pressure_residual);
@@ -425,6 +435,7 @@ pub fn run_from<O: Observer>(
         mean_substeps: totals.substeps as Real / world.steps.max(1) as Real,
         pressure_iterations: totals.pressure_iterations as Real / totals.substeps.max(1) as Real,
         max_pressure_residual: totals.max_pressure_residual,
+        impulses: totals.impulses,
     };
     Ok((series, report))
 }

@@ -532,6 +532,15 @@ fn summary_text(world: &World, description: &str, summary: &RunSummary) -> Strin
             s.mean_substeps
         );
     }
+    if world.contact_resolver != crate::pipeline::ContactResolver::Complementarity {
+        let (sum, max, capped, de) = s.impulses;
+        let _ = writeln!(
+            t,
+            "  contacts         {}: mean {:.1} impulses per step, max {max}, {capped} steps capped; kinetic energy changed by {de:.6e} J in all",
+            world.contact_resolver.name(),
+            sum as Real / s.steps.max(1) as Real
+        );
+    }
     if matches!(world.fluid_method, crate::pipeline::FluidMethod::Isph(_)) {
         let _ = writeln!(
             t,

@@ -11,14 +11,13 @@ use super::schema::{
 };
 use super::shapes::build_shape;
 use crate::body::{Dofs, Kind, RigidBody};
-use crate::constraints::contact::ContactParams;
 use crate::constraints::joint::{Joint, JointCompliance, JointKind};
 use crate::fluid::kernel::Kernel;
 use crate::fluid::wcsph::{self, WcsphParams};
 use crate::fluid::{sampling, Fluid, FluidParams};
 use crate::geometry::{Collider, Geometry};
 use crate::math::{from_pv, Iso, Quat, Vec3};
-use crate::pipeline::{ContactResolver, FluidMethod, World};
+use crate::pipeline::{FluidMethod, World};
 
 /// Builds the world. The model must have passed [`super::load::parse_str`].
 pub fn build_world(m: &Model) -> Result<World, String> {
@@ -193,15 +192,11 @@ pub fn build_world(m: &Model) -> Result<World, String> {
         geometry,
         joints,
         solver: m.solver_choice(),
-        contact: ContactParams {
-            prediction: m.contact.prediction.0,
-            baumgarte: m.contact.baumgarte.0,
-            slop: m.contact.slop.0,
-            restitution_threshold: m.contact.restitution_threshold.0,
-        },
+        contact: m.contact.params(),
         fluid_method,
         last_substeps: Default::default(),
-        contact_resolver: ContactResolver::Complementarity,
+        last_impulses: Default::default(),
+        contact_resolver: m.contact.resolver(),
         timings: Default::default(),
         scratch: Default::default(),
         last_solve: Default::default(),

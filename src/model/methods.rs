@@ -88,3 +88,91 @@ fn isph_cfl() -> UnitInterval {
 fn wcsph_cfl() -> UnitInterval {
     UnitInterval(crate::fluid::wcsph::WcsphParams::DEFAULT_CFL)
 }
+
+/// What resolves rigid-body contacts (`contact: (resolver: ..)`): complementarity rows in the
+/// solve (default) or one of the impulse methods of `crate::impulse`. Written with parentheses
+/// like the fluid methods: `Complementarity()`, `Eti()`, `Eti(divider: 50)`,
+/// `SequentialImpulse()`, `SimultaneousImpulse()`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum ContactResolverDef {
+    /// Normal and friction rows in the PGS/APGD solve with everything else.
+    Complementarity {},
+    /// Energy-tracking impulses (002, 000).
+    Eti {
+        /// Divider λ of the base increment (002 eq. 62). Default 30.
+        #[serde(default = "eti_divider")]
+        divider: std::num::NonZeroU32,
+        /// Repetitions of the three stages before the restitution is forced to 0. Default 300.
+        #[serde(default = "eti_repeats")]
+        max_repeats: std::num::NonZeroU32,
+    },
+    /// Sequential impulses, most negative contact first (002 Appendix A).
+    SequentialImpulse {
+        /// Impulses per step before giving up (reported). Default 10 000.
+        #[serde(default = "sqm_iterations")]
+        max_iterations: std::num::NonZeroU32,
+    },
+    /// Simultaneous impulses, one linear system (002 Appendix B; frictionless).
+    SimultaneousImpulse {},
+}
+
+impl Default for ContactResolverDef {
+    fn default() -> Self {
+        ContactResolverDef::Complementarity {}
+    }
+}
+
+fn eti_divider() -> std::num::NonZeroU32 {
+    std::num::NonZeroU32::new(crate::impulse::eti::EtiParams::default().divider).unwrap()
+}
+fn eti_repeats() -> std::num::NonZeroU32 {
+    std::num::NonZeroU32::new(crate::impulse::eti::EtiParams::default().max_repeats).unwrap()
+}
+fn sqm_iterations() -> std::num::NonZeroU32 {
+    std::num::NonZeroU32::new(crate::impulse::sqm::SqmParams::default().max_iterations).unwrap()
+}
+
+impl ContactResolverDef {
+    /// The core's resolver, restitution below `threshold` (m/s) off.
+    pub fn to_core(&self, threshold: crate::math::Real) -> crate::pipeline::ContactResolver {
+        use crate::impulse::{eti::EtiParams, smm::SmmParams, sqm::SqmParams};
+        use crate::pipeline::ContactResolver as R;
+        match *self {
+            ContactResolverDef::Complementarity {} => R::Complementarity,
+            ContactResolverDef::Eti {
+                divider,
+                max_repeats,
+            } => R::Eti(EtiParams {
+                divider: divider.get(),
+                max_repeats: max_repeats.get(),
+                restitution_threshold: threshold,
+            }),
+            ContactResolverDef::SequentialImpulse { max_iterations } => {
+                R::SequentialImpulse(SqmParams {
+                    max_iterations: max_iterations.get(),
+                    restitution_threshold: threshold,
+                })
+            }
+            ContactResolverDef::SimultaneousImpulse {} => R::SimultaneousImpulse(SmmParams {
+                restitution_threshold: threshold,
+            }),
+        }
+    }
+}
+
+impl super::schema::ContactSettings {
+    /// The core's contact parameters.
+    pub fn params(&self) -> crate::constraints::contact::ContactParams {
+        crate::constraints::contact::ContactParams {
+            prediction: self.prediction.0,
+            baumgarte: self.baumgarte.0,
+            slop: self.slop.0,
+            restitution_threshold: self.restitution_threshold.0,
+        }
+    }
+
+    /// The core's contact resolver.
+    pub fn resolver(&self) -> crate::pipeline::ContactResolver {
+        self.resolver.to_core(self.restitution_threshold.0)
+    }
+}

@@ -305,6 +305,10 @@ pub struct ContactSettings {
     /// Default 0.05 m/s.
     #[serde(default = "default_rest_threshold")]
     pub restitution_threshold: NonNegative,
+    /// `Complementarity()` (default), `Eti(divider, max_repeats)`, `SequentialImpulse(..)` or
+    /// `SimultaneousImpulse()`.
+    #[serde(default)]
+    pub resolver: super::methods::ContactResolverDef,
 }
 
 // Defaults are the core's (`ContactParams`): this layer only maps RON onto it.
@@ -328,6 +332,7 @@ impl Default for ContactSettings {
             baumgarte: default_baumgarte(),
             slop: default_slop(),
             restitution_threshold: default_rest_threshold(),
+            resolver: Default::default(),
         }
     }
 }

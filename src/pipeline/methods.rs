@@ -38,10 +38,29 @@ impl FluidMethod {
 }
 
 /// What resolves rigid-body contacts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub enum ContactResolver {
     /// Complementarity rows (normal + Coulomb friction, [`crate::constraints::contact`]) in the
     /// same PGS/APGD solve as every other row.
     #[default]
     Complementarity,
+    /// Energy-tracking impulses ([`crate::impulse::eti`]) on the bodies' velocities before the
+    /// solve; joints and fluid rows stay in the solve.
+    Eti(crate::impulse::eti::EtiParams),
+    /// Sequential impulses ([`crate::impulse::sqm`]), as `Eti`.
+    SequentialImpulse(crate::impulse::sqm::SqmParams),
+    /// Simultaneous impulses ([`crate::impulse::smm`]), as `Eti`.
+    SimultaneousImpulse(crate::impulse::smm::SmmParams),
+}
+
+impl ContactResolver {
+    /// Short name for summaries.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ContactResolver::Complementarity => "complementarity rows",
+            ContactResolver::Eti(_) => "energy-tracking impulses (ETI)",
+            ContactResolver::SequentialImpulse(_) => "sequential impulses (SQM)",
+            ContactResolver::SimultaneousImpulse(_) => "simultaneous impulses (SMM)",
+        }
+    }
 }

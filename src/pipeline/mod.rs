@@ -4,11 +4,13 @@
 //! 0 motion            kinematic bodies with a prescribed motion: velocities  (body)
 //!                     to their poses at the step's end
 //! 1 neighbours        fluid particles: cell sort, neighbour lists          (fluid)
-//! 1b explicit fluid   WCSPH only: the fluid's sub-steps over the step, the   (fluid)
+//! 1b explicit fluid   WCSPH, ISPH: the fluid's sub-steps over the step, the  (fluid)
 //!                     bodies moving as they are; the fluid's force on them
 //! 2 external forces   bodies: gravity, applied forces, gyroscopic step;    (body, fluid)
 //!                     fluid: gravity, viscosity, velocity filter            -> v*
 //! 3 geometry          broad + narrow phase                                  -> contacts (warm λ)
+//! 3b impulses         impulse contact resolvers only (ETI, SQM, SMM): the   (body)
+//!                     contacts resolved on the bodies' v*; no contact rows
 //! 4 rows              each row family from the state and v*                 (constraints)
 //!                     contacts + friction, joints | fluid density + wall, particle contacts
 //! 5 solve             PGS | APGD over the stacked families, read back       -> λ, v⁺, SolveInfo
@@ -26,6 +28,7 @@
 //! Probes and output (stage 7) are done by the runner ([`crate::runner`]) between steps.
 //! State that matters lives in [`World`]; scratch buffers live in [`Scratch`], never saved.
 
+mod impulses;
 mod methods;
 mod problem;
 mod state;
@@ -71,6 +74,7 @@ pub struct Scratch {
     /// Buffers of the WCSPH sub-steps.
     wcsph: crate::fluid::wcsph::WcsphScratch,
     isph: crate::fluid::isph::IsphScratch,
+    impulse: impulses::ImpulseScratch,
 }
 
 /// Everything that evolves, and the settings of its evolution.
@@ -115,6 +119,8 @@ pub struct World {
     /// What the explicit fluid's sub-steps did in the last step (zero for the constraint
     /// method).
     pub last_substeps: crate::fluid::wcsph::SubStepInfo,
+    /// What the impulse contact resolver did in the last step (zero for complementarity rows).
+    pub last_impulses: crate::impulse::ImpulseInfo,
 }
 
 impl World {
@@ -125,6 +131,7 @@ impl World {
         self.advance_explicit_fluid();
         self.apply_external_forces();
         self.detect_contacts();
+        self.resolve_contacts_by_impulses();
         self.build_rows();
         let info = self.solve();
         self.integrate();
@@ -270,6 +277,8 @@ impl World {
                 &mut s.body_rows,
                 &mut s.contact_rows,
             ),
+            // Resolved by impulses in stage 3b: no rows.
+            _ => s.contact_rows.clear(),
         }
         joint::build_rows(
             &self.joints,
@@ -317,7 +326,9 @@ impl World {
                 .solve(&rows, &mut s.lambda, &mut s.v, &mut s.solver)
         };
         let (nb, nd) = (s.body_rows.len(), s.density_rows.len());
-        contact::read_impulses(&s.contact_rows, &s.lambda, &mut s.impulses);
+        if self.contact_resolver == ContactResolver::Complementarity {
+            contact::read_impulses(&s.contact_rows, &s.lambda, &mut s.impulses);
+        }
         self.geometry.store_impulses(&s.contacts, &s.impulses);
         joint::read_impulses(&mut self.joints, &s.body_rows, &s.joint_rows, &s.lambda, h);
         s.layout.scatter_bodies(&s.v, &mut self.bodies);
