@@ -492,6 +492,18 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
                 continue;
             }
             ProbeDef::Energy => continue,
+            ProbeDef::Resolver => {
+                if m.contact.resolver() == crate::pipeline::ContactResolver::Complementarity {
+                    return err(
+                        locate(source, "probes", "Resolver", ""),
+                        "probes",
+                        "`Resolver` reports an impulse contact resolver; this model's \
+                         `contact.resolver` is `Complementarity()`"
+                            .into(),
+                    );
+                }
+                continue;
+            }
         };
         let ok = if is_joint {
             jnames.contains(name.as_str())

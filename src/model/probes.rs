@@ -39,6 +39,10 @@ pub enum ProbeDef {
     Submerged(String),
     /// Kinetic, potential (relative to the origin) and total energy of the fluid (J).
     FluidEnergy,
+    /// What the impulse contact resolver did in the last step: impulses, the largest energy
+    /// stored in the contacts at once and the energy released (J, ETI), and the bodies' kinetic
+    /// energy change (J). Needs an impulse resolver (`contact: (resolver: Eti() | ..)`).
+    Resolver,
 }
 
 /// The probes of `model` in `world` (built from it), in the model's order.
@@ -66,6 +70,7 @@ fn resolve(def: &ProbeDef, world: &World) -> Result<Probe, String> {
         ProbeDef::Pressure(p) => Probe::Pressure(p.vec()),
         ProbeDef::FluidForce(n) => Probe::FluidForce(body(n)?),
         ProbeDef::DensityError => Probe::DensityError,
+        ProbeDef::Resolver => Probe::Resolver,
         ProbeDef::Submerged(n) => {
             let i = body(n)?;
             let l = world

@@ -30,6 +30,8 @@ pub enum Probe {
     FluidForce(usize),
     /// Max compression and mean |density error| of the fluid.
     DensityError,
+    /// The impulse contact resolver's last step.
+    Resolver,
     /// Submerged volume fraction of body `i`, with sample points of the body's volume in its
     /// centre-of-mass frame.
     Submerged(usize, Vec<Vec3>),
@@ -55,6 +57,7 @@ impl Probe {
                 world.bodies[*i].name
             ),
             Probe::DensityError => "density error (-)".to_string(),
+            Probe::Resolver => "contact resolver: impulses (-), energies (J)".to_string(),
             Probe::Submerged(i, ..) => {
                 format!("submerged fraction of {} (-)", world.bodies[*i].name)
             }
@@ -86,6 +89,12 @@ impl Probe {
                 c
             }
             Probe::DensityError => vec!["max_compression".into(), "mean_density_error".into()],
+            Probe::Resolver => vec![
+                "resolver_impulses".into(),
+                "resolver_stored".into(),
+                "resolver_released".into(),
+                "resolver_energy_change".into(),
+            ],
             Probe::Submerged(i, ..) => vec![format!("{}.submerged", world.bodies[*i].name)],
             Probe::FluidEnergy => vec![
                 "fluid_kinetic".into(),
@@ -119,6 +128,11 @@ impl Probe {
                     })
                     .unwrap_or((z, z));
                 out.extend(f.iter().chain(t.iter()));
+                return;
+            }
+            Probe::Resolver => {
+                let k = world.last_impulses;
+                out.extend([k.iterations as Real, k.stored, k.released, k.energy_change]);
                 return;
             }
             Probe::DensityError => {
