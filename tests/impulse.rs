@@ -103,7 +103,7 @@ fn single_contact_conserves_energy_for_every_divider() {
             divider: lambda,
             ..Default::default()
         };
-        let info = eti::resolve(&params, &mut pts, &mut ib);
+        let info = eti::resolve(&params, &mut pts, &mut ib, &mut Default::default());
         let (e1, p1) = (impulse::kinetic_energy(&ib), momentum(&ib, &[m, m]));
         let u1 = pts[0].normal_velocity(&ib);
         let err = ((e1 - e0) / e0).abs();
@@ -234,7 +234,12 @@ fn box_impacts() {
                     .collect();
                 let e0 = impulse::kinetic_energy(&ib);
                 match method {
-                    "ETI" => eti::resolve(&Default::default(), &mut pts, &mut ib),
+                    "ETI" => eti::resolve(
+                        &Default::default(),
+                        &mut pts,
+                        &mut ib,
+                        &mut Default::default(),
+                    ),
                     "SQM" => impulse::sqm::resolve(&Default::default(), &mut pts, &mut ib),
                     _ => impulse::smm::resolve(&Default::default(), &mut pts, &mut ib),
                 };

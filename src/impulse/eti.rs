@@ -54,18 +54,30 @@ struct State {
     approach: Real,
 }
 
+/// The buffers of a resolution, reused from step to step.
+#[derive(Debug, Default)]
+pub struct EtiScratch {
+    st: Vec<State>,
+    vel: Velocities,
+    order: Vec<usize>,
+}
+
 /// The normal velocity of every contact, kept current: after an impulse only the contacts that
 /// share a body with it are recomputed.
+#[derive(Debug, Default)]
 struct Velocities {
     un: Vec<Real>,
     /// Contacts of each body, in compressed rows (`start[b]..start[b + 1]` into `list`).
     start: Vec<usize>,
     list: Vec<usize>,
+    fill: Vec<usize>,
 }
 
 impl Velocities {
-    fn new(points: &[Point], bodies: &[ImpulseBody]) -> Self {
-        let mut start = vec![0usize; bodies.len() + 1];
+    fn reset(&mut self, points: &[Point], bodies: &[ImpulseBody]) {
+        let start = &mut self.start;
+        start.clear();
+        start.resize(bodies.len() + 1, 0);
         for c in points {
             start[c.m + 1] += 1;
             start[c.n_body + 1] += 1;
@@ -73,16 +85,18 @@ impl Velocities {
         for b in 0..bodies.len() {
             start[b + 1] += start[b];
         }
-        let mut fill = start.clone();
-        let mut list = vec![0; start[bodies.len()]];
+        self.fill.clone_from(start);
+        self.list.clear();
+        self.list.resize(start[bodies.len()], 0);
         for (k, c) in points.iter().enumerate() {
             for b in [c.m, c.n_body] {
-                list[fill[b]] = k;
-                fill[b] += 1;
+                self.list[self.fill[b]] = k;
+                self.fill[b] += 1;
             }
         }
-        let un = points.iter().map(|c| c.normal_velocity(bodies)).collect();
-        Velocities { un, start, list }
+        self.un.clear();
+        self.un
+            .extend(points.iter().map(|c| c.normal_velocity(bodies)));
     }
 
     /// Applies `delta` at contact `k` and refreshes the contacts of its two bodies; returns the
@@ -115,16 +129,23 @@ impl Velocities {
     }
 }
 
-/// Resolves `points` on `bodies` (velocities changed in place).
-pub fn resolve(p: &EtiParams, points: &mut [Point], bodies: &mut [ImpulseBody]) -> ImpulseInfo {
+/// Resolves `points` on `bodies` (velocities changed in place), with the buffers `scratch`.
+pub fn resolve(
+    p: &EtiParams,
+    points: &mut [Point],
+    bodies: &mut [ImpulseBody],
+    scratch: &mut EtiScratch,
+) -> ImpulseInfo {
     let mut info = ImpulseInfo::default();
     if points.is_empty() {
         return info;
     }
     let before = kinetic_energy(bodies);
     let lambda = p.divider.max(1) as Real;
-    let mut st = vec![State::default(); points.len()];
-    let mut vel = Velocities::new(points, bodies);
+    let EtiScratch { st, vel, order } = scratch;
+    st.clear();
+    st.resize(points.len(), State::default());
+    vel.reset(points, bodies);
     let mut elastic = true;
     // Fastest approach at the start (m/s); a velocity 1e-13 of it counts as zero. One base
     // increment δ for the whole resolution comes from it (002 leaves open whether δ is per
@@ -171,10 +192,11 @@ pub fn resolve(p: &EtiParams, points: &mut [Point], bodies: &mut [ImpulseBody]) 
             s.energy *= e * e;
         }
         // Stage III: release, sweeping the contacts with energy, largest first.
-        let mut order: Vec<usize> = (0..points.len()).filter(|&k| st[k].energy > 0.0).collect();
+        order.clear();
+        order.extend((0..points.len()).filter(|&k| st[k].energy > 0.0));
         while !order.is_empty() {
             order.sort_by(|&a, &b| st[b].energy.total_cmp(&st[a].energy));
-            for &k in &order {
+            for &k in order.iter() {
                 let un = vel.un[k];
                 let c = &points[k];
                 let max = -un + (2.0 * st[k].energy / c.normal_mass + un * un).sqrt();

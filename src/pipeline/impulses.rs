@@ -13,6 +13,7 @@ pub struct ImpulseScratch {
     bodies: Vec<ImpulseBody>,
     points: Vec<(usize, impulse::Point)>,
     only: Vec<impulse::Point>,
+    eti: impulse::eti::EtiScratch,
 }
 
 impl World {
@@ -43,7 +44,9 @@ impl World {
         k.only.extend(k.points.iter().map(|(_, p)| p.clone()));
         let info = match self.contact_resolver {
             ContactResolver::Complementarity => ImpulseInfo::default(),
-            ContactResolver::Eti(p) => impulse::eti::resolve(&p, &mut k.only, &mut k.bodies),
+            ContactResolver::Eti(p) => {
+                impulse::eti::resolve(&p, &mut k.only, &mut k.bodies, &mut k.eti)
+            }
             ContactResolver::SequentialImpulse(p) => {
                 impulse::sqm::resolve(&p, &mut k.only, &mut k.bodies)
             }
