@@ -33,6 +33,8 @@ pub struct Ppe {
     cg: CgVectors,
     /// The solution per unknown.
     sol: Vec<Real>,
+    /// The residual per unknown.
+    res: Vec<Real>,
 }
 
 /// Laplacian weight `w_ij ≥ 0` of a pair at separation `d` (m): 000 eq. 15 with `η² = 0.01 h²`,
@@ -447,8 +449,9 @@ impl Ppe {
     }
 
     /// `|A p − b| / |b|` from the stored lower triangle.
-    fn residual(&self, x: &[Real]) -> Real {
-        let mut r = self.rhs.clone();
+    fn residual(&mut self, x: &[Real]) -> Real {
+        let r = &mut self.res;
+        r.clone_from(&self.rhs);
         for t in &self.triplets {
             r[t.row] -= t.val * x[t.col];
             if t.row != t.col {
@@ -458,9 +461,9 @@ impl Ppe {
         let norm = |v: &[Real]| v.iter().map(|a| a * a).sum::<Real>().sqrt();
         let b = norm(&self.rhs);
         if b > 0.0 {
-            norm(&r) / b
+            norm(r) / b
         } else {
-            norm(&r)
+            norm(r)
         }
     }
 }
