@@ -30,6 +30,11 @@ pub struct EtiParams {
     pub max_repeats: u32,
     /// Approach speed (m/s) below which a contact is resting (no restitution).
     pub restitution_threshold: Real,
+    /// Compression ends when no contact approaches faster than this fraction of the largest
+    /// approach at the start of the resolution (–). The increments converge linearly (each
+    /// one disturbs the neighbouring contacts): on a pile of 534 grains every decade cost about
+    /// 15 000 increments per step, 180 000 at 1e-13 against 62 000 at 1e-6.
+    pub tolerance: Real,
 }
 
 impl Default for EtiParams {
@@ -38,6 +43,7 @@ impl Default for EtiParams {
             divider: 30,
             max_repeats: 300,
             restitution_threshold: 0.05,
+            tolerance: 1e-6,
         }
     }
 }
@@ -63,14 +69,21 @@ pub struct EtiScratch {
 }
 
 /// The normal velocity of every contact, kept current: after an impulse only the contacts that
-/// share a body with it are recomputed.
+/// share a dynamic body with it are recomputed, and a tournament tree over them gives the most
+/// negative one in O(1) after O(log n) per change (a scan of all contacts per increment made a
+/// pile of 500 grains spend most of its time looking for the next contact).
 #[derive(Debug, Default)]
 struct Velocities {
     un: Vec<Real>,
-    /// Contacts of each body, in compressed rows (`start[b]..start[b + 1]` into `list`).
+    /// Contacts of each dynamic body, in compressed rows (`start[b]..start[b + 1]` into `list`);
+    /// static and kinematic bodies keep their velocity, so they list nothing.
     start: Vec<usize>,
     list: Vec<usize>,
     fill: Vec<usize>,
+    /// Tournament tree: `tree[leaves + k] = k`, every inner node the index of the smaller `un`
+    /// of its two children; `tree[1]` is the most negative contact.
+    tree: Vec<usize>,
+    leaves: usize,
 }
 
 impl Velocities {
@@ -78,9 +91,11 @@ impl Velocities {
         let start = &mut self.start;
         start.clear();
         start.resize(bodies.len() + 1, 0);
+        let moves = |b: usize| bodies[b].mass > 0.0;
         for c in points {
-            start[c.m + 1] += 1;
-            start[c.n_body + 1] += 1;
+            for b in [c.m, c.n_body].into_iter().filter(|&b| moves(b)) {
+                start[b + 1] += 1;
+            }
         }
         for b in 0..bodies.len() {
             start[b + 1] += start[b];
@@ -89,7 +104,7 @@ impl Velocities {
         self.list.clear();
         self.list.resize(start[bodies.len()], 0);
         for (k, c) in points.iter().enumerate() {
-            for b in [c.m, c.n_body] {
+            for b in [c.m, c.n_body].into_iter().filter(|&b| moves(b)) {
                 self.list[self.fill[b]] = k;
                 self.fill[b] += 1;
             }
@@ -97,6 +112,41 @@ impl Velocities {
         self.un.clear();
         self.un
             .extend(points.iter().map(|c| c.normal_velocity(bodies)));
+        // Leaves past the last contact repeat contact 0, so they never win against it.
+        self.leaves = points.len().next_power_of_two();
+        self.tree.clear();
+        self.tree.resize(2 * self.leaves, 0);
+        for k in 0..points.len() {
+            self.tree[self.leaves + k] = k;
+        }
+        for node in (1..self.leaves).rev() {
+            self.tree[node] = self.smaller(node);
+        }
+    }
+
+    /// The contact of the smaller `un` among the two children of `node` (the left on a tie).
+    fn smaller(&self, node: usize) -> usize {
+        let (a, b) = (self.tree[2 * node], self.tree[2 * node + 1]);
+        if self.un[b] < self.un[a] {
+            b
+        } else {
+            a
+        }
+    }
+
+    /// Sets the normal velocity of contact `k` and replays its matches up the tree, stopping
+    /// where a match is won by the same other contact as before (nothing above it changes).
+    fn set(&mut self, k: usize, un: Real) {
+        self.un[k] = un;
+        let mut node = (self.leaves + k) / 2;
+        while node >= 1 {
+            let winner = self.smaller(node);
+            if winner == self.tree[node] && winner != k {
+                break;
+            }
+            self.tree[node] = winner;
+            node /= 2;
+        }
     }
 
     /// Applies `delta` at contact `k` and refreshes the contacts of its two bodies; returns the
@@ -110,8 +160,9 @@ impl Velocities {
     ) -> Real {
         let w = points[k].apply(bodies, delta);
         for b in [points[k].m, points[k].n_body] {
-            for &j in &self.list[self.start[b]..self.start[b + 1]] {
-                self.un[j] = points[j].normal_velocity(bodies);
+            for i in self.start[b]..self.start[b + 1] {
+                let j = self.list[i];
+                self.set(j, points[j].normal_velocity(bodies));
             }
         }
         w
@@ -119,13 +170,8 @@ impl Velocities {
 
     /// The contact with the most negative normal velocity and that velocity.
     fn most_negative(&self) -> (usize, Real) {
-        let mut best = (0, Real::INFINITY);
-        for (k, &u) in self.un.iter().enumerate() {
-            if u < best.1 {
-                best = (k, u);
-            }
-        }
-        best
+        let k = self.tree[1.min(self.tree.len() - 1)];
+        (k, self.un[k])
     }
 }
 
@@ -147,13 +193,13 @@ pub fn resolve(
     st.resize(points.len(), State::default());
     vel.reset(points, bodies);
     let mut elastic = true;
-    // Fastest approach at the start (m/s); a velocity 1e-13 of it counts as zero. One base
+    // Fastest approach at the start (m/s); `tolerance` of it counts as zero. One base
     // increment δ for the whole resolution comes from it (002 leaves open whether δ is per
     // contact; per contact, a contact first compressed by its neighbours' increments took δ/λ,
     // its neighbour δ/λ², … and a resting stack of ten cubes needed 85 000 increments per step
     // instead of 48 700).
     let scale = vel.un.iter().map(|u| (-u).max(0.0)).fold(0.0, Real::max);
-    let (tol, step) = (1e-13 * scale, scale / lambda);
+    let (tol, step) = (p.tolerance * scale, scale / lambda);
     for repeat in 0.. {
         if repeat == p.max_repeats {
             elastic = false;

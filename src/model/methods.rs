@@ -105,6 +105,10 @@ pub enum ContactResolverDef {
         /// Repetitions of the three stages before the restitution is forced to 0. Default 300.
         #[serde(default = "eti_repeats")]
         max_repeats: std::num::NonZeroU32,
+        /// Compression stops when no contact approaches faster than this fraction of the
+        /// largest approach of the step (0 to 1). Default 1e-6.
+        #[serde(default = "eti_tolerance")]
+        tolerance: super::values::UnitInterval,
     },
     /// Sequential impulses, most negative contact first (002 Appendix A).
     SequentialImpulse {
@@ -128,6 +132,9 @@ fn eti_divider() -> std::num::NonZeroU32 {
 fn eti_repeats() -> std::num::NonZeroU32 {
     std::num::NonZeroU32::new(crate::impulse::eti::EtiParams::default().max_repeats).unwrap()
 }
+fn eti_tolerance() -> super::values::UnitInterval {
+    super::values::UnitInterval(crate::impulse::eti::EtiParams::default().tolerance)
+}
 fn sqm_iterations() -> std::num::NonZeroU32 {
     std::num::NonZeroU32::new(crate::impulse::sqm::SqmParams::default().max_iterations).unwrap()
 }
@@ -142,10 +149,12 @@ impl ContactResolverDef {
             ContactResolverDef::Eti {
                 divider,
                 max_repeats,
+                tolerance,
             } => R::Eti(EtiParams {
                 divider: divider.get(),
                 max_repeats: max_repeats.get(),
                 restitution_threshold: threshold,
+                tolerance: tolerance.0,
             }),
             ContactResolverDef::SequentialImpulse { max_iterations } => {
                 R::SequentialImpulse(SqmParams {

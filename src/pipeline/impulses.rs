@@ -25,6 +25,7 @@ impl World {
             self.last_impulses = ImpulseInfo::default();
             return;
         }
+        let t0 = std::time::Instant::now();
         let planar = self.dofs == crate::body::Dofs::Planar;
         let s = &mut self.scratch;
         let k = &mut s.impulse;
@@ -69,5 +70,6 @@ impl World {
         let vel = fluid.map(|f| &f.vel[..]).unwrap_or(&[]);
         s.layout.gather(&self.bodies, vel, &mut s.v);
         self.last_impulses = info;
+        self.timings.add(super::timing::Stage::Impulses, t0);
     }
 }

@@ -13,6 +13,8 @@ pub enum Stage {
     Fluid,
     /// Broad and narrow phase.
     Geometry,
+    /// An impulse contact resolver (ETI, SQM, SMM).
+    Impulses,
     /// Building the rows.
     Rows,
     /// The constraint solve and reading impulses back.
@@ -25,11 +27,12 @@ pub enum Stage {
 
 impl Stage {
     /// All stages in order.
-    pub const ALL: [Stage; 8] = [
+    pub const ALL: [Stage; 9] = [
         Stage::External,
         Stage::Neighbours,
         Stage::Fluid,
         Stage::Geometry,
+        Stage::Impulses,
         Stage::Rows,
         Stage::Solve,
         Stage::Integrate,
@@ -43,6 +46,7 @@ impl Stage {
             Stage::Neighbours => "neighbours",
             Stage::Fluid => "explicit fluid",
             Stage::Geometry => "geometry",
+            Stage::Impulses => "impulses",
             Stage::Rows => "rows",
             Stage::Solve => "solve",
             Stage::Integrate => "integrate",
@@ -54,7 +58,7 @@ impl Stage {
 /// Accumulated wall time per stage.
 #[derive(Debug, Clone, Default)]
 pub struct StageTimes {
-    totals: [Duration; 8],
+    totals: [Duration; 9],
 }
 
 impl StageTimes {
