@@ -21,6 +21,9 @@ use crate::pipeline::{FluidMethod, World};
 
 /// Builds the world. The model must have passed [`super::load::parse_str`].
 pub fn build_world(m: &Model) -> Result<World, String> {
+    // Arrays left in a model changed after loading are expanded here (loading expands them).
+    let m = super::arrays::expanded(m);
+    let m = &*m;
     let dofs = match m.scene.dimension {
         Dimension::Two => Dofs::Planar,
         Dimension::Three => Dofs::Spatial,

@@ -65,7 +65,7 @@ pub fn parse_str(path: &Path, source: &str) -> Result<Model, Box<ModelError>> {
         ))
     })?;
     validate(path, source, &model)?;
-    Ok(model)
+    Ok(super::arrays::expand(model))
 }
 
 /// Offset of the value of `field` inside the list item that mentions `"name"` under `list:`.
@@ -304,6 +304,8 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
                 "expected a non-zero axis or quaternion".into(),
             );
         }
+        let array_at = locate(source, "bodies", &b.name, "array");
+        super::arrays::check(path, source, array_at, b, dofs == Dofs::Planar)?;
         if matches!(b.shape, ShapeDef::TriMesh { .. }) && b.kind != BodyKind::Static {
             return err(
                 locate(source, "bodies", &b.name, "kind"),
@@ -334,6 +336,20 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
                         "a dynamic body needs a finite positive mass and inertia; this shape gives mass {mass:e} kg and principal inertia ({:e}, {:e}, {:e}) kg·m² (check its size and the density)",
                         inertia.x, inertia.y, inertia.z
                     ),
+                );
+            }
+        }
+    }
+    // The copies of an array replace their template under their own names.
+    let mut names: HashSet<String> = names.into_iter().map(str::to_string).collect();
+    for b in m.bodies.iter().filter(|b| b.array.is_some()) {
+        names.remove(&b.name);
+        for n in super::arrays::copy_names(b, dofs == Dofs::Planar) {
+            if !names.insert(n.clone()) {
+                return err(
+                    locate(source, "bodies", &b.name, "array"),
+                    "array",
+                    format!("copy `{n}` of this array has the name of another body"),
                 );
             }
         }
@@ -450,6 +466,16 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
                 (n, false)
             }
             ProbeDef::JointForce(n) => (n, true),
+            ProbeDef::Repose(n) => {
+                if dofs == Dofs::Planar {
+                    return err(
+                        locate(source, "probes", "Repose", ""),
+                        "probes",
+                        "`Repose` measures a 3D pile (gravity along −z); this model is 2D".into(),
+                    );
+                }
+                (n, false)
+            }
             ProbeDef::FluidForce(n) | ProbeDef::Submerged(n) => {
                 if m.fluid.is_none() {
                     return err(

@@ -1,9 +1,11 @@
 //! Model files: the RON schema ([`schema`]), validated values ([`values`]), located errors
-//! ([`error`]), loading with cross-checks ([`load`]), shapes ([`shapes`]), building a
+//! ([`error`]), loading with cross-checks ([`load`]), body arrays ([`arrays`]), shapes
+//! ([`shape_defs`], [`shapes`]), building a
 //! [`crate::pipeline::World`] ([`build`]) and resolving probes ([`probes`]). This layer only
 //! maps RON onto the core's types (parameters with their defaults and `validate()`, shapes,
 //! probes); the core never imports it.
 
+pub mod arrays;
 pub mod build;
 pub mod error;
 mod fluid_limits;
@@ -13,6 +15,7 @@ pub mod motion;
 pub mod periodic;
 pub mod probes;
 pub mod schema;
+pub mod shape_defs;
 pub mod shapes;
 pub mod values;
 pub mod warnings;

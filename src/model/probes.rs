@@ -43,6 +43,13 @@ pub enum ProbeDef {
     /// stored in the contacts at once and the energy released (J, ETI), and the bodies' kinetic
     /// energy change (J). Needs an impulse resolver (`contact: (resolver: Eti() | ..)`).
     Resolver,
+    /// Angle of repose (degrees) of the pile of dynamic bodies on a plate body, by the
+    /// fixed-base cone method (3D, gravity along −z): in each of 8 sectors around the plate's
+    /// centre, the highest grain top of each ring one grain diameter wide from a quarter of
+    /// the plate's radius out, a least-squares line through them; the mean of the sectors'
+    /// angles (`crate::probe::repose`). Columns `repose_angle` and `repose_spread` (half the
+    /// range over the sectors, deg), `pile_grains` and `pile_height` (m).
+    Repose(String),
 }
 
 /// The probes of `model` in `world` (built from it), in the model's order.
@@ -86,5 +93,6 @@ fn resolve(def: &ProbeDef, world: &World) -> Result<Probe, String> {
             Probe::Submerged(i, pts)
         }
         ProbeDef::FluidEnergy => Probe::FluidEnergy,
+        ProbeDef::Repose(n) => Probe::Repose(body(n)?, crate::probe::repose::bounding_radii(world)),
     })
 }

@@ -18,7 +18,8 @@
 
 pub use super::methods::FluidMethodDef;
 pub use super::probes::ProbeDef;
-use super::values::{NonNegative, Positive, PositiveV3, Rotation, UnitInterval, V3};
+pub use super::shape_defs::{PartDef, ShapeDef};
+use super::values::{NonNegative, Positive, Rotation, UnitInterval, V3};
 use crate::constraints::contact::ContactParams;
 use crate::fluid::FluidParams;
 use crate::solver::SolverChoice;
@@ -419,71 +420,14 @@ pub struct BodyDef {
     /// Collision groups the body belongs to (see the model's `no_contact`).
     #[serde(default)]
     pub groups: Vec<String>,
+    /// Copies of this body on a lattice, named `name.0`, `name.1`, … (see
+    /// [`super::arrays::ArrayDef`]); the body itself is then only their template.
+    #[serde(default)]
+    pub array: Option<super::arrays::ArrayDef>,
 }
 
 fn default_material() -> String {
     "default".to_string()
-}
-
-/// A collision and mass shape in the body frame.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub enum ShapeDef {
-    /// A sphere (planar: a disc extruded along z).
-    Ball {
-        /// Radius (m).
-        radius: Positive,
-    },
-    /// A box given by half extents (m); planar models may give `(hx, hy)`.
-    Cuboid {
-        /// Half extents (m).
-        half_extents: PositiveV3,
-    },
-    /// A capsule along the local y axis (planar: a stadium extruded along z).
-    Capsule {
-        /// Half length of the segment between the cap centres (m).
-        half_height: Positive,
-        /// Radius (m).
-        radius: Positive,
-    },
-    /// A cylinder along the local y axis (3D only).
-    Cylinder {
-        /// Half length (m).
-        half_height: Positive,
-        /// Radius (m).
-        radius: Positive,
-    },
-    /// The convex hull of points (m); planar models give `(x, y)` points of a polygon.
-    ConvexHull {
-        /// The points.
-        points: Vec<V3>,
-    },
-    /// A triangle mesh (3D only, static bodies only).
-    TriMesh {
-        /// Vertices (m).
-        vertices: Vec<V3>,
-        /// Triangles as vertex indices, counter-clockwise seen from outside.
-        indices: Vec<(u32, u32, u32)>,
-    },
-    /// Several shapes rigidly joined.
-    Compound {
-        /// The parts, each placed in the body frame.
-        parts: Vec<PartDef>,
-    },
-}
-
-/// A part of a compound shape.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct PartDef {
-    /// The shape of the part (compounds may not nest).
-    pub shape: ShapeDef,
-    /// Position in the body frame (m).
-    #[serde(default)]
-    pub position: V3,
-    /// Orientation in the body frame.
-    #[serde(default)]
-    pub rotation: Rotation,
 }
 
 /// A joint between two bodies.

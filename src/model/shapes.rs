@@ -26,7 +26,7 @@ pub const MAX_LENGTH: Real = 1e6;
 pub(crate) fn largest_length(def: &ShapeDef) -> Real {
     let v = |p: &super::values::V3| p.0.abs().max(p.1.abs()).max(p.2.abs());
     match def {
-        ShapeDef::Ball { radius } => radius.0,
+        ShapeDef::Ball { radius } | ShapeDef::FacetedBall { radius, .. } => radius.0,
         ShapeDef::Cuboid { half_extents } => v(&half_extents.0),
         ShapeDef::Capsule {
             half_height,
@@ -43,6 +43,76 @@ pub(crate) fn largest_length(def: &ShapeDef) -> Real {
             .map(|p| largest_length(&p.shape) + v(&p.position))
             .fold(0.0, Real::max),
     }
+}
+
+/// Subdivisions of a `FacetedBall` at most.
+pub const MAX_SUBDIVISIONS: u8 = 4;
+
+/// The vertices of a unit icosphere: the icosahedron's 12, then the midpoints of every edge
+/// pushed onto the sphere, `subdivisions` times.
+pub fn icosphere(subdivisions: u8) -> Vec<Vec3> {
+    let t = (1.0 + 5.0_f64.sqrt()) / 2.0;
+    let mut v: Vec<Vec3> = [
+        (-1.0, t, 0.0),
+        (1.0, t, 0.0),
+        (-1.0, -t, 0.0),
+        (1.0, -t, 0.0),
+        (0.0, -1.0, t),
+        (0.0, 1.0, t),
+        (0.0, -1.0, -t),
+        (0.0, 1.0, -t),
+        (t, 0.0, -1.0),
+        (t, 0.0, 1.0),
+        (-t, 0.0, -1.0),
+        (-t, 0.0, 1.0),
+    ]
+    .iter()
+    .map(|&(x, y, z)| Vec3::new(x, y, z).normalize())
+    .collect();
+    let mut faces: Vec<[usize; 3]> = vec![
+        [0, 11, 5],
+        [0, 5, 1],
+        [0, 1, 7],
+        [0, 7, 10],
+        [0, 10, 11],
+        [1, 5, 9],
+        [5, 11, 4],
+        [11, 10, 2],
+        [10, 7, 6],
+        [7, 1, 8],
+        [3, 9, 4],
+        [3, 4, 2],
+        [3, 2, 6],
+        [3, 6, 8],
+        [3, 8, 9],
+        [4, 9, 5],
+        [2, 4, 11],
+        [6, 2, 10],
+        [8, 6, 7],
+        [9, 8, 1],
+    ];
+    for _ in 0..subdivisions {
+        let mut mid = std::collections::HashMap::new();
+        let mut next = Vec::with_capacity(4 * faces.len());
+        for f in &faces {
+            let mut m = [0; 3];
+            for e in 0..3 {
+                let (a, b) = (f[e], f[(e + 1) % 3]);
+                m[e] = *mid.entry((a.min(b), a.max(b))).or_insert_with(|| {
+                    v.push((v[a] + v[b]).normalize());
+                    v.len() - 1
+                });
+            }
+            next.extend([
+                [f[0], m[0], m[2]],
+                [f[1], m[1], m[0]],
+                [f[2], m[2], m[1]],
+                m,
+            ]);
+        }
+        faces = next;
+    }
+    v
 }
 
 /// Builds a parry shape and the pose of that shape in the body frame.
@@ -71,6 +141,27 @@ pub fn build_shape(
                 )
             } else {
                 (SharedShape::ball(radius.0), Iso::identity())
+            }
+        }
+        ShapeDef::FacetedBall {
+            radius,
+            subdivisions,
+        } => {
+            if planar {
+                return err("FacetedBall is a 3D shape; in a planar model use Ball or ConvexHull");
+            }
+            if *subdivisions > MAX_SUBDIVISIONS {
+                return Err(ShapeError(format!(
+                    "{subdivisions} subdivisions; at most {MAX_SUBDIVISIONS} (2 562 vertices)"
+                )));
+            }
+            let pts: Vec<_> = icosphere(*subdivisions)
+                .iter()
+                .map(|p| to_pv(&(p * radius.0)))
+                .collect();
+            match SharedShape::convex_hull(&pts) {
+                Some(s) => (s, Iso::identity()),
+                None => return err("could not build the faceted ball"),
             }
         }
         ShapeDef::Cuboid { half_extents } => {

@@ -4,6 +4,7 @@
 //! [`fluid`]. The model layer resolves the names of a model's probes into [`Probe`]s.
 
 pub mod fluid;
+pub mod repose;
 
 use crate::math::Vec3;
 use crate::pipeline::World;
@@ -37,6 +38,9 @@ pub enum Probe {
     Submerged(usize, Vec<Vec3>),
     /// Fluid kinetic, potential and total energy (J).
     FluidEnergy,
+    /// Angle of repose of the pile on plate body `i` ([`repose`]), with every body's bounding
+    /// radius (m).
+    Repose(usize, Vec<Real>),
 }
 
 impl Probe {
@@ -62,6 +66,10 @@ impl Probe {
                 format!("submerged fraction of {} (-)", world.bodies[*i].name)
             }
             Probe::FluidEnergy => "fluid energy (J)".to_string(),
+            Probe::Repose(i, _) => format!(
+                "pile on {}: angle of repose and spread (deg), grains (-), height (m)",
+                world.bodies[*i].name
+            ),
         }
     }
 
@@ -101,6 +109,12 @@ impl Probe {
                 "fluid_potential".into(),
                 "fluid_total".into(),
             ],
+            Probe::Repose(..) => vec![
+                "repose_angle".into(),
+                "repose_spread".into(),
+                "pile_grains".into(),
+                "pile_height".into(),
+            ],
         }
     }
 
@@ -128,6 +142,10 @@ impl Probe {
                     })
                     .unwrap_or((z, z));
                 out.extend(f.iter().chain(t.iter()));
+                return;
+            }
+            Probe::Repose(i, radii) => {
+                out.extend(repose::measure(world, *i, radii));
                 return;
             }
             Probe::Resolver => {
