@@ -43,6 +43,14 @@ fn stack_resolvers(b: divan::Bencher, resolver: &str) {
     b.bench_local(|| w.step());
 }
 
+/// The angle-of-repose pile (534 faceted grains, ETI) as it runs out of the lifted tube at
+/// t = 0.6 s: the impulse resolver on a dense granular flow (tens of thousands of increments).
+#[divan::bench(sample_count = 10, sample_size = 1)]
+fn repose_pile(b: divan::Bencher) {
+    let mut w = world_at("repose_eti.ron", 360);
+    b.bench_local(|| w.step());
+}
+
 /// 18 mixed shapes piling up on a triangle-mesh ramp (3D, APGD), at t = 1.6 s.
 #[divan::bench]
 fn mixed_pile(b: divan::Bencher) {
