@@ -112,11 +112,14 @@ impl Velocities {
         self.un.clear();
         self.un
             .extend(points.iter().map(|c| c.normal_velocity(bodies)));
-        // Leaves past the last contact repeat contact 0, so they never win against it.
-        self.leaves = points.len().next_power_of_two();
+        // Leaves past the last contact point at a sentinel that never approaches (a real
+        // contact there would go stale in the matches off its own path and hide the minimum).
+        let n = points.len();
+        self.un.push(Real::INFINITY);
+        self.leaves = n.next_power_of_two();
         self.tree.clear();
-        self.tree.resize(2 * self.leaves, 0);
-        for k in 0..points.len() {
+        self.tree.resize(2 * self.leaves, n);
+        for k in 0..n {
             self.tree[self.leaves + k] = k;
         }
         for node in (1..self.leaves).rev() {
@@ -258,4 +261,44 @@ pub fn resolve(
     }
     info.energy_change = kinetic_energy(bodies) - before;
     info
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree's most negative contact is the scan's (the first of equal minima) after any
+    /// sequence of changes, for sizes on and off powers of two.
+    #[test]
+    fn tree_finds_the_first_minimum() {
+        let mut seed = 12345u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        for n in [1usize, 2, 3, 5, 8, 13, 64, 100] {
+            let mut v = Velocities {
+                un: (0..n).map(|k| (k % 7) as Real).collect(),
+                ..Default::default()
+            };
+            v.un.push(Real::INFINITY);
+            v.leaves = n.next_power_of_two();
+            v.tree = vec![n; 2 * v.leaves];
+            for k in 0..n {
+                v.tree[v.leaves + k] = k;
+            }
+            for node in (1..v.leaves).rev() {
+                v.tree[node] = v.smaller(node);
+            }
+            for _ in 0..2000 {
+                // Few distinct values, so ties are common.
+                let (k, u) = (next() % n, (next() % 9) as Real - 4.0);
+                v.set(k, u);
+                let scan = (0..n).fold(0, |b, j| if v.un[j] < v.un[b] { j } else { b });
+                assert_eq!(v.most_negative().0, scan, "n = {n}");
+            }
+        }
+    }
 }
