@@ -9,12 +9,15 @@
 //!   incompressible, with contact rows): at 1 s the block rests on it 0.020 m (one spacing)
 //!   above the floor and ETI has had nothing to do. The test runs 0.3 s (the block still
 //!   sinking, 0.060 m up) and checks that the run stays finite with the block above the floor.
-//! - `Isph` is left out: its wall-side compression (issue 12, the book's ISPH page) stops this
-//!   run at t = 0.19 s by the 20 % compression guard.
+//! - `Isph`: its wall-side compression (issue 12, the book's ISPH page) stops the sinking run
+//!   at t = 0.19 s by the 20 % compression guard, before the block lands. So the block starts
+//!   on the floor instead (000's pairing, `Isph` + `Eti`): it stays there on ETI's impulses
+//!   (58 increments per step, 1e-5 m above the floor at 0.4 s) until the guard stops that run
+//!   too, at 0.57 s, at the free surface beside the block; the test runs 0.4 s.
 
 use std::path::Path;
 
-fn tank(method: &str) -> vcsim::World {
+fn tank(method: &str, block_y: f64) -> vcsim::World {
     let src = format!(
         "Model(
             scene: (dimension: Two, gravity: (0, -9.81)),
@@ -25,7 +28,7 @@ fn tank(method: &str) -> vcsim::World {
                 (name: \"floor\", kind: Static, shape: Cuboid(half_extents: (0.25, 0.05)), position: (0.25, -0.05)),
                 (name: \"left\", kind: Static, shape: Cuboid(half_extents: (0.05, 0.3)), position: (-0.05, 0.2)),
                 (name: \"right\", kind: Static, shape: Cuboid(half_extents: (0.05, 0.3)), position: (0.55, 0.2)),
-                (name: \"block\", material: \"heavy\", shape: Cuboid(half_extents: (0.05, 0.05)), position: (0.25, 0.15)),
+                (name: \"block\", material: \"heavy\", shape: Cuboid(half_extents: (0.05, 0.05)), position: (0.25, {block_y})),
             ],
             fluid: (spacing: 0.02, regions: [Box(min: (0, 0), max: (0.5, 0.3))], method: {method}),
         )"
@@ -37,7 +40,7 @@ fn tank(method: &str) -> vcsim::World {
 #[test]
 fn eti_resolves_the_contacts_inside_fluid_steps() {
     // WCSPH: the block lands and rests on ETI's impulses.
-    let mut w = tank("Wcsph()");
+    let mut w = tank("Wcsph()", 0.15);
     let b = w.body("block").unwrap();
     let mut increments = 0;
     while w.time < 1.0 - 1e-9 {
@@ -53,7 +56,7 @@ fn eti_resolves_the_contacts_inside_fluid_steps() {
     assert!(speed < 1e-3, "block still moving at {speed} m/s");
     assert!(increments > 0, "ETI did not act on the resting block");
     // Constraint: the block rests on the last fluid layer, above the floor.
-    let mut w = tank("Constraint()");
+    let mut w = tank("Constraint()", 0.15);
     while w.time < 0.3 - 1e-9 {
         w.step();
     }
@@ -63,4 +66,17 @@ fn eti_resolves_the_contacts_inside_fluid_steps() {
         y - 0.05
     );
     assert!(y.is_finite() && y > 0.05 - 1e-4, "block at {y} m");
+    // ISPH: the block starts on the floor (0.2 mm up) and stays there.
+    let mut w = tank("Isph()", 0.0502);
+    while w.time < 0.4 - 1e-9 {
+        w.step();
+    }
+    let (y, speed) = (w.bodies[b].com().y, w.bodies[b].lin_vel.norm());
+    let increments = w.last_impulses.iterations;
+    eprintln!("ISPH + ETI at 0.4 s: block bottom {:.2e} m above the floor, speed {speed:.1e} m/s, {increments} increments in the last step", y - 0.05);
+    assert!(
+        (y - 0.05).abs() < 1e-3 && speed < 1e-3,
+        "block at {y} m, {speed} m/s"
+    );
+    assert!(increments > 0, "ETI did not act on the resting block");
 }
