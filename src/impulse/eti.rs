@@ -258,6 +258,11 @@ pub fn resolve(
                 info.iterations += 1;
             }
             order.retain(|&k| st[k].energy > 0.0);
+            // A divider of millions makes a release of millions of increments: capped too.
+            if info.iterations >= MAX_INCREMENTS {
+                info.capped = true;
+                break;
+            }
         }
     }
     info.energy_change = kinetic_energy(bodies) - before;

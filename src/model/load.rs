@@ -215,6 +215,11 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
     } else {
         Dofs::Spatial
     };
+    if let Some((field, msg)) = m.contact.resolver.check() {
+        let from = find_key(source, "resolver", 0).unwrap_or(0);
+        let o = find_key(source, field, from).map_or(from, |o| value_start(source, o));
+        return err(o, field, msg);
+    }
     let mut names = HashSet::new();
     for b in &m.bodies {
         if b.name.is_empty() {

@@ -139,7 +139,31 @@ fn sqm_iterations() -> std::num::NonZeroU32 {
     std::num::NonZeroU32::new(crate::impulse::sqm::SqmParams::default().max_iterations).unwrap()
 }
 
+/// The largest ETI divider: λ = 10⁵ already asks 10⁵ increments of every contact (002: no gain
+/// above 50); larger values only run into the increment cap.
+pub const MAX_DIVIDER: u32 = 100_000;
+
 impl ContactResolverDef {
+    /// Values the parser accepts but a run cannot honour: the field and what is wrong.
+    pub fn check(&self) -> Option<(&'static str, String)> {
+        let cap = crate::impulse::eti::MAX_INCREMENTS as u32;
+        match *self {
+            ContactResolverDef::Eti { divider, .. } if divider.get() > MAX_DIVIDER => Some((
+                "divider",
+                format!("expected at most {MAX_DIVIDER}, got {divider}"),
+            )),
+            ContactResolverDef::SequentialImpulse { max_iterations }
+                if max_iterations.get() > cap =>
+            {
+                Some((
+                    "max_iterations",
+                    format!("expected at most {cap} impulses per step, got {max_iterations}"),
+                ))
+            }
+            _ => None,
+        }
+    }
+
     /// The core's resolver, restitution below `threshold` (m/s) off.
     pub fn to_core(&self, threshold: crate::math::Real) -> crate::pipeline::ContactResolver {
         use crate::impulse::{eti::EtiParams, smm::SmmParams, sqm::SqmParams};
