@@ -1,7 +1,8 @@
 //! Angle of repose against friction (issue 13; 002 §7.5): runs a pile model (default
 //! `models/repose_eti.ron`) once per friction coefficient and contact resolver, in parallel,
 //! and writes the angle measured by the model's `Repose` probe at the end of each run as a
-//! table (`table.csv`) and a plot (`repose.png`) in the output folder.
+//! table (`table.csv`) and a plot (`repose.png`, with the spread over the sectors as bars) in
+//! the output folder.
 //!
 //! ```sh
 //! cargo run --release --example repose_study
@@ -117,10 +118,16 @@ fn plot(path: &std::path::Path, resolvers: &[String], runs: &[Run]) -> Result<()
     let e = |e: &dyn std::fmt::Display| e.to_string();
     let root = BitMapBackend::new(path, (800, 500)).into_drawing_area();
     root.fill(&WHITE).map_err(|x| e(&x))?;
-    let top = runs.iter().map(|r| r.angle).filter(|a| a.is_finite());
+    let top = runs
+        .iter()
+        .map(|r| r.angle + r.spread)
+        .filter(|a| a.is_finite());
     let top = top.fold(10.0, f64::max) * 1.15;
     let mut chart = ChartBuilder::on(&root)
-        .caption("angle of repose against friction", ("sans-serif", 20))
+        .caption(
+            "angle of repose against friction (bars: spread over the 8 sectors)",
+            ("sans-serif", 20),
+        )
         .margin(12)
         .x_label_area_size(40)
         .y_label_area_size(50)
@@ -134,11 +141,24 @@ fn plot(path: &std::path::Path, resolvers: &[String], runs: &[Run]) -> Result<()
         .map_err(|x| e(&x))?;
     for (i, name) in resolvers.iter().enumerate() {
         let color = Palette99::pick(i).to_rgba();
-        let pts: Vec<(f64, f64)> = runs
+        let mine: Vec<&Run> = runs
             .iter()
             .filter(|r| &r.resolver == name && r.angle.is_finite())
-            .map(|r| (r.mu, r.angle))
             .collect();
+        let pts: Vec<(f64, f64)> = mine.iter().map(|r| (r.mu, r.angle)).collect();
+        // The sectors' spread as a bar, the points of each resolver side by side.
+        let dx = 0.006 * (i as f64 - 0.5 * (resolvers.len() as f64 - 1.0));
+        chart
+            .draw_series(mine.iter().map(|r| {
+                PathElement::new(
+                    vec![
+                        (r.mu + dx, r.angle - r.spread),
+                        (r.mu + dx, r.angle + r.spread),
+                    ],
+                    color.stroke_width(1),
+                )
+            }))
+            .map_err(|x| e(&x))?;
         chart
             .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
             .map_err(|x| e(&x))?
