@@ -72,13 +72,18 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 (other, _) => panic!("resolver `{other}`: the model's ETI or complementarity"),
             }
             let mut w = vcsim::build_world(&m).expect("model builds");
-            let plate = w.body("plate").expect("the model has a body `plate`");
-            let radii = vcsim::probe::repose::bounding_radii(&w);
-            let start = Instant::now();
-            while w.time < m.time.end.0 - 0.5 * w.dt {
-                w.step();
-            }
-            let [angle, spread, grains, height] = vcsim::probe::repose::measure(&w, plate, &radii);
+            let probes = vcsim::model::resolve_probes(&m, &w).expect("the model's probes");
+            let (start, end) = (Instant::now(), m.time.end.0);
+            let (series, _) = vcsim::runner::run(&mut w, &probes, end, end, &m.guard, &mut ())
+                .expect("the run stays within its bounds");
+            let last = |c: &str| {
+                *series
+                    .column(c)
+                    .and_then(|v| v.last())
+                    .expect("the model has a `Repose` probe")
+            };
+            let [angle, spread, grains, height] =
+                ["repose_angle", "repose_spread", "pile_grains", "pile_height"].map(last);
             let wall = start.elapsed().as_secs_f64();
             eprintln!("{resolver} μ = {mu}: {angle:.2} ± {spread:.2}° ({grains} grains, {height:.3} m) in {wall:.0} s");
             Run {

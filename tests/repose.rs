@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use vcsim::model::values::NonNegative;
 
 /// Angle and spread over the sectors (deg), grains on the plate and pile height (m) at the end
-/// of the run with friction `mu`.
+/// of the run with friction `mu`: the model's own `Repose` probe, run by the library runner.
 fn pile(mu: f64) -> [f64; 4] {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/repose_eti.ron");
     let mut m = vcsim::load_file(&path).expect("model loads").0;
@@ -17,12 +17,22 @@ fn pile(mu: f64) -> [f64; 4] {
         mat.friction = NonNegative(mu);
     }
     let mut w = vcsim::build_world(&m).expect("model builds");
-    let plate = w.body("plate").expect("plate");
-    let radii = vcsim::probe::repose::bounding_radii(&w);
-    while w.time < m.time.end.0 - 0.5 * w.dt {
-        w.step();
-    }
-    vcsim::probe::repose::measure(&w, plate, &radii)
+    let probes = vcsim::model::resolve_probes(&m, &w).expect("probes");
+    let end = m.time.end.0;
+    let (series, _) =
+        vcsim::runner::run(&mut w, &probes, end, end, &m.guard, &mut ()).expect("runs");
+    [
+        "repose_angle",
+        "repose_spread",
+        "pile_grains",
+        "pile_height",
+    ]
+    .map(|c| {
+        *series
+            .column(c)
+            .and_then(|v| v.last())
+            .expect("the model's Repose probe")
+    })
 }
 
 #[test]

@@ -113,9 +113,14 @@ impl Velocities {
         self.un.clear();
         self.un
             .extend(points.iter().map(|c| c.normal_velocity(bodies)));
+        self.build_tree();
+    }
+
+    /// Builds the tournament tree over the `un` of the contacts.
+    fn build_tree(&mut self) {
         // Leaves past the last contact point at a sentinel that never approaches (a real
         // contact there would go stale in the matches off its own path and hide the minimum).
-        let n = points.len();
+        let n = self.un.len();
         self.un.push(Real::INFINITY);
         self.leaves = n.next_power_of_two();
         self.tree.clear();
@@ -289,15 +294,7 @@ mod tests {
                 un: (0..n).map(|k| (k % 7) as Real).collect(),
                 ..Default::default()
             };
-            v.un.push(Real::INFINITY);
-            v.leaves = n.next_power_of_two();
-            v.tree = vec![n; 2 * v.leaves];
-            for k in 0..n {
-                v.tree[v.leaves + k] = k;
-            }
-            for node in (1..v.leaves).rev() {
-                v.tree[node] = v.smaller(node);
-            }
+            v.build_tree();
             for _ in 0..2000 {
                 // Few distinct values, so ties are common.
                 let (k, u) = (next() % n, (next() % 9) as Real - 4.0);
