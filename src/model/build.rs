@@ -261,11 +261,13 @@ fn fluid_method(def: &FluidMethodDef, f: &Fluid, gravity: &Vec3) -> Result<Fluid
             surface,
             cfl,
             solver,
+            gradient,
         } => FluidMethod::Isph(crate::fluid::isph::IsphParams {
             alpha: alpha.0,
             surface: surface.0,
             cfl: cfl.0,
             solver: *solver,
+            gradient: *gradient,
         }),
     })
 }

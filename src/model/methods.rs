@@ -46,7 +46,8 @@ pub enum FluidMethodDef {
     /// Incompressible SPH (Chorin projection, stabilised pressure Poisson equation; partitioned
     /// coupling).
     Isph {
-        /// Relaxation α of the density-invariance source (000 eq. 14). Default 0.01.
+        /// Relaxation α of the density-invariance source (000 eq. 14). Default 1 (000 uses
+        /// 0.01; the book's ISPH page has the measurements behind the choice).
         #[serde(default = "isph_alpha")]
         alpha: NonNegative,
         /// Free-surface threshold on the normalised kernel sum, in (0, 1]. Default 0.9.
@@ -59,6 +60,10 @@ pub enum FluidMethodDef {
         /// conjugate gradients, warm-started) or `Direct` (sparse Cholesky).
         #[serde(default)]
         solver: crate::fluid::isph::PpeSolver,
+        /// Pressure gradient of the corrector: `Symmetric` (default; 000 eq. 12) or
+        /// `Renormalised` (difference form with the renormalisation matrix).
+        #[serde(default)]
+        gradient: crate::fluid::isph::PressureGradient,
     },
 }
 

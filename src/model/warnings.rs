@@ -5,7 +5,8 @@
 //! - fluid outside any container: particles with no body below them along gravity, which will
 //!   fall without bound;
 //! - a fluid field written in the model that the chosen fluid method does not use
-//!   (`velocity_filter` and `shifting` belong to the constraint method).
+//!   (`velocity_filter` belongs to the constraint method, `shifting` to the constraint method
+//!   and ISPH).
 //!
 //! (Joint anchors cannot disagree at t = 0: a joint has one anchor, in world coordinates.)
 
@@ -49,8 +50,8 @@ pub fn warnings(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
     out
 }
 
-/// Fields of `fluid:` the model writes but its fluid method does not use: `velocity_filter` and
-/// `shifting` with an explicit method (WCSPH). Located at each field.
+/// Fields of `fluid:` the model writes but its fluid method does not use: `velocity_filter` with
+/// WCSPH or ISPH, `shifting` with WCSPH. Located at each field.
 fn unused_fluid_fields(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
     if world.fluid.is_none() || world.fluid_method.in_solve() {
         return Vec::new();
@@ -59,7 +60,14 @@ fn unused_fluid_fields(path: &Path, source: &str, world: &World) -> Vec<ModelErr
         return Vec::new();
     };
     let mut out = Vec::new();
-    for field in ["velocity_filter", "shifting"] {
+    let unused: &[(&str, &str)] = match world.fluid_method {
+        crate::pipeline::FluidMethod::Wcsph(_) => &[
+            ("velocity_filter", "the constraint method"),
+            ("shifting", "the constraint method and ISPH"),
+        ],
+        _ => &[("velocity_filter", "the constraint method")],
+    };
+    for &(field, owner) in unused {
         let mut from = fluid;
         while let Some(o) = super::load::find_key(source, field, from) {
             from = o + field.len();
@@ -72,7 +80,7 @@ fn unused_fluid_fields(path: &Path, source: &str, world: &World) -> Vec<ModelErr
                 o,
                 Some(field.to_string()),
                 format!(
-                    "`{field}` belongs to the constraint method; {} does not apply it",
+                    "`{field}` belongs to {owner}; {} does not apply it",
                     world.fluid_method.name()
                 ),
             ));

@@ -12,15 +12,23 @@
 //!    `n_i = V Σ_j W_ij` over fluid and boundary particles (self included; 1 inside the
 //!    initial lattice) is below [`IsphParams::surface`] gets `p = 0`.
 //! 3. PPE (000 eq. 14 with eqs. 15–17; 004 eq. 48 with the velocity and density sources
-//!    blended): `⟨∇²p⟩_i = (ρ0/Δt) ⟨∇·v*⟩_i + α ρ0 (1 − n_i)/Δt²`, α = 0.01 (000), with
+//!    blended): `⟨∇²p⟩_i = (ρ0/Δt) ⟨∇·v*⟩_i + α ρ0 min(1 − n_i, 0)/Δt²` (the density term
+//!    for compression only: a particle short of neighbours near the surface is not pulled in),
+//!    α = 1 by default ([`IsphParams::alpha`]; 000 uses 0.01), with
 //!    `⟨∇²p⟩_i = Σ_j w_ij (p_j − p_i)`, `w_ij = 2 V (−r W'(r)) / ((r² + η²) μ)` (000 eq. 15,
 //!    normalised by the lattice Laplacian moment μ, [`super::lattice_laplacian_moment`]) and
 //!    `⟨∇·v⟩_i = (1/κ) Σ_j V (v_j − v_i)·∇_iW_ij` over the fluid neighbours (000 eq. 16 in
 //!    difference form, normalised by the lattice gradient moment κ, so it is exact for linear
-//!    fields on the lattice).
-//! 4. Corrector (000 eq. 6): `vⁿ⁺¹ = v* − (Δt/ρ0) ⟨∇p⟩_i`,
-//!    `⟨∇p⟩_i = (1/κ) Σ_j V (p_j − p_i) ∇_iW_ij` over fluid and boundary neighbours; then
-//!    `xⁿ⁺¹ = xⁿ + Δt vⁿ⁺¹` (000 eq. 8).
+//!    fields on the lattice). Negative pressures are set to zero where there is a free surface.
+//! 4. Corrector (000 eq. 6): `vⁿ⁺¹ = v* − (Δt/ρ0) ⟨∇p⟩_i` with the gradient of
+//!    [`PressureGradient`]: by default the symmetric `⟨∇p⟩_i = (1/κ) Σ_j V (p_i + p_j) ∇_iW_ij`
+//!    over fluid and boundary neighbours (000 eq. 12 at uniform density), the negative adjoint
+//!    of the divergence above; or the renormalised difference form, which is also used in a
+//!    closed domain (no free surface: the pressure is defined up to a constant, to which the
+//!    symmetric form is not invariant). Then
+//!    `xⁿ⁺¹ = xⁿ + Δt vⁿ⁺¹` (000 eq. 8), and particle shifting as the constraint method's
+//!    ([`super::lind_shifting`], Lind et al. 2012, who introduced it for ISPH; the fluid's
+//!    `shifting`, default 1, 0 turns it off).
 //!
 //! **Walls** (Neumann condition, `∂p/∂n = ρ0 (v* − v_w)·n / Δt`, which makes the corrected
 //! velocity's normal component the wall's): a boundary particle b takes, seen from fluid
@@ -31,7 +39,12 @@
 //! matrix couples fluid particles only, is symmetric and positive definite once a free-surface
 //! particle (or a pinned one, in a closed domain, where the pressure is defined up to a
 //! constant: 004 takes the zero-mean solution, as here) holds it down. 000 uses Asai et al.
-//! 2013's mirror treatment instead.
+//! 2013's mirror treatment instead. With the symmetric gradient the wall pressure also rises
+//! hydrostatically along the wall, `p_b = p_i + ρ0 [((v*_i − v_w)·n_b/Δt) n_b + g_t]·(x_b − x_i)`
+//! with `g_t` gravity's tangential part (as Adami et al. 2012's extrapolation; left out along
+//! periodic axes, where the pressure cannot rise on average): without it the
+//! column of water next to a side wall lacked the wall's share of the vertical gradient and sank
+//! (0.30 m/s in the hydrostatic tank after 1 s, 0.084 m/s with it).
 //!
 //! **Solve** ([`PpeSolver`]): conjugate gradients with a Jacobi preconditioner, warm-started
 //! from the last sub-step's pressures (default), or faer's sparse Cholesky (`sp_cholesky`) of the
@@ -54,9 +67,10 @@
 //! change over the step solves `(M + M_a) Δv = M Δv_free + M_a Δv_prev`, where `Δv_free` is
 //! the change from gravity and the fluid's force alone and `Δv_prev` the body's last change
 //! (the artificial-added-mass scheme of partitioned FSI, here with the measured `M_a`;
-//! consistent: at a steady change both sides agree). The fluid's
-//! `velocity_filter` and `shifting` are not applied (000: the density term of the PPE keeps the
-//! particles evenly spaced without shifting).
+//! consistent: at a steady change both sides agree). The fluid's `velocity_filter` is not
+//! applied. (000 keeps the particles evenly spaced with the density term alone; here, without
+//! shifting, voids opened inside the circular patch and its area grew by 18 % by t = 1 s,
+//! 4.8 % with it.)
 
 pub mod ppe;
 
@@ -67,7 +81,8 @@ use crate::math::{Real, Vec3};
 /// ISPH parameters (SI units).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct IsphParams {
-    /// Relaxation α of the density-invariance source (dimensionless). Default 0.01 (000).
+    /// Relaxation α of the density-invariance source (dimensionless). Default 1 (000: 0.01;
+    /// with 0.01 the 2D dam break compresses by 20 % at t = 0.22 s, the book's ISPH page).
     pub alpha: Real,
     /// Free-surface threshold on the normalised kernel sum `n_i` (dimensionless). Default 0.9.
     pub surface: Real,
@@ -75,6 +90,24 @@ pub struct IsphParams {
     pub cfl: Real,
     /// Linear solver of the PPE. Default [`PpeSolver::Cg`].
     pub solver: PpeSolver,
+    /// Discrete pressure gradient of the corrector. Default [`PressureGradient::Symmetric`].
+    pub gradient: PressureGradient,
+}
+
+/// The discrete pressure gradient `⟨∇p⟩_i` of the corrector (Pa/m; module docs, step 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub enum PressureGradient {
+    /// `(1/κ) Σ_j V (p_i + p_j) ∇_iW_ij` (000 eq. 12; with a free surface; a closed domain uses
+    /// `Renormalised`, see the module docs): the negative adjoint of the difference
+    /// divergence of the PPE and a pair force (momentum-conserving), with a repulsion
+    /// `2 p_i Σ_j V ∇_iW_ij` between particles that cluster. The 2D dam break, circular patch
+    /// and buoyancy run to their ends with it; the book's ISPH page.
+    #[default]
+    Symmetric,
+    /// `L_i⁻ᵀ Σ_j V (p_j − p_i) ∇_iW_ij` with the renormalisation `L_i` (exact for linear
+    /// pressure fields, also at a truncated kernel): holds water at rest still, but the 2D dam
+    /// break compresses at its corner until the guard stops it (t = 0.27 s).
+    Renormalised,
 }
 
 /// How the pressure Poisson equation is solved.
@@ -91,7 +124,7 @@ pub enum PpeSolver {
 
 impl IsphParams {
     /// Default α.
-    pub const DEFAULT_ALPHA: Real = 0.01;
+    pub const DEFAULT_ALPHA: Real = 1.0;
     /// Default free-surface threshold.
     pub const DEFAULT_SURFACE: Real = 0.9;
     /// Default Courant number.
@@ -105,6 +138,7 @@ impl Default for IsphParams {
             surface: Self::DEFAULT_SURFACE,
             cfl: Self::DEFAULT_CFL,
             solver: PpeSolver::default(),
+            gradient: PressureGradient::default(),
         }
     }
 }
@@ -210,6 +244,7 @@ impl Fluid {
         self.explicit_forces(gravity, h, bodies);
         self.kernel_sums(&mut s.n);
         info.surface = s.n.iter().filter(|&&n| n < p.surface).count();
+        s.ppe.gravity = *gravity;
         let (res, its) = s.ppe.solve(self, p, &s.n, &s.bvel, h);
         info.residual = info.residual.max(res);
         info.iterations += its;
@@ -225,9 +260,22 @@ impl Fluid {
                 });
             }
         }
-        self.correct(h, weight, s);
+        // The symmetric form is not invariant to a constant added to p, and negative pressures
+        // attract (the tensile instability): with a free surface p ≥ 0, but a closed domain's
+        // pressure is defined up to a constant, and with the symmetric form the Poiseuille
+        // channel's particles were pulled into its plates (t = 0.74 s; 5.2 s taking p from its
+        // minimum). There the renormalised form, which is invariant, is used.
+        let form = if info.surface == 0 {
+            PressureGradient::Renormalised
+        } else {
+            p.gradient
+        };
+        self.correct(form, h, weight, s);
         for (x, v) in self.pos.iter_mut().zip(&self.vel) {
             *x += v * h;
+        }
+        if self.params.shifting > 0.0 {
+            self.shift_particles(h);
         }
         for (x, v) in self.boundary.iter_mut().zip(&s.bvel) {
             *x += v * h;
@@ -256,7 +304,7 @@ impl Fluid {
 
     /// Corrector: `v −= (Δt/ρ0) ⟨∇p⟩` with the pressures of the solve; adds `weight` times the
     /// pressure force of each body's particles on the fluid, reversed, to the body's force.
-    fn correct(&mut self, h: Real, weight: Real, s: &mut IsphScratch) {
+    fn correct(&mut self, form: PressureGradient, h: Real, weight: Real, s: &mut IsphScratch) {
         let (k, v0, per) = (&self.params.kernel, self.volume, self.params.periodic);
         let (pos, bx, ff, fb) = (&self.pos, &self.boundary, &self.ff, &self.fb);
         let (press, ppe) = (&self.pressure, &s.ppe);
@@ -264,6 +312,26 @@ impl Fluid {
         let planar = self.params.planar;
         s.grad.resize(self.len(), Vec3::zeros());
         super::per_particle(&mut s.grad, |i| {
+            if form == PressureGradient::Symmetric {
+                // Σ V (p_i + p_j) ∇_iW_ij over fluid and boundary neighbours, a boundary
+                // particle holding the wall pressure p_b = p_i + jump seen from i.
+                let pi = press[i];
+                let mut g = Vec3::zeros();
+                for &j in ff.of(i) {
+                    let d = per.delta(&pos[i], &pos[j as usize]);
+                    let pj = press[j as usize];
+                    g += super::kernel::volume_gradient(k, v0, &d) * (pi + pj);
+                }
+                for (e, &b) in fb.of(i).iter().enumerate() {
+                    let d = per.delta(&pos[i], &bx[b as usize]);
+                    let c = super::kernel::volume_gradient(k, v0, &d);
+                    g += c * (2.0 * pi + ppe.wall_jump(i, e));
+                }
+                if planar {
+                    g.z = 0.0;
+                }
+                return g / kappa;
+            }
             // Σ V (p_j − p_i) ∇_iW_ij and the renormalisation L_i⁻¹ = Σ V (x_j − x_i) ⊗ ∇_iW_ij
             // over fluid and boundary neighbours (exact for linear pressure fields, also where
             // the free surface truncates the kernel; 1/κ where L is singular).

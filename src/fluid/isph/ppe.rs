@@ -18,6 +18,8 @@ const DIRICHLET: u32 = u32::MAX;
 pub struct Ppe {
     /// `p_b − p_i` for each fluid–boundary pair, in the order of `Fluid::fb` (Pa).
     jump: Vec<Real>,
+    /// Gravity (m/s²) of the sub-step, for the tangential part of the wall jumps.
+    pub(crate) gravity: Vec3,
     /// Outward wall normal for each fluid–boundary pair (as `jump`).
     normal: Vec<Vec3>,
     /// Row starts of `jump` (a copy of `Fluid::fb.start`).
@@ -202,7 +204,18 @@ impl Ppe {
         let (k, v0, per) = (f.params.kernel, f.volume, f.params.periodic);
         let (rho0, kappa) = (f.params.rho0, f.kappa);
         let weight = laplacian_weight(f);
-        // Wall pressure jumps (Neumann condition).
+        // Wall pressure jumps (Neumann condition; with the symmetric gradient also the
+        // tangential hydrostatic rise, see the module docs).
+        // Along a periodic axis the pressure is periodic and cannot rise on average: gravity's
+        // component there (the driving force of a channel flow) is left out.
+        let tangential =
+            p.gradient == super::PressureGradient::Symmetric && n.iter().any(|&x| x < p.surface);
+        let mut g_wall = self.gravity;
+        for a in 0..3 {
+            if per.len[a] > 0.0 {
+                g_wall[a] = 0.0;
+            }
+        }
         self.start.clone_from(&f.fb.start);
         self.jump.clear();
         self.normal.clear();
@@ -219,7 +232,12 @@ impl Ppe {
                     Vec3::zeros()
                 };
                 let an = (f.vel[i] - bvel[b]).dot(&nrm) / h;
-                self.jump.push(rho0 * an * nrm.dot(&d));
+                let gt = if tangential {
+                    g_wall - nrm * nrm.dot(&g_wall)
+                } else {
+                    Vec3::zeros()
+                };
+                self.jump.push(rho0 * (an * nrm.dot(&d) + gt.dot(&d)));
                 self.normal.push(nrm);
             }
         }
