@@ -45,12 +45,14 @@ fn circular_patch_isph() {
 }
 
 /// Buoyancy: submerged fraction within 0.03 of the density ratio.
-/// Measured: ratio 0.2, submerged fraction 0.2000 (met) but the mean fluid force 1.041 times
-/// the weight (tolerance 2 %); the test stops there. (Before the symmetric gradient, ratio 0.5:
-/// the guard stopped the run at t = 1.36 s, compression 20.7 %; without the added mass the
-/// coupling diverged within 0.02 s.)
+/// Measured (force averaged every step since 2026-11-25): submerged fractions 0.2000, 0.5089,
+/// 0.8300 and mean fluid forces 1.0019, 1.0009, 1.0006 times the weight for ratios 0.2, 0.5,
+/// 0.8. The ratio-0.8 box floats 0.03 too deep, exactly at the tolerance: the test passes by
+/// rounding, which is not a pass to rely on, so it stays ignored. (With a sample every 0.05 s the
+/// ratio-0.2 mean force read 1.041 × the weight; before the symmetric gradient the guard stopped
+/// the ratio-0.5 run at t = 1.36 s.)
 #[test]
-#[ignore = "ISPH: ratio 0.2, mean fluid force 1.041 x weight (tolerance 2 %)"]
+#[ignore = "ISPH: ratio 0.8 fraction 0.8300, at the 0.03 tolerance's edge (passes by rounding)"]
 fn buoyancy_isph() {
     fluid_checks::buoyancy(|m| {
         m.fluid.as_mut().unwrap().method = ron::from_str(ISPH).unwrap();
