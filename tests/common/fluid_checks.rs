@@ -215,10 +215,10 @@ pub fn buoyancy(edit: impl Fn(&mut vcsim::Model)) {
             if s * 2 > steps {
                 // The force every step (it varies from step to step: a sample every 0.05 s
                 // gave the partitioned methods' means a few per cent of sampling noise).
-                force += w.fluid.as_ref().unwrap().body_force[b].y;
+                let f = w.fluid.as_ref().unwrap();
+                force += f.body_force[b].y;
                 nf += 1;
                 if s % every == 0 {
-                    let f = w.fluid.as_ref().unwrap();
                     frac += f.submerged_fraction(&w.bodies[b].pose, &pts, &w.gravity);
                     n += 1;
                 }

@@ -244,7 +244,27 @@ impl Fluid {
         self.explicit_forces(gravity, h, bodies);
         self.kernel_sums(&mut s.n);
         info.surface = s.n.iter().filter(|&&n| n < p.surface).count();
-        s.ppe.gravity = *gravity;
+        // The symmetric form is not invariant to a constant added to p, and negative pressures
+        // attract (the tensile instability): with a free surface p ≥ 0, but a closed domain's
+        // pressure is defined up to a constant, and with the symmetric form the Poiseuille
+        // channel's particles were pulled into its plates (t = 0.74 s; 5.2 s taking p from its
+        // minimum). There the renormalised form, which is invariant, is used.
+        let form = if info.surface == 0 {
+            PressureGradient::Renormalised
+        } else {
+            p.gradient
+        };
+        // With the symmetric form the wall pressure rises along the wall with gravity (module
+        // docs, **Walls**); along a periodic axis the pressure is periodic and cannot rise on
+        // average, so gravity's component there (a channel flow's driving force) is left out.
+        s.ppe.wall_gravity = Vec3::zeros();
+        if form == PressureGradient::Symmetric {
+            for a in 0..3 {
+                if self.params.periodic.len[a] == 0.0 {
+                    s.ppe.wall_gravity[a] = gravity[a];
+                }
+            }
+        }
         let (res, its) = s.ppe.solve(self, p, &s.n, &s.bvel, h);
         info.residual = info.residual.max(res);
         info.iterations += its;
@@ -260,16 +280,6 @@ impl Fluid {
                 });
             }
         }
-        // The symmetric form is not invariant to a constant added to p, and negative pressures
-        // attract (the tensile instability): with a free surface p ≥ 0, but a closed domain's
-        // pressure is defined up to a constant, and with the symmetric form the Poiseuille
-        // channel's particles were pulled into its plates (t = 0.74 s; 5.2 s taking p from its
-        // minimum). There the renormalised form, which is invariant, is used.
-        let form = if info.surface == 0 {
-            PressureGradient::Renormalised
-        } else {
-            p.gradient
-        };
         self.correct(form, h, weight, s);
         for (x, v) in self.pos.iter_mut().zip(&self.vel) {
             *x += v * h;

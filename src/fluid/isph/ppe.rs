@@ -18,8 +18,9 @@ const DIRICHLET: u32 = u32::MAX;
 pub struct Ppe {
     /// `p_b − p_i` for each fluid–boundary pair, in the order of `Fluid::fb` (Pa).
     jump: Vec<Real>,
-    /// Gravity (m/s²) of the sub-step, for the tangential part of the wall jumps.
-    pub(crate) gravity: Vec3,
+    /// Gravity (m/s²) whose tangential part the wall jumps rise with (zero for the
+    /// renormalised gradient and along periodic axes; set by the ISPH sub-step).
+    pub(crate) wall_gravity: Vec3,
     /// Outward wall normal for each fluid–boundary pair (as `jump`).
     normal: Vec<Vec3>,
     /// Row starts of `jump` (a copy of `Fluid::fb.start`).
@@ -204,18 +205,9 @@ impl Ppe {
         let (k, v0, per) = (f.params.kernel, f.volume, f.params.periodic);
         let (rho0, kappa) = (f.params.rho0, f.kappa);
         let weight = laplacian_weight(f);
-        // Wall pressure jumps (Neumann condition; with the symmetric gradient also the
-        // tangential hydrostatic rise, see the module docs).
-        // Along a periodic axis the pressure is periodic and cannot rise on average: gravity's
-        // component there (the driving force of a channel flow) is left out.
-        let tangential =
-            p.gradient == super::PressureGradient::Symmetric && n.iter().any(|&x| x < p.surface);
-        let mut g_wall = self.gravity;
-        for a in 0..3 {
-            if per.len[a] > 0.0 {
-                g_wall[a] = 0.0;
-            }
-        }
+        // Wall pressure jumps (Neumann condition, and the rise along the wall with
+        // `wall_gravity`; module docs, **Walls**).
+        let g_wall = self.wall_gravity;
         self.start.clone_from(&f.fb.start);
         self.jump.clear();
         self.normal.clear();
@@ -232,11 +224,7 @@ impl Ppe {
                     Vec3::zeros()
                 };
                 let an = (f.vel[i] - bvel[b]).dot(&nrm) / h;
-                let gt = if tangential {
-                    g_wall - nrm * nrm.dot(&g_wall)
-                } else {
-                    Vec3::zeros()
-                };
+                let gt = g_wall - nrm * nrm.dot(&g_wall);
                 self.jump.push(rho0 * (an * nrm.dot(&d) + gt.dot(&d)));
                 self.normal.push(nrm);
             }
