@@ -145,30 +145,35 @@ fn a_field_the_fluid_method_does_not_use_gets_a_located_warning() {
     assert!(!stderr.contains("`shifting`"), "{stderr}");
 }
 
-/// ISPH applies `shifting` (Lind et al. 2012) but not `velocity_filter`: only the latter warns.
+/// ISPH and WCSPH apply `shifting` (Lind et al. 2012) but not `velocity_filter`: only the latter
+/// warns.
 #[test]
-fn isph_warns_of_the_velocity_filter_only() {
-    let (code, stderr) = check_text(
-        "isph.ron",
-        r#"Model(
+fn partitioned_methods_warn_of_the_velocity_filter_only() {
+    for method in ["Isph()", "Wcsph()"] {
+        let (code, stderr) = check_text(
+            "partitioned.ron",
+            &format!(
+                r#"Model(
     scene: (dimension: Two, gravity: (0, -9.81)),
     time: (dt: 0.001, end: 0.01),
     bodies: [(name: "floor", kind: Static, shape: Cuboid(half_extents: (0.5, 0.05)), position: (0.25, -0.05))],
     fluid: (
-        method: Isph(),
+        method: {method},
         spacing: 0.05,
         shifting: 0.5,
         velocity_filter: 50,
         regions: [Box(min: (0, 0), max: (0.2, 0.2))],
     ),
 )
-"#,
-    );
-    assert_eq!(code, Some(0), "a warning is not fatal: {stderr}");
-    assert!(
-        stderr.contains("isph.ron:9:9")
-            && stderr.contains("`velocity_filter` belongs to the constraint method"),
-        "{stderr}"
-    );
-    assert!(!stderr.contains("`shifting`"), "{stderr}");
+"#
+            ),
+        );
+        assert_eq!(code, Some(0), "{method}: a warning is not fatal: {stderr}");
+        assert!(
+            stderr.contains("partitioned.ron:9:9")
+                && stderr.contains("`velocity_filter` belongs to the constraint method"),
+            "{method}: {stderr}"
+        );
+        assert!(!stderr.contains("`shifting`"), "{method}: {stderr}");
+    }
 }

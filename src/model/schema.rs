@@ -129,7 +129,8 @@ pub struct FluidDef {
     pub velocity_filter: NonNegative,
     /// Particle shifting coefficient A (Fickian shifting, Lind et al. 2012, Skillen et al.
     /// 2013): particles move down the kernel-density gradient by `A h u_max dt |∇C|` per step,
-    /// tangentially near a free surface. Default 1; 0 turns it off. It lets the particles
+    /// tangentially near a free surface, never into a wall. Default 1; 0 turns it off. All three
+    /// fluid methods apply it (WCSPH and ISPH after every sub-step). It lets the particles
     /// re-arrange where the flow stretches the lattice (the circular patch), which the velocity
     /// filter alone would hold back.
     #[serde(default = "shifting")]

@@ -5,8 +5,7 @@
 //! - fluid outside any container: particles with no body below them along gravity, which will
 //!   fall without bound;
 //! - a fluid field written in the model that the chosen fluid method does not use
-//!   (`velocity_filter` belongs to the constraint method, `shifting` to the constraint method
-//!   and ISPH).
+//!   (`velocity_filter` belongs to the constraint method; `shifting` is used by all three).
 //!
 //! (Joint anchors cannot disagree at t = 0: a joint has one anchor, in world coordinates.)
 
@@ -51,7 +50,7 @@ pub fn warnings(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
 }
 
 /// Fields of `fluid:` the model writes but its fluid method does not use: `velocity_filter` with
-/// WCSPH or ISPH, `shifting` with WCSPH. Located at each field.
+/// WCSPH or ISPH. Located at each field.
 fn unused_fluid_fields(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
     if world.fluid.is_none() || world.fluid_method.in_solve() {
         return Vec::new();
@@ -60,13 +59,7 @@ fn unused_fluid_fields(path: &Path, source: &str, world: &World) -> Vec<ModelErr
         return Vec::new();
     };
     let mut out = Vec::new();
-    let unused: &[(&str, &str)] = match world.fluid_method {
-        crate::pipeline::FluidMethod::Wcsph(_) => &[
-            ("velocity_filter", "the constraint method"),
-            ("shifting", "the constraint method and ISPH"),
-        ],
-        _ => &[("velocity_filter", "the constraint method")],
-    };
+    let unused: &[(&str, &str)] = &[("velocity_filter", "the constraint method")];
     for &(field, owner) in unused {
         let mut from = fluid;
         while let Some(o) = super::load::find_key(source, field, from) {
