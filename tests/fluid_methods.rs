@@ -25,14 +25,11 @@ fn dam_break_front_wcsph() {
 
 /// Circular patch, WCSPH, with the sound speed ten times the largest speed of the run
 /// (Colagrossi's choice; the default from the initial speeds, 5 m/s, is too low for this
-/// stretching flow). Not met yet: at t = 1 s a is +2.99 % and the area +3.15 % (tolerance 2 %;
-/// measured 2026-11-25 with shifting A = 1 after every sub-step). Without shifting the particles
-/// spread while their continuity densities stay near ρ0 (+13.7 %); the analytic initial pressure
-/// instead of p = 0 did not change that (+13.9 %). With A = 2 (Skillen et al.'s recommended
-/// value) the patch passes (+1.86 %) but the dam break's impact at the far wall pushes a particle
-/// into it. Run with `cargo test --release --test fluid_methods -- --ignored`.
+/// stretching flow), and WCSPH's default shifting (A = 2 after every sub-step). Measured
+/// 2026-11-25: a +1.78 %, b +0.08 %, area +1.86 %. With A = 1 a +2.99 %, area +3.15 %; without
+/// shifting +13.7 % (the particles spread while their continuity densities stay near ρ0; the
+/// analytic initial pressure instead of p = 0 did not change that, +13.9 %).
 #[test]
-#[ignore = "WCSPH circular patch area +3.15 % against the 2 % tolerance (issue 12 open)"]
 fn circular_patch_wcsph() {
     fluid_checks::circular_patch(build(&model_with(
         "circular_patch_2d_apgd.ron",

@@ -48,7 +48,8 @@ pub struct FluidParams {
     /// the damping per second does not depend on the time step; 0 = off. Default 100.
     pub velocity_filter: Real,
     /// Particle shifting coefficient A (dimensionless; [`super::Fluid::shift_particles`]);
-    /// 0 = off. Default 1.
+    /// 0 = off. Default 1 (a WCSPH model's default is
+    /// [`super::wcsph::WcsphParams::DEFAULT_SHIFTING`]).
     pub shifting: Real,
     /// Artificial viscosity (Monaghan 1992): `α` (dimensionless) and the sound speed `c` (m/s)
     /// it is scaled with; `α = 0` = off ([`super::monaghan_viscosity`]). Default (0, 0).

@@ -540,7 +540,7 @@ fn build_fluid(
         thickness: if planar { m.scene.thickness.0 } else { 1.0 },
         lattice: f.lattice,
         velocity_filter: f.velocity_filter.0,
-        shifting: f.shifting.0,
+        shifting: f.shifting_coefficient(),
         artificial_viscosity: f
             .artificial_viscosity
             .as_ref()

@@ -129,12 +129,13 @@ pub struct FluidDef {
     pub velocity_filter: NonNegative,
     /// Particle shifting coefficient A (Fickian shifting, Lind et al. 2012, Skillen et al.
     /// 2013): particles move down the kernel-density gradient by `A h u_max dt |∇C|` per step,
-    /// tangentially near a free surface, never into a wall. Default 1; 0 turns it off. All three
-    /// fluid methods apply it (WCSPH and ISPH after every sub-step). It lets the particles
-    /// re-arrange where the flow stretches the lattice (the circular patch), which the velocity
-    /// filter alone would hold back.
-    #[serde(default = "shifting")]
-    pub shifting: NonNegative,
+    /// tangentially near a free surface, never into a wall. Default 1 for the constraint method
+    /// and ISPH, 2 for WCSPH (Skillen et al.'s recommended value; the book's WCSPH page); 0
+    /// turns it off. All three fluid methods apply it (WCSPH and ISPH after every sub-step). It
+    /// lets the particles re-arrange where the flow stretches the lattice (the circular patch),
+    /// which the velocity filter alone would hold back.
+    #[serde(default)]
+    pub shifting: Option<NonNegative>,
     /// Optional artificial viscosity (Monaghan 1992) for approaching particle pairs, e.g.
     /// `artificial_viscosity: (alpha: 0.01, sound_speed: 20)`. Default none.
     #[serde(default)]
@@ -143,12 +144,24 @@ pub struct FluidDef {
     pub regions: Vec<RegionDef>,
 }
 
+impl FluidDef {
+    /// The shifting coefficient A: the model's, or its fluid method's default (WCSPH's
+    /// [`crate::fluid::wcsph::WcsphParams::DEFAULT_SHIFTING`], else
+    /// [`FluidParams::DEFAULT_SHIFTING`]).
+    pub fn shifting_coefficient(&self) -> f64 {
+        match (self.shifting, &self.method) {
+            (Some(a), _) => a.0,
+            (None, FluidMethodDef::Wcsph { .. }) => {
+                crate::fluid::wcsph::WcsphParams::DEFAULT_SHIFTING
+            }
+            (None, _) => FluidParams::DEFAULT_SHIFTING,
+        }
+    }
+}
+
 // Defaults are the core's (`FluidParams`): this layer only maps RON onto it.
 fn filter() -> NonNegative {
     NonNegative(FluidParams::DEFAULT_VELOCITY_FILTER)
-}
-fn shifting() -> NonNegative {
-    NonNegative(FluidParams::DEFAULT_SHIFTING)
 }
 fn water() -> Positive {
     Positive(FluidParams::DEFAULT_DENSITY)
