@@ -3,7 +3,8 @@
 //! algorithm for stability and validations for impulsive flows and propagating waves",
 //! J. Comput. Phys. 231:1499), with the velocity-scaled coefficient of Skillen et al.
 //! 2013 (Comput. Methods Appl. Mech. Eng. 265:163): `δr_i = −A h u_max dt ∇C_i` (m), tangential
-//! only near a free surface. 004 §3.5 uses Xu et al.'s form instead (see below for why not here).
+//! only near a free surface, never into a wall. 004 §3.5 uses Xu et al.'s form instead (see
+//! below for why not here).
 
 use super::kernel::volume_gradient;
 use super::{per_particle, Fluid};
@@ -31,7 +32,9 @@ impl Fluid {
     /// shift would push particles out of it, so in the surface band — particles whose fill is
     /// below [`SURFACE_FILL`], and their fluid neighbours — the component along `∇C` (the
     /// surface normal) is removed and only the tangential shift is kept. A shift is capped at
-    /// [`SHIFT_CAP`] spacings.
+    /// [`SHIFT_CAP`] spacings. (Xu et al.'s `Σ r_ij / |r_ij|³` form, used by 004 §3.5, was
+    /// tried first: it compressed the 20 000-particle dam break by 5 % at t = 0.1 s, against
+    /// 0.6 % with this form and 0.35 % without shifting; the book's fluid chapter.)
     ///
     /// Walls: a shift never points into a wall. Its component along the wall normal of each
     /// boundary particle within the support ([`Fluid::to_surface`]), and along the boundary
@@ -40,9 +43,6 @@ impl Fluid {
     /// climbing the far wall, or the first impact in its corner) could otherwise carry it into
     /// the wall, which the constraint method's wall rows would stop but WCSPH's wall pressure
     /// does not.
-    /// (Xu et al.'s `Σ r_ij / |r_ij|³` form, used by 004 §3.5, was
-    /// tried first: it compressed the 20 000-particle dam break by 5 % at t = 0.1 s, against
-    /// 0.6 % with this form and 0.35 % without shifting; the book's fluid chapter.)
     pub fn shift_particles(&mut self, h: Real) {
         let (k, per) = (self.params.kernel, self.params.periodic);
         let (v0, l, beta) = (self.volume, self.params.spacing, self.params.shifting);
