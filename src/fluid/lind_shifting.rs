@@ -109,11 +109,11 @@ impl Fluid {
                 if per.delta(&pos[i], &boundary[j]).norm() >= k.support() {
                     continue;
                 }
-                let s = surf[j];
-                let sn = s.norm();
-                let n = if sn > 0.0 { -s / sn } else { Vec3::zeros() };
-                if d.dot(&n) > 0.0 {
-                    d -= n * d.dot(&n);
+                // (`to_surface` points into the fluid; zero where unknown.)
+                let n = -surf[j].try_normalize(0.0).unwrap_or_default();
+                let into = d.dot(&n);
+                if into > 0.0 {
+                    d -= n * into;
                 }
             }
             let wn = wall.norm();

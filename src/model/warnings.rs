@@ -59,8 +59,7 @@ fn unused_fluid_fields(path: &Path, source: &str, world: &World) -> Vec<ModelErr
         return Vec::new();
     };
     let mut out = Vec::new();
-    let unused: &[(&str, &str)] = &[("velocity_filter", "the constraint method")];
-    for &(field, owner) in unused {
+    for field in ["velocity_filter"] {
         let mut from = fluid;
         while let Some(o) = super::load::find_key(source, field, from) {
             from = o + field.len();
@@ -73,7 +72,7 @@ fn unused_fluid_fields(path: &Path, source: &str, world: &World) -> Vec<ModelErr
                 o,
                 Some(field.to_string()),
                 format!(
-                    "`{field}` belongs to {owner}; {} does not apply it",
+                    "`{field}` belongs to the constraint method; {} does not apply it",
                     world.fluid_method.name()
                 ),
             ));
