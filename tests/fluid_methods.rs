@@ -8,11 +8,15 @@ use common::fluid_checks::{self, build, model_with};
 const WCSPH: &str = "Wcsph()";
 
 /// Hydrostatic tank, WCSPH (Adami walls, hydrostatic initial densities): compression below
-/// 1 %, smoothed pressure within 3 % of ρ g (depth); at rest within 1e-2 √(g H) (the explicit
-/// method keeps acoustic waves the constraint method does not have; its limit is 1e-3).
+/// 1 %, smoothed pressure within 3 % of ρ g (depth), and the constraint method's speed bound
+/// 1e-3 √(g H) = 2.2e-3 m/s. Measured 2026-11-25: compression 5.1e-3, pressure 2.40 %, largest
+/// speed 1.65e-3 m/s at t = 1 s (the acoustic oscillation the explicit method keeps). Before dry
+/// wall particles stopped pushing (`src/fluid/wcsph/mod.rs`, **Walls**) the top corner particles
+/// were kicked inward and the surface waves they launched gave 6.44e-3 m/s, and this test
+/// asserted 1e-2 √(g H).
 #[test]
 fn hydrostatic_tank_wcsph() {
-    fluid_checks::hydrostatic_tank(build(&model_with("hydrostatic_2d_apgd.ron", WCSPH)), 1e-2);
+    fluid_checks::hydrostatic_tank(build(&model_with("hydrostatic_2d_apgd.ron", WCSPH)), 1e-3);
 }
 
 /// Dam break front, WCSPH (`dam_break_2d_wcsph.ron`: the constraint model with `Wcsph()`): the same front tolerances and no particle in a wall. The closest

@@ -168,6 +168,8 @@ impl Fluid {
         per_particle(&mut s.press, |i| tait(b, rho0, rho[i]));
         let nb = self.boundary.len();
         s.bpress.resize(nb, 0.0);
+        s.bdry.clear();
+        s.bdry.resize(nb, false);
         match p.walls {
             WallTreatment::Dynamic => {
                 let brho = &self.brho;
@@ -200,8 +202,27 @@ impl Fluid {
                         STATIC => Vec3::zeros(),
                         o => acc.get(o as usize).copied().unwrap_or_default(),
                     };
-                    ((sp + (g - a).dot(&sr)) / sw).max(0.0)
+                    (sp + (g - a).dot(&sr)) / sw
                 });
+                // Dry: at or below zero by the hydrostatic term alone (module docs, **Walls**).
+                let raw = &s.bpress;
+                per_particle(&mut s.bdry, |w| {
+                    raw[w] <= 0.0
+                        && bf
+                            .of(w)
+                            .iter()
+                            .map(|&f| {
+                                let d2 = per.delta(&bx[w], &pos[f as usize]).norm_squared();
+                                if d2 < r2 {
+                                    press[f as usize] * k.w(d2.sqrt())
+                                } else {
+                                    0.0
+                                }
+                            })
+                            .sum::<Real>()
+                            >= 0.0
+                });
+                s.bpress.iter_mut().for_each(|pw| *pw = pw.max(0.0));
                 let bpress = &s.bpress;
                 self.brho.resize(nb, rho0);
                 per_particle(&mut self.brho, |w| tait_inverse(b, rho0, bpress[w]));
@@ -231,6 +252,7 @@ impl Fluid {
         let grad = &s.grad_rho;
         let (pos, vel, rho, press) = (&self.pos, &self.vel, &self.rho, &s.press);
         let (bx, bv, brho, bpress) = (&self.boundary, &s.bvel, &self.brho, &s.bpress);
+        let bdry = &s.bdry;
         let surf = &self.to_surface;
         let (ff, fb) = (&self.ff, &self.fb);
         let (rho0, c0) = (self.params.rho0, p.sound_speed);
@@ -272,7 +294,9 @@ impl Fluid {
                     continue;
                 };
                 let vib = vi - bv[b];
-                let (aij, cij) = pair.terms(&d, r2, f, &vib, ri, pi, brho[b], bpress[b]);
+                // A dry wall particle exerts no pressure force (module docs, **Walls**).
+                let pib = if bdry[b] { 0.0 } else { pi };
+                let (aij, cij) = pair.terms(&d, r2, f, &vib, ri, pib, brho[b], bpress[b]);
                 a += aij + pair.no_slip_extra(&d, &surf[b], r2, f, &vib, ri, brho[b]);
                 dr += cij;
             }
@@ -326,7 +350,8 @@ impl Fluid {
                     let d = per.delta(&pos[i], &bx[b]);
                     let r2 = d.norm_squared();
                     if let Some(f) = pair.gradient_factor(&k, r2) {
-                        let (vib, ri, pi) = (vel[i] - bv[b], rho[i], press[i]);
+                        let (vib, ri) = (vel[i] - bv[b], rho[i]);
+                        let pi = if bdry[b] { 0.0 } else { press[i] };
                         let (aib, _) = pair.terms(&d, r2, f, &vib, ri, pi, brho[b], bpress[b]);
                         let extra = pair.no_slip_extra(&d, &surf[b], r2, f, &vib, ri, brho[b]);
                         fsum -= (aib + extra) * pair.m * t;
