@@ -174,12 +174,13 @@ fn sloshing_wcsph_adami() {
     sloshing(Some("Wcsph(walls: Adami)"), 8.0);
 }
 
-/// ISPH (partitioned coupling, `Isph()` defaults). Measured 2026-11-25: +9.9 % (fitted
-/// 619.7 N/m against 564.0 N/m; projected +9.2 %), a narrow pass: until shifting stopped
-/// pointing into walls it was +10.6 % and the test was ignored. The water runs up the walls
-/// far higher than with the constraint method and a few particles leave over the tank's top at
-/// t ≈ 1.8 s. (Before the symmetric gradient the fluid next to the moving wall compressed and
-/// the guard stopped the run at t = 0.36 s.) The book's ISPH page.
+/// ISPH (partitioned coupling, `Isph()` defaults). Measured 2026-11-25: +2.4 % (fitted
+/// 577.3 N/m against 564.0 N/m; projected +3.5 %). Before the free-surface particles held
+/// ρ0 |g| l/2 and the velocity filter ran after the corrector it was +9.9 % (the water ran up
+/// the walls far higher than with the constraint method and a few particles left over the
+/// tank's top at t ≈ 1.8 s), and +10.6 % until shifting stopped pointing into walls. (Before
+/// the symmetric gradient the fluid next to the moving wall compressed and the guard stopped
+/// the run at t = 0.36 s.) The book's ISPH page.
 #[test]
 fn sloshing_isph() {
     sloshing(Some("Isph()"), 8.0);

@@ -14,7 +14,7 @@ impl Fluid {
     pub fn external(&mut self, gravity: &Vec3, h: Real, bodies: &[crate::body::RigidBody]) {
         self.explicit_forces(gravity, h, bodies);
         if self.params.velocity_filter > 0.0 {
-            self.filter_velocities(-(-self.params.velocity_filter * h).exp_m1());
+            self.filter_velocities(-(-self.params.velocity_filter * h).exp_m1(), None);
         }
     }
 

@@ -19,12 +19,24 @@ impl Fluid {
     /// the corrected velocity gradient `G_i = (Σ_j V (v_j − v_i) ⊗ ∇_i W_ij) L_i⁻¹`,
     /// `L_i = Σ_j V (x_j − x_i) ⊗ ∇_i W_ij`. Zero for any linear velocity field (uniform flow,
     /// rotation, the circular patch's strain), also at free surfaces; it damps only
-    /// kernel-scale noise. Fluid neighbours only; a gather, thread-count independent.
-    pub fn filter_velocities(&mut self, eps: Real) {
+    /// kernel-scale noise. Fluid neighbours only (`walls = None`, the constraint method), or
+    /// also the boundary particles at their wall velocities `walls` (m/s, one per boundary
+    /// particle; ISPH): a wall neighbour then counts as a no-slip neighbour, so a column of
+    /// particles sliding along a wall is noise too. A gather, thread-count independent.
+    pub fn filter_velocities(&mut self, eps: Real, walls: Option<&[Vec3]>) {
         let k = self.params.kernel;
         let v0 = self.volume;
         let (planar, per) = (self.params.planar, self.params.periodic);
         let (pos, vel, ff) = (&self.pos, &self.vel, &self.ff);
+        let (bx, fb) = (&self.boundary, &self.fb);
+        // The wall neighbours of i with their velocities, if walls take part.
+        let wall_of = |i: usize| {
+            walls.into_iter().flat_map(move |bv| {
+                fb.of(i)
+                    .iter()
+                    .map(move |&b| (bx[b as usize], bv[b as usize]))
+            })
+        };
         let step = |i: usize| -> Vec3 {
             let mut l = crate::math::Mat3::zeros();
             let mut g = crate::math::Mat3::zeros();
@@ -39,6 +51,12 @@ impl Fluid {
                 l += d * grad.transpose();
                 g += (vel[j] - vel[i]) * grad.transpose();
             }
+            for (xb, vb) in wall_of(i) {
+                let d = per.delta(&xb, &pos[i]);
+                let grad = volume_gradient(&k, v0, &-d);
+                l += d * grad.transpose();
+                g += (vb - vel[i]) * grad.transpose();
+            }
             if planar {
                 l[(2, 2)] = 1.0;
             }
@@ -52,6 +70,12 @@ impl Fluid {
                 let d = per.delta(&pos[j], &pos[i]);
                 let w = v0 * k.w(d.norm());
                 num += (vel[j] - vel[i] - grad_v * d) * w;
+                den += w;
+            }
+            for (xb, vb) in wall_of(i) {
+                let d = per.delta(&xb, &pos[i]);
+                let w = v0 * k.w(d.norm());
+                num += (vb - vel[i] - grad_v * d) * w;
                 den += w;
             }
             if den > 0.0 {

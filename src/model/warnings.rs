@@ -5,12 +5,13 @@
 //! - fluid outside any container: particles with no body below them along gravity, which will
 //!   fall without bound;
 //! - a fluid field written in the model that the chosen fluid method does not use
-//!   (`velocity_filter` belongs to the constraint method; `shifting` is used by all three).
+//!   (`velocity_filter` is the constraint method's and ISPH's, not WCSPH's; `shifting` is used
+//!   by all three).
 //!
 //! (Joint anchors cannot disagree at t = 0: a joint has one anchor, in world coordinates.)
 
 use super::error::{build_error, ModelError};
-use crate::pipeline::World;
+use crate::pipeline::{FluidMethod, World};
 use parry3d_f64::query::Ray;
 use rayon::prelude::*;
 use std::path::Path;
@@ -50,9 +51,9 @@ pub fn warnings(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
 }
 
 /// Fields of `fluid:` the model writes but its fluid method does not use: `velocity_filter` with
-/// WCSPH or ISPH. Located at each field.
+/// WCSPH. Located at each field.
 fn unused_fluid_fields(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
-    if world.fluid.is_none() || world.fluid_method.in_solve() {
+    if world.fluid.is_none() || !matches!(world.fluid_method, FluidMethod::Wcsph(_)) {
         return Vec::new();
     }
     let Some(fluid) = super::load::find_key(source, "fluid", 0) else {
@@ -72,7 +73,7 @@ fn unused_fluid_fields(path: &Path, source: &str, world: &World) -> Vec<ModelErr
                 o,
                 Some(field.to_string()),
                 format!(
-                    "`{field}` belongs to the constraint method; {} does not apply it",
+                    "`{field}` belongs to the constraint method and ISPH; {} does not apply it",
                     world.fluid_method.name()
                 ),
             ));

@@ -10,7 +10,12 @@
 //!    [`super::morris_viscosity`] (explicit; 004 uses Crank–Nicolson).
 //! 2. Free surface (000 §2.6, Liu & Liu 2003's density criterion): a particle whose kernel sum
 //!    `n_i = V Σ_j W_ij` over fluid and boundary particles (self included; 1 inside the
-//!    initial lattice) is below [`IsphParams::surface`] gets `p = 0`.
+//!    initial lattice) is below [`IsphParams::surface`] is not an unknown: it holds the
+//!    pressure `p_s = ρ0 |g| l / 2` (l the spacing; gravity's part across periodic axes),
+//!    the hydrostatic pressure half a spacing deep, where its centre lies below the free
+//!    surface (Dirichlet condition). With `p_s = 0` the top layer of the hydrostatic tank, one
+//!    layer short of support, fell and bounced back (the second layer's pressure 392 Pa
+//!    against its hydrostatic 274 Pa); with `p_s` it stays (6e-4 m/s at t = 0.3 s).
 //! 3. PPE (000 eq. 14 with eqs. 15–17; 004 eq. 48 with the velocity and density sources
 //!    blended): `⟨∇²p⟩_i = (ρ0/Δt) ⟨∇·v*⟩_i + α ρ0 min(1 − n_i, 0)/Δt²` (the density term
 //!    for compression only: a particle short of neighbours near the surface is not pulled in),
@@ -20,15 +25,34 @@
 //!    `⟨∇·v⟩_i = (1/κ) Σ_j V (v_j − v_i)·∇_iW_ij` over the fluid neighbours (000 eq. 16 in
 //!    difference form, normalised by the lattice gradient moment κ, so it is exact for linear
 //!    fields on the lattice). Negative pressures are set to zero where there is a free surface.
+//!    Free-surface neighbours enter with their known `p_s`.
 //! 4. Corrector (000 eq. 6): `vⁿ⁺¹ = v* − (Δt/ρ0) ⟨∇p⟩_i` with the gradient of
 //!    [`PressureGradient`]: by default the symmetric `⟨∇p⟩_i = (1/κ) Σ_j V (p_i + p_j) ∇_iW_ij`
 //!    over fluid and boundary neighbours (000 eq. 12 at uniform density), the negative adjoint
 //!    of the divergence above; or the renormalised difference form, which is also used in a
 //!    closed domain (no free surface: the pressure is defined up to a constant, to which the
-//!    symmetric form is not invariant). Then
-//!    `xⁿ⁺¹ = xⁿ + Δt vⁿ⁺¹` (000 eq. 8), and particle shifting as the constraint method's
-//!    ([`super::lind_shifting`], Lind et al. 2012, who introduced it for ISPH; the fluid's
-//!    `shifting`, default 1, 0 turns it off).
+//!    symmetric form is not invariant).
+//! 5. Velocity filter (the constraint method's, [`super::velocity_filter`], at the fluid's
+//!    `velocity_filter` rate, default 100 1/s; 0 turns it off) on `vⁿ⁺¹`, with the boundary
+//!    particles as no-slip neighbours at their walls' velocities. Then `xⁿ⁺¹ = xⁿ + Δt vⁿ⁺¹`
+//!    (000 eq. 8), and particle shifting as the constraint method's ([`super::lind_shifting`],
+//!    Lind et al. 2012, who introduced it for ISPH; the fluid's `shifting`, default 1, 0 turns
+//!    it off).
+//!
+//! **Why the filter.** With the symmetric gradient a square lattice under pressure is unstable
+//! to shear: the repulsion `2 p_i Σ_j V ∇_iW_ij` that keeps particles from clustering gives a
+//! column sliding past its neighbours a push further along (with the renormalised gradient,
+//! which has no such term, water at rest stays nearly still, 1.7e-3 m/s at 1 s, but the dam
+//! break compresses at its corner). The constraint method has the same pair
+//! form and damps the mode with its velocity filter. In the hydrostatic tank, with `p_s` in
+//! place, the second column from each side wall slid down with an e-folding time of 0.07 s;
+//! the filter over fluid neighbours only turned it into the first column rising along the wall
+//! (a shear against the wall, which a fit over the fluid alone sees as linear; 2.4e-2 m/s at
+//! t = 1 s); with the walls as no-slip neighbours the water stays at rest (3.0e-4 m/s at 1 s).
+//! The price: the filter damps the kernel-scale motion with which particles rearrange in a
+//! stretching flow, so the circular patch opens voids (area +18.6 % at t = 1 s against +4.8 %
+//! with `velocity_filter: 0`); lower rates trade one for the other (40 1/s: at rest, patch
+//! +13.9 %; 20 1/s: the at-rest mode grows again, patch +9.5 %).
 //!
 //! **Walls** (Neumann condition, `∂p/∂n = ρ0 (v* − v_w)·n / Δt`, which makes the corrected
 //! velocity's normal component the wall's): a boundary particle b takes, seen from fluid
@@ -67,10 +91,9 @@
 //! change over the step solves `(M + M_a) Δv = M Δv_free + M_a Δv_prev`, where `Δv_free` is
 //! the change from gravity and the fluid's force alone and `Δv_prev` the body's last change
 //! (the artificial-added-mass scheme of partitioned FSI, here with the measured `M_a`;
-//! consistent: at a steady change both sides agree). The fluid's `velocity_filter` is not
-//! applied. (000 keeps the particles evenly spaced with the density term alone; here, without
-//! shifting, voids opened inside the circular patch and its area grew by 18 % by t = 1 s,
-//! 4.8 % with it.)
+//! consistent: at a steady change both sides agree). (000 keeps the particles evenly spaced
+//! with the density term alone; here, without shifting and filter, voids opened inside the
+//! circular patch and its area grew by 18 % by t = 1 s, 4.8 % with shifting.)
 
 pub mod ppe;
 
@@ -265,6 +288,13 @@ impl Fluid {
                 }
             }
         }
+        // Free-surface particles lie about half a spacing below the surface: they hold the
+        // hydrostatic pressure of that depth (module docs, step 2; along periodic axes gravity
+        // only drives the flow round the period).
+        s.ppe.surface_pressure = 0.5
+            * self.params.rho0
+            * self.params.periodic.across(gravity).norm()
+            * self.params.spacing;
         let (res, its) = s.ppe.solve(self, p, &s.n, &s.bvel, h);
         info.residual = info.residual.max(res);
         info.iterations += its;
@@ -281,6 +311,11 @@ impl Fluid {
             }
         }
         self.correct(form, h, weight, s);
+        // The velocity filter with the walls as no-slip neighbours (module docs, step 5).
+        if self.params.velocity_filter > 0.0 {
+            let eps = -(-self.params.velocity_filter * h).exp_m1();
+            self.filter_velocities(eps, Some(&s.bvel));
+        }
         for (x, v) in self.pos.iter_mut().zip(&self.vel) {
             *x += v * h;
         }

@@ -10,7 +10,7 @@ use faer::linalg::solvers::Solve;
 use faer::sparse::{SparseColMat, Triplet};
 use faer::Side;
 
-/// Not an unknown (a free-surface particle, `p = 0`).
+/// Not an unknown (a free-surface particle, holding `Ppe::surface_pressure`).
 const DIRICHLET: u32 = u32::MAX;
 
 /// The PPE's buffers, reused from sub-step to sub-step.
@@ -21,6 +21,9 @@ pub struct Ppe {
     /// Gravity (m/s²) whose tangential part the wall jumps rise with (zero for the
     /// renormalised gradient and along periodic axes; set by the ISPH sub-step).
     pub(crate) wall_gravity: Vec3,
+    /// Pressure (Pa) of the free-surface particles (set by the ISPH sub-step; module docs,
+    /// step 2).
+    pub(crate) surface_pressure: Real,
     /// Outward wall normal for each fluid–boundary pair (as `jump`).
     normal: Vec<Vec3>,
     /// Row starts of `jump` (a copy of `Fluid::fb.start`).
@@ -250,6 +253,8 @@ impl Ppe {
             unknowns -= 1;
         }
         let m = unknowns as usize;
+        // The pinned particle of a closed domain holds 0.
+        let ps = if closed { 0.0 } else { self.surface_pressure };
         self.triplets.clear();
         self.rhs.clear();
         self.rhs.resize(m, 0.0);
@@ -264,6 +269,8 @@ impl Ppe {
             // tr(G L_i) is exact for linear velocity fields also where the support is truncated
             // (free surface, walls); κ where L is singular.
             let mut diag = 0.0;
+            // Free-surface neighbours hold the known `surface_pressure`: to the right-hand side.
+            let mut known = 0.0;
             let (mut gv, mut lm) = (crate::math::Mat3::zeros(), crate::math::Mat3::zeros());
             for &j in f.ff.of(i) {
                 let j = j as usize;
@@ -274,7 +281,9 @@ impl Ppe {
                 gv += (f.vel[j] - f.vel[i]) * c.transpose();
                 lm -= d * c.transpose();
                 let col = self.index[j];
-                if col != DIRICHLET && (col as usize) < row {
+                if col == DIRICHLET {
+                    known += w * ps;
+                } else if (col as usize) < row {
                     self.triplets.push(Triplet::new(row, col as usize, -w));
                 }
             }
@@ -285,7 +294,7 @@ impl Ppe {
                 Some(li) => (gv * li).trace(),
                 None => gv.trace() / kappa,
             };
-            let mut b = -rho0 * div / h;
+            let mut b = known - rho0 * div / h;
             // Density invariance (compression only: a particle short of neighbours near the
             // surface is not pulled in).
             b -= p.alpha * rho0 * (1.0 - n_i).min(0.0) / (h * h);
@@ -342,7 +351,7 @@ impl Ppe {
         f.pressure.resize(count, 0.0);
         for (pi, &ix) in f.pressure.iter_mut().zip(&self.index) {
             *pi = if ix == DIRICHLET {
-                0.0
+                ps
             } else if closed {
                 sol[ix as usize]
             } else {

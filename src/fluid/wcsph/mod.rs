@@ -67,7 +67,7 @@
 //! while their continuity densities stay at ρ0 (area +13.7 % at t = 1 s; +3.15 % with A = 1,
 //! +1.86 % with A = 2). DualSPHysics' default is no shifting, and `dam_break_2d_20k_wcsph.ron`,
 //! the side-by-side case, turns it off. The fluid's
-//! `velocity_filter` belongs to the constraint method and is not applied; a model that writes it
+//! `velocity_filter` belongs to the constraint method and ISPH and is not applied; a model that writes it
 //! with WCSPH gets a located warning ([`crate::model::warnings`]).
 //!
 //! **Neighbours** are found within the support plus a skin of [`SKIN`] times the support and
