@@ -44,8 +44,15 @@ pub(super) fn list_item(source: &str, key: &str, from: usize, nth: usize) -> usi
     k
 }
 
-/// Physically meaningful fluid values: density, region positions and sizes, initial speeds. An
-/// error is (offset, field, message).
+/// The kernel support over the spacing a model may ask for: below it a particle barely reaches
+/// its nearest neighbours (the sums are meaningless); above it the neighbour lists grow as the
+/// support's cube (6 spacings: about 900 neighbours per particle in 3D).
+pub const MIN_SUPPORT: f64 = 1.2;
+/// See [`MIN_SUPPORT`].
+pub const MAX_SUPPORT: f64 = 6.0;
+
+/// Physically meaningful fluid values: density, smoothing, region positions and sizes, initial
+/// speeds. An error is (offset, field, message).
 pub(super) fn validate_fluid(
     source: &str,
     f: &super::schema::FluidDef,
@@ -65,6 +72,24 @@ pub(super) fn validate_fluid(
                 f.density.0
             ),
         ));
+    }
+    if let Some(ratio) = &f.smoothing {
+        // The support over the spacing: 2 h/l (Wendland, cubic spline) or r_e/l (MPS).
+        let support = match f.kernel {
+            crate::fluid::kernel::KernelKind::Mps => ratio.0,
+            _ => 2.0 * ratio.0,
+        };
+        if !(MIN_SUPPORT..=MAX_SUPPORT).contains(&support) {
+            let o = find_key(source, "smoothing", fluid).map_or(fluid, |o| value_start(source, o));
+            return Err((
+                o,
+                "smoothing",
+                format!(
+                    "expected h/l (a ratio to the spacing, not a length) whose kernel support lies between {MIN_SUPPORT} and {MAX_SUPPORT} spacings, got {} (support {support:.3} spacings)",
+                    ratio.0
+                ),
+            ));
+        }
     }
     for (i, r) in f.regions.iter().enumerate() {
         let item = list_item(source, "regions", fluid, i);
