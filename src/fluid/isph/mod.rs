@@ -61,8 +61,12 @@
 //! body's velocity there. At rest (`v* = g Δt`) this is the hydrostatic `p_b = p_i + ρ0 g·(x_b −
 //! x_i)`. The wall terms of the Laplacian are then known and move to the right-hand side: the
 //! matrix couples fluid particles only, is symmetric and positive definite once a free-surface
-//! particle (or a pinned one, in a closed domain, where the pressure is defined up to a
-//! constant: 004 takes the zero-mean solution, as here) holds it down. 000 uses Asai et al.
+//! particle holds it down. In a closed domain (no free surface) the pressure is defined up to a
+//! constant: the right-hand side's mean is removed and a relative 1e-12 added to the diagonal,
+//! which gives the zero-mean solution (004's choice) with every particle keeping its row.
+//! (Pinning one particle at p = 0 instead took that particle's row away: in the Poiseuille
+//! channel with α = 1 it compressed unchecked next to a plate until the guard stopped the run
+//! at t = 0.70 s.) 000 uses Asai et al.
 //! 2013's mirror treatment instead. With the symmetric gradient the wall pressure also rises
 //! hydrostatically along the wall, `p_b = p_i + ρ0 [((v*_i − v_w)·n_b/Δt) n_b + g_t]·(x_b − x_i)`
 //! with `g_t` gravity's tangential part (as Adami et al. 2012's extrapolation; left out along

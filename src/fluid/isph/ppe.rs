@@ -232,8 +232,11 @@ impl Ppe {
                 self.normal.push(nrm);
             }
         }
-        // Unknowns: every particle off the free surface; in a closed domain (no surface) the
-        // first particle is pinned at 0 and the mean is removed afterwards.
+        // Unknowns: every particle off the free surface. In a closed domain (no surface) the
+        // matrix is singular (a constant pressure solves the homogeneous problem): the
+        // right-hand side's mean is removed (the discrete compatibility condition of the pure
+        // Neumann problem) and a relative 1e-12 added to the diagonal, which picks the
+        // zero-mean solution (004 §5); every particle keeps its row.
         self.index.clear();
         let mut unknowns = 0u32;
         for &ni in n {
@@ -245,16 +248,8 @@ impl Ppe {
             }
         }
         let closed = unknowns as usize == count && count > 0;
-        if closed {
-            self.index[0] = DIRICHLET;
-            for x in self.index.iter_mut().skip(1) {
-                *x -= 1;
-            }
-            unknowns -= 1;
-        }
         let m = unknowns as usize;
-        // The pinned particle of a closed domain holds 0.
-        let ps = if closed { 0.0 } else { self.surface_pressure };
+        let ps = self.surface_pressure;
         self.triplets.clear();
         self.rhs.clear();
         self.rhs.resize(m, 0.0);
@@ -305,19 +300,28 @@ impl Ppe {
             self.triplets.push(Triplet::new(row, row, diag));
             self.rhs[row] = b;
         }
-        // Warm start from the last pressures (relative to the pinned particle when closed).
-        let base = if closed {
-            f.pressure.first().copied().unwrap_or(0.0)
-        } else {
-            0.0
-        };
+        if closed {
+            let mean = self.rhs.iter().sum::<Real>() / m as Real;
+            self.rhs.iter_mut().for_each(|b| *b -= mean);
+            let scale = self
+                .triplets
+                .iter()
+                .filter(|t| t.row == t.col)
+                .map(|t| t.val)
+                .sum::<Real>()
+                / m as Real;
+            for t in self.triplets.iter_mut().filter(|t| t.row == t.col) {
+                t.val += 1e-12 * scale;
+            }
+        }
+        // Warm start from the last pressures.
         let mut sol = std::mem::take(&mut self.sol);
         sol.clear();
         sol.resize(m, 0.0);
         if f.pressure.len() == count {
             for (i, &ix) in self.index.iter().enumerate() {
                 if ix != DIRICHLET {
-                    sol[ix as usize] = f.pressure[i] - base;
+                    sol[ix as usize] = f.pressure[i];
                 }
             }
         }
