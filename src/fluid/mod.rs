@@ -102,6 +102,25 @@ pub(crate) fn per_particle<T: Send>(out: &mut [T], f: impl Fn(usize) -> T + Sync
     }
 }
 
+/// Sets `(a[i], b[i]) = f(i)` for every particle, as [`per_particle`] does for one output.
+pub(crate) fn per_particle_pair<A: Send, B: Send>(
+    a: &mut [A],
+    b: &mut [B],
+    f: impl Fn(usize) -> (A, B) + Sync,
+) {
+    if a.len() < PARALLEL_MIN_ROWS {
+        for (i, (x, y)) in a.iter_mut().zip(b.iter_mut()).enumerate() {
+            (*x, *y) = f(i);
+        }
+    } else {
+        a.par_iter_mut()
+            .zip(b.par_iter_mut())
+            .enumerate()
+            .with_min_len(256)
+            .for_each(|(i, (x, y))| (*x, *y) = f(i));
+    }
+}
+
 /// Owner of a boundary particle of a fixed wall.
 pub const STATIC: u32 = u32::MAX;
 

@@ -74,11 +74,8 @@ pub(super) fn validate_fluid(
         ));
     }
     if let Some(ratio) = &f.smoothing {
-        // The support over the spacing: 2 h/l (Wendland, cubic spline) or r_e/l (MPS).
-        let support = match f.kernel {
-            crate::fluid::kernel::KernelKind::Mps => ratio.0,
-            _ => 2.0 * ratio.0,
-        };
+        // The support over the spacing (the kernel at h = h/l).
+        let support = crate::fluid::kernel::Kernel::new(f.kernel, ratio.0, 2).support();
         if !(MIN_SUPPORT..=MAX_SUPPORT).contains(&support) {
             let o = find_key(source, "smoothing", fluid).map_or(fluid, |o| value_start(source, o));
             return Err((

@@ -253,6 +253,7 @@ impl Ppe {
         self.triplets.clear();
         self.rhs.clear();
         self.rhs.resize(m, 0.0);
+        let mut diag_sum = 0.0;
         for (i, &n_i) in n.iter().enumerate().take(count) {
             let row = self.index[i];
             if row == DIRICHLET {
@@ -298,20 +299,15 @@ impl Ppe {
                 b += weight(&d) * self.jump[self.start[i] as usize + e];
             }
             self.triplets.push(Triplet::new(row, row, diag));
+            diag_sum += diag;
             self.rhs[row] = b;
         }
         if closed {
             let mean = self.rhs.iter().sum::<Real>() / m as Real;
             self.rhs.iter_mut().for_each(|b| *b -= mean);
-            let scale = self
-                .triplets
-                .iter()
-                .filter(|t| t.row == t.col)
-                .map(|t| t.val)
-                .sum::<Real>()
-                / m as Real;
+            let eps = 1e-12 * diag_sum / m as Real;
             for t in self.triplets.iter_mut().filter(|t| t.row == t.col) {
-                t.val += 1e-12 * scale;
+                t.val += eps;
             }
         }
         // Warm start from the last pressures.

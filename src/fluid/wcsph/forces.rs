@@ -5,9 +5,8 @@
 use super::{WallTreatment, WcsphParams, WcsphScratch, GAMMA};
 use crate::fluid::kernel::Kernel;
 use crate::fluid::morris_viscosity::no_slip_factor;
-use crate::fluid::{per_particle, Fluid, STATIC};
+use crate::fluid::{per_particle, per_particle_pair, Fluid, STATIC};
 use crate::math::{Real, Vec3};
-use rayon::prelude::*;
 
 /// Tait pressure (Pa) of density `rho` (kg/m³) with `b = c0² ρ0 / γ` (Pa).
 #[inline]
@@ -168,12 +167,12 @@ impl Fluid {
         per_particle(&mut s.press, |i| tait(b, rho0, rho[i]));
         let nb = self.boundary.len();
         s.bpress.resize(nb, 0.0);
-        s.bdry.clear();
         s.bdry.resize(nb, false);
         match p.walls {
             WallTreatment::Dynamic => {
                 let brho = &self.brho;
                 per_particle(&mut s.bpress, |k| tait(b, rho0, brho[k]));
+                s.bdry.fill(false);
             }
             WallTreatment::Adami => {
                 let k = &self.params.kernel;
@@ -182,7 +181,9 @@ impl Fluid {
                 let per = self.params.periodic;
                 let (owner, acc) = (&self.owner, &s.body_acc);
                 let bf = &self.bf;
-                per_particle(&mut s.bpress, |w| {
+                // The clamped extrapolation and whether the particle is dry: at or below zero by
+                // the hydrostatic term alone (module docs, **Walls**).
+                per_particle_pair(&mut s.bpress, &mut s.bdry, |w| {
                     let (mut sw, mut sp, mut sr) = (0.0, 0.0, Vec3::zeros());
                     for &f in bf.of(w) {
                         let f = f as usize;
@@ -196,33 +197,15 @@ impl Fluid {
                         }
                     }
                     if sw <= 0.0 {
-                        return 0.0;
+                        return (0.0, true);
                     }
                     let a = match owner[w] {
                         STATIC => Vec3::zeros(),
                         o => acc.get(o as usize).copied().unwrap_or_default(),
                     };
-                    (sp + (g - a).dot(&sr)) / sw
+                    let raw = (sp + (g - a).dot(&sr)) / sw;
+                    (raw.max(0.0), raw <= 0.0 && sp >= 0.0)
                 });
-                // Dry: at or below zero by the hydrostatic term alone (module docs, **Walls**).
-                let raw = &s.bpress;
-                per_particle(&mut s.bdry, |w| {
-                    raw[w] <= 0.0
-                        && bf
-                            .of(w)
-                            .iter()
-                            .map(|&f| {
-                                let d2 = per.delta(&bx[w], &pos[f as usize]).norm_squared();
-                                if d2 < r2 {
-                                    press[f as usize] * k.w(d2.sqrt())
-                                } else {
-                                    0.0
-                                }
-                            })
-                            .sum::<Real>()
-                            >= 0.0
-                });
-                s.bpress.iter_mut().for_each(|pw| *pw = pw.max(0.0));
                 let bpress = &s.bpress;
                 self.brho.resize(nb, rho0);
                 per_particle(&mut self.brho, |w| tait_inverse(b, rho0, bpress[w]));
@@ -305,18 +288,7 @@ impl Fluid {
             }
             (a, dr + dcoef * diff)
         };
-        if n < crate::fluid::PARALLEL_MIN_ROWS {
-            for (i, (a, d)) in s.acc.iter_mut().zip(s.drho.iter_mut()).enumerate() {
-                (*a, *d) = body(i);
-            }
-        } else {
-            s.acc
-                .par_iter_mut()
-                .zip(s.drho.par_iter_mut())
-                .enumerate()
-                .with_min_len(512)
-                .for_each(|(i, (a, d))| (*a, *d) = body(i));
-        }
+        per_particle_pair(&mut s.acc, &mut s.drho, body);
         let nb = bx.len();
         let dynamic = p.walls == WallTreatment::Dynamic;
         if dynamic {
