@@ -388,3 +388,30 @@ fn fluid_models_default_to_apgd() {
         "pgs"
     );
 }
+
+/// `fluid.jitter` moves every particle off its lattice point by at most the given number of
+/// spacings per coordinate (not along z in 2D), the same way on every build, and keeps the
+/// particle count.
+#[test]
+fn jitter_offsets_stay_within_their_bound_and_repeat() {
+    let positions = |jitter: f64| {
+        let mut m = fluid_checks::model("circular_patch_2d_apgd.ron");
+        m.fluid.as_mut().unwrap().jitter = vcsim::model::values::NonNegative(jitter);
+        fluid_checks::build(&m).fluid.unwrap().pos
+    };
+    let (lattice, a, b) = (positions(0.0), positions(0.25), positions(0.25));
+    assert_eq!(lattice.len(), a.len());
+    assert_eq!(a, b, "the same model gives the same offsets");
+    let l = 0.01;
+    let mut largest: f64 = 0.0;
+    for (p, q) in lattice.iter().zip(&a) {
+        let d = q - p;
+        assert_eq!(d.z, 0.0);
+        largest = largest.max(d.x.abs()).max(d.y.abs());
+    }
+    assert!(largest <= 0.25 * l + 1e-15, "offset {largest} m");
+    assert!(
+        largest > 0.2 * l,
+        "offsets use their range: largest {largest} m"
+    );
+}

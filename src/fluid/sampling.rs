@@ -246,3 +246,33 @@ pub fn lattice_sum(kernel: &Kernel, l: Real, kind: LatticeKind) -> Real {
         .map(|d| kernel.w(d.norm()))
         .sum()
 }
+
+/// Offsets each position by a deterministic pseudo-random amount, uniform in
+/// `[−amplitude, amplitude]` (m) per coordinate (not along z when `planar`), from a hash of the
+/// particle's index (the same positions give the same offsets, on any thread count), and wraps
+/// it on the periodic axes.
+pub fn jitter(
+    pos: &mut [Vec3],
+    amplitude: Real,
+    planar: bool,
+    periodic: &super::periodic::Periodic,
+) {
+    if amplitude == 0.0 {
+        return;
+    }
+    // SplitMix64 (Steele, Lea & Flood 2014) of the index: a uniform number in [−1, 1).
+    let uniform = |k: u64| {
+        let mut z = k.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        (z >> 11) as Real / (1u64 << 52) as Real - 1.0
+    };
+    let axes = if planar { 2 } else { 3 };
+    for (i, p) in pos.iter_mut().enumerate() {
+        for a in 0..axes {
+            p[a] += amplitude * uniform(3 * i as u64 + a as u64);
+        }
+        periodic.wrap(p);
+    }
+}

@@ -258,12 +258,14 @@ fn fluid_method(def: &FluidMethodDef, f: &Fluid, gravity: &Vec3) -> Result<Fluid
         }
         FluidMethodDef::Isph {
             alpha,
+            expansion,
             surface,
             cfl,
             solver,
             gradient,
         } => FluidMethod::Isph(crate::fluid::isph::IsphParams {
             alpha: alpha.0,
+            expansion: expansion.0,
             surface: surface.0,
             cfl: cfl.0,
             solver: *solver,
@@ -487,6 +489,7 @@ fn build_fluid(
     pos.retain(|_| *it.next().unwrap());
     let mut it = keep.iter();
     vel.retain(|_| *it.next().unwrap());
+    sampling::jitter(&mut pos, f.jitter.0 * l, planar, &periodic);
     if pos.is_empty() {
         return Err(format!(
             "the fluid regions hold no particle at spacing {l} m (lattice points inside a body or within half a spacing of one are left out)"
@@ -548,11 +551,7 @@ fn build_fluid(
             .unwrap_or((0.0, 0.0)),
         periodic,
     };
-    if planar {
-        for v in vel.iter_mut() {
-            v.z = 0.0;
-        }
-    }
+    vel.iter_mut().filter(|_| planar).for_each(|v| v.z = 0.0);
     let mut fluid = Fluid::new(params, pos, vel, boundary);
     fluid.set_wall_surfaces(to_surface);
     // Moving bodies carry boundary particles on a lattice of their own, anchored half a spacing

@@ -51,6 +51,9 @@ pub const MIN_SUPPORT: f64 = 1.2;
 /// See [`MIN_SUPPORT`].
 pub const MAX_SUPPORT: f64 = 6.0;
 
+/// Largest `fluid.jitter` (spacings): neighbours stay at least half a spacing apart.
+pub const MAX_JITTER: f64 = 0.25;
+
 /// Physically meaningful fluid values: density, smoothing, region positions and sizes, initial
 /// speeds. An error is (offset, field, message).
 pub(super) fn validate_fluid(
@@ -87,6 +90,17 @@ pub(super) fn validate_fluid(
                 ),
             ));
         }
+    }
+    if f.jitter.0 > MAX_JITTER {
+        let o = find_key(source, "jitter", fluid).map_or(fluid, |o| value_start(source, o));
+        return Err((
+            o,
+            "jitter",
+            format!(
+                "expected an offset up to {MAX_JITTER} spacings, got {}",
+                f.jitter.0
+            ),
+        ));
     }
     for (i, r) in f.regions.iter().enumerate() {
         let item = list_item(source, "regions", fluid, i);

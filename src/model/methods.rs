@@ -50,6 +50,11 @@ pub enum FluidMethodDef {
         /// 0.01; the book's ISPH page has the measurements behind the choice).
         #[serde(default = "isph_alpha")]
         alpha: NonNegative,
+        /// Relaxation α_e of the density source where the interior has expanded (n < 1 with no
+        /// free-surface or wall neighbour), in [0, 1]. Default 0.05 (0.2 and more open voids
+        /// in the circular patch; the book's ISPH page); 0 turns it off.
+        #[serde(default = "isph_expansion")]
+        expansion: UnitInterval,
         /// Free-surface threshold on the normalised kernel sum, in (0, 1]. Default 0.9.
         #[serde(default = "isph_surface")]
         surface: UnitInterval,
@@ -83,6 +88,9 @@ fn wcsph_delta() -> UnitInterval {
 }
 fn isph_alpha() -> NonNegative {
     NonNegative(crate::fluid::isph::IsphParams::DEFAULT_ALPHA)
+}
+fn isph_expansion() -> UnitInterval {
+    UnitInterval(crate::fluid::isph::IsphParams::DEFAULT_EXPANSION)
 }
 fn isph_surface() -> UnitInterval {
     UnitInterval(crate::fluid::isph::IsphParams::DEFAULT_SURFACE)

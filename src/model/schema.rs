@@ -104,6 +104,13 @@ pub struct FluidDef {
     /// book's fluid chapter).
     #[serde(default)]
     pub lattice: crate::fluid::sampling::LatticeKind,
+    /// Random offset of each initial particle position, per coordinate at most this many
+    /// spacings either way (deterministic: the same model gives the same offsets), up to 0.25.
+    /// Default 0 (the lattice as it is). A lattice is an equilibrium that a flow which only
+    /// strains it (the circular patch) may never break: a small offset lets the particles
+    /// re-arrange (the book's fluid chapter).
+    #[serde(default)]
+    pub jitter: NonNegative,
     /// Smoothing length over spacing, h / l. Default 1.3 (support 2.6 l); for `Mps` it is
     /// r_e / l, default 2.1; with `method: Wcsph(..)` DualSPHysics' √d (√2 in 2D, √3 in 3D).
     #[serde(default)]

@@ -17,9 +17,13 @@
 //!    layer short of support, fell and bounced back (the second layer's pressure 392 Pa
 //!    against its hydrostatic 274 Pa); with `p_s` it stays (6e-4 m/s at t = 0.3 s).
 //! 3. PPE (000 eq. 14 with eqs. 15–17; 004 eq. 48 with the velocity and density sources
-//!    blended): `⟨∇²p⟩_i = (ρ0/Δt) ⟨∇·v*⟩_i + α ρ0 min(1 − n_i, 0)/Δt²` (the density term
-//!    for compression only: a particle short of neighbours near the surface is not pulled in),
-//!    α = 1 by default ([`IsphParams::alpha`]; 000 uses 0.01), with
+//!    blended): `⟨∇²p⟩_i = (ρ0/Δt) ⟨∇·v*⟩_i + α_i ρ0 (1 − n_i)/Δt²` with `α_i = α` for a
+//!    compressed particle (`n_i > 1`; default 1, [`IsphParams::alpha`]; 000 uses 0.01) and
+//!    `α_i = α_e` for an expanded one in the interior (no free-surface and no wall neighbour;
+//!    default 0.05, [`IsphParams::expansion`]), else 0: a particle short of neighbours next to
+//!    the surface or a wall is not pulled in. Without `α_e` nothing closed the interior's
+//!    expansion: the circular patch lost 2.2 % of its mean density by t = 1 s even from a
+//!    perturbed lattice; 0.2 and more pull particles into clumps and open voids. With
 //!    `⟨∇²p⟩_i = Σ_j w_ij (p_j − p_i)`, `w_ij = 2 V (−r W'(r)) / ((r² + η²) μ)` (000 eq. 15,
 //!    normalised by the lattice Laplacian moment μ, [`super::lattice_laplacian_moment`]) and
 //!    `⟨∇·v⟩_i = (1/κ) Σ_j V (v_j − v_i)·∇_iW_ij` over the fluid neighbours (000 eq. 16 in
@@ -49,10 +53,16 @@
 //! the filter over fluid neighbours only turned it into the first column rising along the wall
 //! (a shear against the wall, which a fit over the fluid alone sees as linear; 2.4e-2 m/s at
 //! t = 1 s); with the walls as no-slip neighbours the water stays at rest (3.0e-4 m/s at 1 s).
-//! The price: the filter damps the kernel-scale motion with which particles rearrange in a
-//! stretching flow, so the circular patch opens voids (area +18.6 % at t = 1 s against +4.8 %
-//! with `velocity_filter: 0`); lower rates trade one for the other (40 1/s: at rest, patch
-//! +13.9 %; 20 1/s: the at-rest mode grows again, patch +9.5 %).
+//!
+//! **Lattices under strain.** A square lattice in a pure straining flow (the circular patch,
+//! `u = (x, −y)`) deforms into columns that move apart while their particles crowd along them;
+//! every particle sees the same neighbourhood, so the projection, the filter and the shifting
+//! (whose `∇C` vanishes by symmetry) all keep the columns: the patch's area grew 18.6 % by
+//! t = 1 s. The constraint method's iterative solve breaks the symmetry with its residual and
+//! the columns buckle into a disordered arrangement at t ≈ 0.5 s; here the fluid's `jitter` (a
+//! random initial offset, 0.005 l in the patch's model) does it, and the interior expansion
+//! term `α_e` (step 3) closes the voids the rearrangement leaves (each alone: area +3.4 % and
+//! +14.8 %; together +1.15 %).
 //!
 //! **Walls** (Neumann condition, `∂p/∂n = ρ0 (v* − v_w)·n / Δt`, which makes the corrected
 //! velocity's normal component the wall's): a boundary particle b takes, seen from fluid
@@ -111,6 +121,9 @@ pub struct IsphParams {
     /// Relaxation α of the density-invariance source (dimensionless). Default 1 (000: 0.01;
     /// with 0.01 the 2D dam break compresses by 20 % at t = 0.22 s, the book's ISPH page).
     pub alpha: Real,
+    /// Relaxation α_e of the density source for expansion, in the interior only (dimensionless;
+    /// module docs, step 3). Default 0.05; 0 turns it off.
+    pub expansion: Real,
     /// Free-surface threshold on the normalised kernel sum `n_i` (dimensionless). Default 0.9.
     pub surface: Real,
     /// Courant number C of the sub-step. Default 0.25 (000 eq. 41).
@@ -152,6 +165,8 @@ pub enum PpeSolver {
 impl IsphParams {
     /// Default α.
     pub const DEFAULT_ALPHA: Real = 1.0;
+    /// Default α_e.
+    pub const DEFAULT_EXPANSION: Real = 0.05;
     /// Default free-surface threshold.
     pub const DEFAULT_SURFACE: Real = 0.9;
     /// Default Courant number.
@@ -162,6 +177,7 @@ impl Default for IsphParams {
     fn default() -> Self {
         IsphParams {
             alpha: Self::DEFAULT_ALPHA,
+            expansion: Self::DEFAULT_EXPANSION,
             surface: Self::DEFAULT_SURFACE,
             cfl: Self::DEFAULT_CFL,
             solver: PpeSolver::default(),

@@ -291,9 +291,24 @@ impl Ppe {
                 None => gv.trace() / kappa,
             };
             let mut b = known - rho0 * div / h;
-            // Density invariance (compression only: a particle short of neighbours near the
-            // surface is not pulled in).
-            b -= p.alpha * rho0 * (1.0 - n_i).min(0.0) / (h * h);
+            // Density invariance: compression with α; expansion with α_e, and only in the
+            // interior (no free-surface neighbour, no wall neighbour), where a particle short
+            // of neighbours sits in a void rather than at the surface.
+            let interior = || {
+                f.fb.of(i).is_empty()
+                    && f.ff
+                        .of(i)
+                        .iter()
+                        .all(|&j| self.index[j as usize] != DIRICHLET)
+            };
+            let relax = if n_i > 1.0 {
+                p.alpha
+            } else if p.expansion > 0.0 && interior() {
+                p.expansion
+            } else {
+                0.0
+            };
+            b -= relax * rho0 * (1.0 - n_i) / (h * h);
             for (e, &bb) in f.fb.of(i).iter().enumerate() {
                 let d = per.delta(&f.pos[i], &f.boundary[bb as usize]);
                 b += weight(&d) * self.jump[self.start[i] as usize + e];
