@@ -7,7 +7,6 @@
 
 use super::schema::{
     BodyKind, Dimension, FluidDef, FluidMethodDef, JointKindDef, Model, RegionDef, ShapeDef,
-    VelocityDef,
 };
 use super::shapes::build_shape;
 use crate::body::{Dofs, Kind, RigidBody};
@@ -388,10 +387,9 @@ fn build_fluid(
         planar,
     };
     let mut pos = Vec::new();
-    let mut vel = Vec::new();
+    let mut fields = Vec::new();
     let mut visits = 0.0;
     for r in &f.regions {
-        let first = pos.len();
         let field = match r {
             RegionDef::Box { min, max, velocity } => {
                 budget(
@@ -456,14 +454,7 @@ fn build_fluid(
                 "the fluid regions hold more than {MAX_PARTICLES} particles at spacing {l} m"
             ));
         }
-        for p in &pos[first..] {
-            vel.push(match field {
-                VelocityDef::Uniform(u) => u.vec(),
-                VelocityDef::Linear(a, b, c) => {
-                    Vec3::new(a.vec().dot(p), b.vec().dot(p), c.vec().dot(p))
-                }
-            });
-        }
+        fields.resize(pos.len(), field);
     }
     // No fluid particle where a body is: lattice points inside a shape or less than half a
     // spacing from its surface are left out (walls drawn flush with a region keep it whole).
@@ -488,8 +479,10 @@ fn build_fluid(
     let mut it = keep.iter();
     pos.retain(|_| *it.next().unwrap());
     let mut it = keep.iter();
-    vel.retain(|_| *it.next().unwrap());
+    fields.retain(|_| *it.next().unwrap());
+    // The initial velocity field at the (offset) particle positions.
     sampling::jitter(&mut pos, f.jitter.0 * l, planar, &periodic);
+    let mut vel: Vec<Vec3> = pos.iter().zip(&fields).map(|(p, v)| v.at(p)).collect();
     if pos.is_empty() {
         return Err(format!(
             "the fluid regions hold no particle at spacing {l} m (lattice points inside a body or within half a spacing of one are left out)"

@@ -105,8 +105,9 @@ pub struct FluidDef {
     #[serde(default)]
     pub lattice: crate::fluid::sampling::LatticeKind,
     /// Random offset of each initial particle position, per coordinate at most this many
-    /// spacings either way (deterministic: the same model gives the same offsets), up to 0.25.
-    /// Default 0 (the lattice as it is). A lattice is an equilibrium that a flow which only
+    /// spacings either way (deterministic: the same model gives the same offsets), up to 0.25;
+    /// the regions' velocity fields are evaluated at the offset positions. Default 0 (the
+    /// lattice as it is). A lattice is an equilibrium that a flow which only
     /// strains it (the circular patch) may never break: a small offset lets the particles
     /// re-arrange (the book's fluid chapter).
     #[serde(default)]
@@ -246,6 +247,18 @@ pub enum VelocityDef {
 impl Default for VelocityDef {
     fn default() -> Self {
         VelocityDef::Uniform(V3::default())
+    }
+}
+
+impl VelocityDef {
+    /// The velocity (m/s) at `p` (m).
+    pub fn at(&self, p: &crate::math::Vec3) -> crate::math::Vec3 {
+        match self {
+            VelocityDef::Uniform(u) => u.vec(),
+            VelocityDef::Linear(a, b, c) => {
+                crate::math::Vec3::new(a.vec().dot(p), b.vec().dot(p), c.vec().dot(p))
+            }
+        }
     }
 }
 
