@@ -38,8 +38,9 @@ fn dam_break_front_isph() {
 /// particles stay in the columns a pure strain makes of the square lattice (area +16.0 %),
 /// without the interior expansion term (`expansion: 0`) the interior loses 2 % of its density
 /// (+3.3 %). Not robust to the offset: ±0.0025 / 0.005 / 0.01 / 0.02 l give area +1.30 / +1.15 /
-/// +1.88 / +72.5 % (α = 1 over-corrects the noise; α = 0.1 gives +0.70–0.77 % up to 0.05 l but
-/// lets the dam break compress by 17 %, the book's ISPH page).
+/// +1.93 / +72.5 % (α = 0.1 gives +0.70–0.77 % up to 0.05 l, so the full density correction
+/// presumably over-corrects the noise; but α = 0.1 lets the dam break compress by 17 %, the
+/// book's ISPH page).
 #[test]
 fn circular_patch_isph() {
     fluid_checks::circular_patch(build(&model_with("circular_patch_2d_apgd.ron", ISPH)));

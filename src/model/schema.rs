@@ -109,7 +109,7 @@ pub struct FluidDef {
     /// the regions' velocity fields are evaluated at the offset positions. Default 0 (the
     /// lattice as it is). A lattice is an equilibrium that a flow which only
     /// strains it (the circular patch) may never break: a small offset lets the particles
-    /// re-arrange (the book's fluid chapter).
+    /// re-arrange (the book's ISPH page).
     #[serde(default)]
     pub jitter: NonNegative,
     /// Smoothing length over spacing, h / l. Default 1.3 (support 2.6 l); for `Mps` it is

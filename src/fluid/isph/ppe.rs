@@ -266,7 +266,7 @@ impl Ppe {
             // (free surface, walls); κ where L is singular.
             let mut diag = 0.0;
             // Free-surface neighbours hold the known `surface_pressure`: to the right-hand side.
-            let mut known = 0.0;
+            let (mut known, mut at_surface) = (0.0, false);
             let (mut gv, mut lm) = (crate::math::Mat3::zeros(), crate::math::Mat3::zeros());
             for &j in f.ff.of(i) {
                 let j = j as usize;
@@ -279,6 +279,7 @@ impl Ppe {
                 let col = self.index[j];
                 if col == DIRICHLET {
                     known += w * ps;
+                    at_surface = true;
                 } else if (col as usize) < row {
                     self.triplets.push(Triplet::new(row, col as usize, -w));
                 }
@@ -294,16 +295,9 @@ impl Ppe {
             // Density invariance: compression with α; expansion with α_e, and only in the
             // interior (no free-surface neighbour, no wall neighbour), where a particle short
             // of neighbours sits in a void rather than at the surface.
-            let interior = || {
-                f.fb.of(i).is_empty()
-                    && f.ff
-                        .of(i)
-                        .iter()
-                        .all(|&j| self.index[j as usize] != DIRICHLET)
-            };
             let relax = if n_i > 1.0 {
                 p.alpha
-            } else if p.expansion > 0.0 && interior() {
+            } else if !at_surface && f.fb.of(i).is_empty() {
                 p.expansion
             } else {
                 0.0
