@@ -427,6 +427,10 @@ impl RowFamily for DensityRows {
     fn warm_start(&self, out: &mut Vec<Real>) {
         out.extend_from_slice(&self.warm);
     }
+    fn groups(&self, out: &mut dyn FnMut(&'static str, usize)) {
+        out("fluid density", self.nf);
+        out("wall", self.nwall);
+    }
 }
 
 impl RowSet for DensityRows {

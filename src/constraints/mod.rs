@@ -42,6 +42,11 @@ pub trait RowFamily: RowSet {
     fn name(&self) -> &'static str;
     /// Appends one warm-start impulse per row to `out` (N·s, or the family's impulse unit).
     fn warm_start(&self, out: &mut Vec<Real>);
+    /// The family's rows as named groups in order, `(name, rows)`, for analysis
+    /// ([`crate::pipeline::Problem`]); default one group named [`RowFamily::name`].
+    fn groups(&self, out: &mut dyn FnMut(&'static str, usize)) {
+        out(self.name(), self.len());
+    }
 }
 
 /// Inverse-mass data of a body as the rows see it.
@@ -84,6 +89,9 @@ impl RowFamily for BodyRows {
     }
     fn warm_start(&self, out: &mut Vec<Real>) {
         out.extend_from_slice(&self.warm);
+    }
+    fn groups(&self, out: &mut dyn FnMut(&'static str, usize)) {
+        out("body", self.len());
     }
 }
 

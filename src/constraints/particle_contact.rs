@@ -186,6 +186,9 @@ impl RowFamily for ParticleContactRows {
     fn name(&self) -> &'static str {
         "particle contacts"
     }
+    fn groups(&self, out: &mut dyn FnMut(&'static str, usize)) {
+        out("particle contact", self.len());
+    }
     /// Contacts start from zero (pairs change every step).
     fn warm_start(&self, out: &mut Vec<Real>) {
         out.extend(std::iter::repeat_n(0.0, self.diag.len()));

@@ -61,11 +61,13 @@
 //! - *Floating cylinder* (`floating_cylinder_3d_apgd`, 004 §4.3): the settled vertical fluid
 //!   force equals the weight `ρ_s g π r² L` (62.1 N).
 
+pub mod constraint;
 mod explicit;
 pub mod grid;
 pub mod isph;
 pub mod kernel;
 pub mod lind_shifting;
+pub mod method;
 pub mod monaghan_viscosity;
 pub mod morris_viscosity;
 mod params;
@@ -76,6 +78,7 @@ pub mod wcsph;
 
 pub use crate::constraints::particle_contact::{CONTACT_MARGIN, FLUID_CONTACT, WALL_CONTACT};
 pub use lind_shifting::{SHIFT_CAP, SURFACE_FILL};
+pub use method::{FluidMethod, RowContext, SubStepInfo};
 pub use params::{DensityMethod, FluidParams};
 pub use sampling::{lattice_gradient_moment, lattice_laplacian_moment, lattice_sum};
 

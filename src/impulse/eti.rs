@@ -305,3 +305,32 @@ mod tests {
         }
     }
 }
+
+/// The energy-tracking method as a contact resolver ([`super::ContactResolver`]): its
+/// parameters and buffers.
+#[derive(Default)]
+pub struct Eti {
+    /// Parameters.
+    pub params: EtiParams,
+    scratch: EtiScratch,
+}
+
+impl Eti {
+    /// ETI with these parameters.
+    pub fn new(params: EtiParams) -> Eti {
+        Eti {
+            params,
+            scratch: EtiScratch::default(),
+        }
+    }
+}
+
+impl super::ContactResolver for Eti {
+    fn name(&self) -> &'static str {
+        "energy-tracking impulses (ETI)"
+    }
+
+    fn resolve(&mut self, points: &mut [Point], bodies: &mut [ImpulseBody]) -> ImpulseInfo {
+        resolve(&self.params, points, bodies, &mut self.scratch)
+    }
+}

@@ -1,5 +1,5 @@
 //! Impulse-based contact resolvers, the alternatives to complementarity rows for rigid-body
-//! contacts ([`crate::pipeline::ContactResolver`]): the energy-tracking impulse method (ETI,
+//! contacts ([`ContactResolver`]): the energy-tracking impulse method (ETI,
 //! [`eti`]), and the sequential (SQM, [`sqm`]) and simultaneous (SMM, [`smm`]) impulse
 //! baselines, after Tang, Paluszny & Zimmerman 2014 (002) and Asai et al. 2021 (000 §5).
 //!
@@ -27,8 +27,11 @@
 //! writes `W` with the opposite sign; summary 002 §3).
 
 pub mod eti;
+pub mod resolver;
 pub mod smm;
 pub mod sqm;
+
+pub use resolver::{Complementarity, ContactResolver};
 
 use crate::body::{linear_mask, Dofs, RigidBody};
 use crate::geometry::{Contact, Impulse};

@@ -79,3 +79,17 @@ pub fn resolve(p: &SmmParams, points: &mut [Point], bodies: &mut [ImpulseBody]) 
     info.energy_change = kinetic_energy(bodies) - before;
     info
 }
+
+/// Simultaneous impulses as a contact resolver ([`super::ContactResolver`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SimultaneousImpulse(pub SmmParams);
+
+impl super::ContactResolver for SimultaneousImpulse {
+    fn name(&self) -> &'static str {
+        "simultaneous impulses (SMM)"
+    }
+
+    fn resolve(&mut self, points: &mut [Point], bodies: &mut [ImpulseBody]) -> ImpulseInfo {
+        resolve(&self.0, points, bodies)
+    }
+}

@@ -58,3 +58,17 @@ pub fn resolve(p: &SqmParams, points: &mut [Point], bodies: &mut [ImpulseBody]) 
     info.energy_change = kinetic_energy(bodies) - before;
     info
 }
+
+/// Sequential impulses as a contact resolver ([`super::ContactResolver`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SequentialImpulse(pub SqmParams);
+
+impl super::ContactResolver for SequentialImpulse {
+    fn name(&self) -> &'static str {
+        "sequential impulses (SQM)"
+    }
+
+    fn resolve(&mut self, points: &mut [Point], bodies: &mut [ImpulseBody]) -> ImpulseInfo {
+        resolve(&self.0, points, bodies)
+    }
+}

@@ -532,7 +532,7 @@ fn summary_text(world: &World, description: &str, summary: &RunSummary) -> Strin
             s.mean_substeps
         );
     }
-    if world.contact_resolver != crate::pipeline::ContactResolver::Complementarity {
+    if !world.contact_resolver.rows_in_solve() {
         let (sum, max, capped, de) = s.impulses;
         let _ = writeln!(
             t,
@@ -541,7 +541,7 @@ fn summary_text(world: &World, description: &str, summary: &RunSummary) -> Strin
             sum as Real / s.steps.max(1) as Real
         );
     }
-    if matches!(world.fluid_method, crate::pipeline::FluidMethod::Isph(_)) {
+    if world.fluid_method.has_pressure_solve() {
         let _ = writeln!(
             t,
             "  pressure solve   mean {:.1} CG iterations per sub-step, largest residual {:.2e}",

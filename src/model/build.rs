@@ -11,8 +11,10 @@ use super::schema::{
 use super::shapes::build_shape;
 use crate::body::{Dofs, Kind, RigidBody};
 use crate::constraints::joint::{Joint, JointCompliance, JointKind};
+use crate::fluid::constraint::Constraint;
+use crate::fluid::isph::{Isph, IsphParams};
 use crate::fluid::kernel::Kernel;
-use crate::fluid::wcsph::{self, WcsphParams};
+use crate::fluid::wcsph::{self, Wcsph, WcsphParams};
 use crate::fluid::{sampling, Fluid, FluidParams};
 use crate::geometry::{Collider, Geometry};
 use crate::math::{from_pv, Iso, Quat, Vec3};
@@ -180,7 +182,7 @@ pub fn build_world(m: &Model) -> Result<World, String> {
     };
     let fluid_method = match (&m.fluid, &fluid) {
         (Some(def), Some(f)) => fluid_method(&def.method, f, &flat(m.scene.gravity.vec()))?,
-        _ => FluidMethod::Constraint,
+        _ => Box::new(Constraint::default()),
     };
     Ok(World {
         dofs,
@@ -228,9 +230,13 @@ fn group_bits<'a>(groups: &[&str], names: impl IntoIterator<Item = &'a String>) 
 }
 
 /// The fluid method of a model, its defaults resolved from the built fluid.
-fn fluid_method(def: &FluidMethodDef, f: &Fluid, gravity: &Vec3) -> Result<FluidMethod, String> {
+fn fluid_method(
+    def: &FluidMethodDef,
+    f: &Fluid,
+    gravity: &Vec3,
+) -> Result<Box<dyn FluidMethod>, String> {
     Ok(match def {
-        FluidMethodDef::Constraint { .. } => FluidMethod::Constraint,
+        FluidMethodDef::Constraint { .. } => Box::new(Constraint::default()),
         FluidMethodDef::Wcsph {
             sound_speed,
             alpha,
@@ -245,7 +251,7 @@ fn fluid_method(def: &FluidMethodDef, f: &Fluid, gravity: &Vec3) -> Result<Fluid
                 None => wcsph::default_sound_speed(&f.pos, &f.vel, gravity, f.params.spacing)
                     .ok_or("a WCSPH fluid without gravity and at rest needs `sound_speed` (m/s)")?,
             };
-            FluidMethod::Wcsph(WcsphParams {
+            Box::new(Wcsph::new(WcsphParams {
                 sound_speed: c0,
                 alpha: alpha.0,
                 delta: delta.0,
@@ -253,7 +259,7 @@ fn fluid_method(def: &FluidMethodDef, f: &Fluid, gravity: &Vec3) -> Result<Fluid
                 walls: *walls,
                 diffusion: *diffusion,
                 stepping: *stepping,
-            })
+            }))
         }
         FluidMethodDef::Isph {
             alpha,
@@ -262,14 +268,14 @@ fn fluid_method(def: &FluidMethodDef, f: &Fluid, gravity: &Vec3) -> Result<Fluid
             cfl,
             solver,
             gradient,
-        } => FluidMethod::Isph(crate::fluid::isph::IsphParams {
+        } => Box::new(Isph::new(IsphParams {
             alpha: alpha.0,
             expansion: expansion.0,
             surface: surface.0,
             cfl: cfl.0,
             solver: *solver,
             gradient: *gradient,
-        }),
+        })),
     })
 }
 

@@ -524,7 +524,10 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
             }
             ProbeDef::Energy => continue,
             ProbeDef::Resolver => {
-                if m.contact.resolver() == crate::pipeline::ContactResolver::Complementarity {
+                if matches!(
+                    m.contact.resolver,
+                    super::methods::ContactResolverDef::Complementarity {}
+                ) {
                     return err(
                         locate(source, "probes", "Resolver", ""),
                         "probes",

@@ -178,30 +178,36 @@ impl ContactResolverDef {
     }
 
     /// The core's resolver, restitution below `threshold` (m/s) off.
-    pub fn to_core(&self, threshold: crate::math::Real) -> crate::pipeline::ContactResolver {
-        use crate::impulse::{eti::EtiParams, smm::SmmParams, sqm::SqmParams};
-        use crate::pipeline::ContactResolver as R;
+    pub fn to_core(
+        &self,
+        threshold: crate::math::Real,
+    ) -> Box<dyn crate::impulse::ContactResolver> {
+        use crate::impulse::eti::{Eti, EtiParams};
+        use crate::impulse::smm::{SimultaneousImpulse, SmmParams};
+        use crate::impulse::sqm::{SequentialImpulse, SqmParams};
         match *self {
-            ContactResolverDef::Complementarity {} => R::Complementarity,
+            ContactResolverDef::Complementarity {} => Box::new(crate::impulse::Complementarity),
             ContactResolverDef::Eti {
                 divider,
                 max_repeats,
                 tolerance,
-            } => R::Eti(EtiParams {
+            } => Box::new(Eti::new(EtiParams {
                 divider: divider.get(),
                 max_repeats: max_repeats.get(),
                 restitution_threshold: threshold,
                 tolerance: tolerance.0,
-            }),
+            })),
             ContactResolverDef::SequentialImpulse { max_iterations } => {
-                R::SequentialImpulse(SqmParams {
+                Box::new(SequentialImpulse(SqmParams {
                     max_iterations: max_iterations.get(),
                     restitution_threshold: threshold,
-                })
+                }))
             }
-            ContactResolverDef::SimultaneousImpulse {} => R::SimultaneousImpulse(SmmParams {
-                restitution_threshold: threshold,
-            }),
+            ContactResolverDef::SimultaneousImpulse {} => {
+                Box::new(SimultaneousImpulse(SmmParams {
+                    restitution_threshold: threshold,
+                }))
+            }
         }
     }
 }
@@ -218,7 +224,7 @@ impl super::schema::ContactSettings {
     }
 
     /// The core's contact resolver.
-    pub fn resolver(&self) -> crate::pipeline::ContactResolver {
+    pub fn resolver(&self) -> Box<dyn crate::impulse::ContactResolver> {
         self.resolver.to_core(self.restitution_threshold.0)
     }
 }

@@ -11,7 +11,7 @@
 //! (Joint anchors cannot disagree at t = 0: a joint has one anchor, in world coordinates.)
 
 use super::error::{build_error, ModelError};
-use crate::pipeline::{FluidMethod, World};
+use crate::pipeline::World;
 use parry3d_f64::query::Ray;
 use rayon::prelude::*;
 use std::path::Path;
@@ -50,17 +50,19 @@ pub fn warnings(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
     out
 }
 
-/// Fields of `fluid:` the model writes but its fluid method does not use: `velocity_filter` with
-/// WCSPH. Located at each field.
+/// Fields of `fluid:` the model writes but its fluid method does not use
+/// ([`crate::fluid::FluidMethod::unused_fields`]: `velocity_filter` with WCSPH). Located at
+/// each field.
 fn unused_fluid_fields(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
-    if world.fluid.is_none() || !matches!(world.fluid_method, FluidMethod::Wcsph(_)) {
+    let unused = world.fluid_method.unused_fields();
+    if world.fluid.is_none() || unused.is_empty() {
         return Vec::new();
     }
     let Some(fluid) = super::load::find_key(source, "fluid", 0) else {
         return Vec::new();
     };
     let mut out = Vec::new();
-    for field in ["velocity_filter"] {
+    for &field in unused {
         let mut from = fluid;
         while let Some(o) = super::load::find_key(source, field, from) {
             from = o + field.len();

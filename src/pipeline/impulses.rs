@@ -1,9 +1,9 @@
-//! Stage 3b, impulse contact resolvers only ([`ContactResolver::Eti`], `SequentialImpulse`,
-//! `SimultaneousImpulse`): the contacts of stage 3 are resolved on the bodies' velocities
-//! (v*) by [`crate::impulse`]; the constraint solve then takes the joints and fluid rows, and
-//! no contact rows.
+//! Stage 3b, impulse contact resolvers only (a [`crate::impulse::ContactResolver`] whose
+//! contacts are not rows of the solve: ETI, SQM, SMM or one written outside the crate): the
+//! contacts of stage 3 are resolved on the bodies' velocities (v*); the constraint solve then
+//! takes the joints and fluid rows, and no contact rows.
 
-use super::{ContactResolver, World};
+use super::World;
 use crate::geometry::Impulse;
 use crate::impulse::{self, ImpulseBody, ImpulseInfo};
 
@@ -13,7 +13,6 @@ pub struct ImpulseScratch {
     bodies: Vec<ImpulseBody>,
     points: Vec<(usize, impulse::Point)>,
     only: Vec<impulse::Point>,
-    eti: impulse::eti::EtiScratch,
 }
 
 impl World {
@@ -21,7 +20,7 @@ impl World {
     /// complementarity rows); writes the new body velocities, the velocity vector of the solve
     /// and each contact's impulse (N·s) for output.
     pub(super) fn resolve_contacts_by_impulses(&mut self) {
-        if self.contact_resolver == ContactResolver::Complementarity {
+        if self.contact_resolver.rows_in_solve() {
             self.last_impulses = ImpulseInfo::default();
             return;
         }
@@ -43,18 +42,7 @@ impl World {
         );
         k.only.clear();
         k.only.extend(k.points.iter().map(|(_, p)| p.clone()));
-        let info = match self.contact_resolver {
-            ContactResolver::Complementarity => ImpulseInfo::default(),
-            ContactResolver::Eti(p) => {
-                impulse::eti::resolve(&p, &mut k.only, &mut k.bodies, &mut k.eti)
-            }
-            ContactResolver::SequentialImpulse(p) => {
-                impulse::sqm::resolve(&p, &mut k.only, &mut k.bodies)
-            }
-            ContactResolver::SimultaneousImpulse(p) => {
-                impulse::smm::resolve(&p, &mut k.only, &mut k.bodies)
-            }
-        };
+        let info = self.contact_resolver.resolve(&mut k.only, &mut k.bodies);
         for (b, r) in self.bodies.iter_mut().zip(&k.bodies) {
             if b.is_dynamic() {
                 (b.lin_vel, b.ang_vel) = (r.v, r.w);

@@ -20,21 +20,22 @@
 //!
 //! The velocity vector is laid out once per step ([`VelocityLayout`]: bodies, then particles).
 //! Row families are listed in [`World::step`]'s solve stage: each builds its rows in stage 4,
-//! gives its warm start, and reads its impulses back after the solve. Which families take part
-//! is decided by the named switches [`FluidMethod`] and [`ContactResolver`]: a fluid method that
-//! brings no rows (an explicit backend) or another contact resolver replaces a family without
-//! touching the others.
+//! gives its warm start, and reads its impulses back after the solve. The world holds one
+//! fluid method ([`FluidMethod`], a trait object: the stages call its hooks, never ask which
+//! method it is) and one contact resolver ([`ContactResolver`], likewise): a fluid method
+//! that brings no rows (a partitioned backend) or another contact resolver replaces a family
+//! without touching the others.
 //!
 //! Probes and output (stage 7) are done by the runner ([`crate::runner`]) between steps.
 //! State that matters lives in [`World`]; scratch buffers live in [`Scratch`], never saved.
 
 mod impulses;
-mod methods;
 mod problem;
 mod state;
 mod timing;
 
-pub use methods::{ContactResolver, FluidMethod};
+pub use crate::fluid::FluidMethod;
+pub use crate::impulse::ContactResolver;
 pub use problem::Problem;
 pub use state::WorldState;
 pub use timing::{Stage, StageTimes};
@@ -42,13 +43,11 @@ pub use timing::{Stage, StageTimes};
 use crate::body::{gyroscopic_step, integrate_pose, linear_mask, Dofs, Kind, RigidBody};
 use crate::constraints::contact::{self, ContactParams, ContactRows};
 use crate::constraints::joint::{self, Joint, JointRow};
-use crate::constraints::{
-    BodyMass, BodyRows, DensityRows, ParticleContactRows, RowFamily, VelocityLayout,
-};
-use crate::fluid::Fluid;
+use crate::constraints::{BodyMass, BodyRows, RowFamily, VelocityLayout};
+use crate::fluid::{Fluid, RowContext, SubStepInfo};
 use crate::geometry::{Contact, Geometry, Impulse};
 use crate::math::{Real, Vec3};
-use crate::solver::{Block, RowSet, RowStack, SolveInfo, SolverChoice, Workspace};
+use crate::solver::{Block, RowSet, RowStack, SolveInfo, SolverChoice, Workspace, MAX_FAMILIES};
 use std::time::Instant;
 
 /// Scratch buffers of a step, reused to avoid allocation per step.
@@ -62,18 +61,11 @@ pub struct Scratch {
     joint_rows: Vec<JointRow>,
     /// Row family: rigid contacts and joints (two-body rows).
     pub body_rows: BodyRows,
-    /// Row family: fluid density and wall rows.
-    pub density_rows: DensityRows,
-    /// Row family: particle contacts.
-    pub particle_contact_rows: ParticleContactRows,
     lambda: Vec<Real>,
     v: Vec<Real>,
     impulses: Vec<Impulse>,
     solver: Workspace,
     blocks: Vec<Block>,
-    /// Buffers of the WCSPH sub-steps.
-    wcsph: crate::fluid::wcsph::WcsphScratch,
-    isph: crate::fluid::isph::IsphScratch,
     impulse: impulses::ImpulseScratch,
 }
 
@@ -104,10 +96,10 @@ pub struct World {
     pub solver: SolverChoice,
     /// Contact parameters.
     pub contact: ContactParams,
-    /// How the fluid is advanced.
-    pub fluid_method: FluidMethod,
-    /// What resolves rigid contacts.
-    pub contact_resolver: ContactResolver,
+    /// How the fluid is advanced (the constraint method unless the model names another).
+    pub fluid_method: Box<dyn FluidMethod>,
+    /// What resolves rigid contacts (complementarity rows unless the model names another).
+    pub contact_resolver: Box<dyn ContactResolver>,
     /// Wall time per stage, accumulated.
     pub timings: StageTimes,
     /// Scratch.
@@ -116,9 +108,9 @@ pub struct World {
     pub last_solve: SolveInfo,
     /// SPH fluid particles, if the model has a fluid.
     pub fluid: Option<Fluid>,
-    /// What the explicit fluid's sub-steps did in the last step (zero for the constraint
-    /// method).
-    pub last_substeps: crate::fluid::wcsph::SubStepInfo,
+    /// What the partitioned fluid method's sub-steps did in the last step (zero for the
+    /// constraint method).
+    pub last_substeps: SubStepInfo,
     /// What the impulse contact resolver did in the last step (zero for complementarity rows).
     pub last_impulses: crate::impulse::ImpulseInfo,
 }
@@ -154,95 +146,69 @@ impl World {
         self.fluid.is_some() && self.fluid_method.in_solve()
     }
 
-    /// Stage 1: the fluid's neighbour lists (body particles follow their bodies first).
+    /// Stage 1: the fluid's neighbour lists (body particles follow their bodies first), for a
+    /// method in the solve; partitioned methods search inside their sub-steps.
     fn find_neighbours(&mut self) {
-        if !self.fluid_method.in_solve() {
-            return;
-        }
         if let Some(f) = self.fluid.as_mut() {
             let t0 = Instant::now();
-            f.update_neighbours(&self.bodies);
+            self.fluid_method.find_neighbours(f, &self.bodies);
             self.timings.add(Stage::Neighbours, t0);
         }
     }
 
-    /// Stage 1b, explicit fluid methods only: the fluid's sub-steps over the whole step, with
+    /// Stage 1b, partitioned fluid methods: the fluid's sub-steps over the whole step, with
     /// the bodies moving as they do now; leaves the fluid's force on each body.
     fn advance_explicit_fluid(&mut self) {
         self.last_substeps = Default::default();
         let Some(f) = self.fluid.as_mut() else {
             return;
         };
-        let t0 = Instant::now();
-        match self.fluid_method {
-            FluidMethod::Constraint => return,
-            FluidMethod::Wcsph(p) => {
-                self.last_substeps = f.advance_wcsph(
-                    &p,
-                    &self.bodies,
-                    &self.gravity,
-                    self.dt,
-                    &mut self.scratch.wcsph,
-                );
-            }
-            FluidMethod::Isph(p) => {
-                let info = f.advance_isph(
-                    &p,
-                    &self.bodies,
-                    &self.gravity,
-                    self.dt,
-                    &mut self.scratch.isph,
-                );
-                self.last_substeps.substeps = info.substeps;
-                self.last_substeps.pressure_residual = info.residual;
-                self.last_substeps.pressure_iterations = info.iterations;
-            }
+        if self.fluid_method.in_solve() {
+            return;
         }
+        let t0 = Instant::now();
+        self.last_substeps = self
+            .fluid_method
+            .advance(f, &self.bodies, &self.gravity, self.dt);
         self.timings.add(Stage::Fluid, t0);
     }
 
-    /// Stage 2: external forces over the step, giving the predicted velocities `v*`. With an
-    /// explicit fluid method the fluid's force on each body is one of them.
+    /// Stage 2: external forces over the step, giving the predicted velocities `v*`. With a
+    /// partitioned fluid method the fluid's force on each body is one of them, and the method
+    /// may couple each body further (ISPH: its added mass).
     fn apply_external_forces(&mut self) {
         let (h, t0) = (self.dt, Instant::now());
         let mask = linear_mask(self.dofs);
         let explicit = !self.fluid_method.in_solve();
-        let isph = matches!(self.fluid_method, FluidMethod::Isph(_));
         let active = match self.dofs {
             Dofs::Planar => [true, true, false, false, false, true],
             _ => [true; 6],
         };
+        let coupled = explicit && self.fluid.is_some();
         for (k, b) in self.bodies.iter_mut().enumerate() {
             let v0 = (b.lin_vel, b.ang_vel);
-            // ISPH's added mass needs each body's velocity one step back.
-            let mut prev = v0;
-            if let (true, Some(f)) = (isph, self.fluid.as_mut()) {
-                let starts = &mut f.carry.body_start;
-                starts.resize(starts.len().max(k + 1), v0);
-                prev = std::mem::replace(&mut starts[k], v0);
+            if b.is_dynamic() {
+                let (mut force, mut torque) = (b.force, b.torque);
+                if let (true, Some(f)) = (explicit, self.fluid.as_ref()) {
+                    force += f.body_force.get(k).copied().unwrap_or_default();
+                    torque += f.body_torque.get(k).copied().unwrap_or_default();
+                }
+                b.lin_vel += (self.gravity + force * b.inv_mass).component_mul(&mask) * h;
+                let w = gyroscopic_step(b, h, self.dofs);
+                b.ang_vel = w + b.inv_inertia_world(self.dofs) * torque * h;
+                b.lin_vel.component_mul_assign(&mask);
+                if self.dofs == Dofs::Planar {
+                    b.ang_vel.x = 0.0;
+                    b.ang_vel.y = 0.0;
+                }
             }
-            if !b.is_dynamic() {
-                continue;
-            }
-            let (mut force, mut torque) = (b.force, b.torque);
-            if let (true, Some(f)) = (explicit, self.fluid.as_ref()) {
-                force += f.body_force.get(k).copied().unwrap_or_default();
-                torque += f.body_torque.get(k).copied().unwrap_or_default();
-            }
-            b.lin_vel += (self.gravity + force * b.inv_mass).component_mul(&mask) * h;
-            let w = gyroscopic_step(b, h, self.dofs);
-            b.ang_vel = w + b.inv_inertia_world(self.dofs) * torque * h;
-            b.lin_vel.component_mul_assign(&mask);
-            if self.dofs == Dofs::Planar {
-                b.ang_vel.x = 0.0;
-                b.ang_vel.y = 0.0;
-            }
-            if let (true, Some(ma)) = (isph, self.scratch.isph.added_mass.get(k)) {
-                crate::fluid::isph::take_added_mass(b, ma, v0, prev, active);
+            if coupled {
+                self.fluid_method.couple_body(k, b, v0, active);
             }
         }
         if let (false, Some(f)) = (explicit, self.fluid.as_mut()) {
-            f.external(&self.gravity, h, &self.bodies);
+            self.fluid_method
+                .external(f, &self.gravity, h, &self.bodies);
         }
         self.timings.add(Stage::External, t0);
     }
@@ -267,8 +233,8 @@ impl World {
     fn build_rows(&mut self) {
         let (h, s, t0) = (self.dt, &mut self.scratch, Instant::now());
         s.body_rows.clear();
-        match self.contact_resolver {
-            ContactResolver::Complementarity => contact::build_rows(
+        if self.contact_resolver.rows_in_solve() {
+            contact::build_rows(
                 &s.contacts,
                 &s.masses,
                 &s.v,
@@ -276,9 +242,10 @@ impl World {
                 &self.contact,
                 &mut s.body_rows,
                 &mut s.contact_rows,
-            ),
+            );
+        } else {
             // Resolved by impulses in stage 3b: no rows.
-            _ => s.contact_rows.clear(),
+            s.contact_rows.clear();
         }
         joint::build_rows(
             &self.joints,
@@ -289,17 +256,14 @@ impl World {
             &mut s.body_rows,
             &mut s.joint_rows,
         );
-        if let Some(f) = self.fluid.as_mut() {
-            match self.fluid_method {
-                FluidMethod::Wcsph(_) | FluidMethod::Isph(_) => {}
-                FluidMethod::Constraint => {
-                    let mut err = std::mem::take(&mut f.density_error);
-                    s.density_rows.colour = matches!(self.solver, SolverChoice::Pgs(_));
-                    s.density_rows.build(f, &s.layout, h, &s.masses, &mut err);
-                    f.density_error = err;
-                    s.particle_contact_rows.build(f, &s.layout, h, &s.masses);
-                }
-            }
+        if let (true, Some(f)) = (self.fluid_method.in_solve(), self.fluid.as_mut()) {
+            let ctx = RowContext {
+                layout: &s.layout,
+                masses: &s.masses,
+                h,
+                colour: matches!(self.solver, SolverChoice::Pgs(_)),
+            };
+            self.fluid_method.build_rows(f, &ctx);
         }
         self.timings.add(Stage::Rows, t0);
     }
@@ -307,26 +271,31 @@ impl World {
     /// Stage 5: one solve over all row families (monolithic), then each family reads its
     /// impulses back.
     fn solve(&mut self) -> SolveInfo {
-        let (h, s, t0) = (self.dt, &mut self.scratch, Instant::now());
-        let families: [&dyn RowFamily; 3] =
-            [&s.body_rows, &s.density_rows, &s.particle_contact_rows];
+        let (h, t0) = (self.dt, Instant::now());
+        let s = &mut self.scratch;
+        let with_fluid = self.fluid.is_some();
+        let (families, n) = families(&s.body_rows, &*self.fluid_method, with_fluid);
+        let families = &families[..n];
         s.lambda.clear();
         for f in families {
             f.warm_start(&mut s.lambda);
         }
-        let info = if s.density_rows.is_empty() && s.particle_contact_rows.is_empty() {
+        let info = if families[1..].iter().all(|f| f.is_empty()) {
             // A stack of one family is that family: solved with static dispatch (the same
             // numbers; the per-row virtual calls of the stack cost rigid-body scenes 1.7x).
             self.solver
                 .solve(&s.body_rows, &mut s.lambda, &mut s.v, &mut s.solver)
         } else {
-            let sets: [&dyn RowSet; 3] = families.map(|f| f as &dyn RowSet);
-            let rows = RowStack::new(&sets, &mut s.blocks);
+            let mut sets: [&dyn RowSet; MAX_FAMILIES] = [&s.body_rows; MAX_FAMILIES];
+            for (set, f) in sets.iter_mut().zip(families) {
+                *set = *f as &dyn RowSet;
+            }
+            let rows = RowStack::new(&sets[..n], &mut s.blocks);
             self.solver
                 .solve(&rows, &mut s.lambda, &mut s.v, &mut s.solver)
         };
-        let (nb, nd) = (s.body_rows.len(), s.density_rows.len());
-        if self.contact_resolver == ContactResolver::Complementarity {
+        let nb = s.body_rows.len();
+        if self.contact_resolver.rows_in_solve() {
             contact::read_impulses(&s.contact_rows, &s.lambda, &mut s.impulses);
         }
         self.geometry.store_impulses(&s.contacts, &s.impulses);
@@ -335,9 +304,7 @@ impl World {
         if let (true, Some(f)) = (self.fluid_method.in_solve(), self.fluid.as_mut()) {
             s.layout.scatter_particles(&s.v, &mut f.vel);
             f.clear_body_forces(self.bodies.len());
-            s.density_rows.read_back(&s.lambda[nb..nb + nd], h, f);
-            s.particle_contact_rows
-                .read_back(&s.lambda[nb + nd..], h, f);
+            self.fluid_method.read_back(&s.lambda[nb..], h, f);
         }
         self.timings.add(Stage::Solve, t0);
         self.last_solve = info;
@@ -350,8 +317,8 @@ impl World {
         for b in self.bodies.iter_mut().filter(|b| b.kind != Kind::Static) {
             integrate_pose(b, h);
         }
-        if let (true, Some(f)) = (self.fluid_method.in_solve(), self.fluid.as_mut()) {
-            f.integrate(h);
+        if let Some(f) = self.fluid.as_mut() {
+            self.fluid_method.integrate(f, h);
         }
         self.steps += 1;
         self.time = self.time_origin + (self.steps - self.steps_origin) as Real * h;
@@ -420,12 +387,29 @@ impl World {
         self.find_neighbours();
         self.detect_contacts();
         self.build_rows();
-        let s = &self.scratch;
-        let fluid_rows = if self.fluid.is_some() {
-            s.density_rows.len() + s.particle_contact_rows.len()
-        } else {
-            0
-        };
-        (s.contacts.len(), s.body_rows.len() + fluid_rows)
+        let with_fluid = self.fluid.is_some();
+        let (families, n) = families(&self.scratch.body_rows, &*self.fluid_method, with_fluid);
+        let rows = families[..n].iter().map(|f| f.len()).sum();
+        (self.scratch.contacts.len(), rows)
     }
+}
+
+/// The row families of a step in stack order: contacts and joints, then the fluid method's if
+/// its particles are in the solve and there is a fluid (at most
+/// [`crate::solver::MAX_FAMILIES`]); how many there are.
+pub(crate) fn families<'a>(
+    body_rows: &'a BodyRows,
+    method: &'a dyn FluidMethod,
+    with_fluid: bool,
+) -> ([&'a dyn RowFamily; MAX_FAMILIES], usize) {
+    let mut out: [&dyn RowFamily; MAX_FAMILIES] = [body_rows; MAX_FAMILIES];
+    let mut n = 1;
+    if with_fluid && method.in_solve() {
+        method.row_families(&mut |f| {
+            assert!(n < MAX_FAMILIES, "too many row families");
+            out[n] = f;
+            n += 1;
+        });
+    }
+    (out, n)
 }

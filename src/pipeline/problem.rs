@@ -7,15 +7,14 @@
 //! each: meant for scenes of up to about 10⁴ rows.
 
 use super::World;
-use crate::constraints::RowFamily;
 use crate::math::Real;
 use crate::solver::{BlockKind, RowSet, RowStack};
 
 /// The constraint problem of the last step (see the module docs).
 #[derive(Debug, Clone, Default)]
 pub struct Problem {
-    /// Row groups in stack order: name, first row, number of rows. The density family is split
-    /// into its fluid rows and its wall rows.
+    /// Row groups in stack order: name, first row, number of rows ([`RowFamily::groups`]: the
+    /// density family is split into its fluid rows and its wall rows).
     pub groups: Vec<(&'static str, usize, usize)>,
     /// `N` as `(row, column, value)` triplets of its non-zero entries, column by column (1/kg).
     pub operator: Vec<(usize, usize, Real)>,
@@ -32,26 +31,24 @@ impl World {
     /// The constraint problem of the last step, assembled (call after [`World::step`]).
     pub fn last_problem(&self) -> Problem {
         let s = &self.scratch;
-        let families: [&dyn RowFamily; 3] =
-            [&s.body_rows, &s.density_rows, &s.particle_contact_rows];
-        let sets: [&dyn RowSet; 3] = families.map(|f| f as &dyn RowSet);
+        let (families, nfam) =
+            super::families(&s.body_rows, &*self.fluid_method, self.fluid.is_some());
+        let families = &families[..nfam];
+        let sets: Vec<&dyn RowSet> = families.iter().map(|f| *f as &dyn RowSet).collect();
         let mut blocks = Vec::new();
         let rows = RowStack::new(&sets, &mut blocks);
         let (n, ndof) = (rows.len(), s.v.len());
         if s.lambda.len() != n {
             return Problem::default();
         }
-        let (nb, nf, nw) = (s.body_rows.len(), s.density_rows.nf, s.density_rows.nwall);
-        let groups = vec![
-            ("body", 0, nb),
-            ("fluid density", nb, nf),
-            ("wall", nb + nf, nw),
-            (
-                "particle contact",
-                nb + nf + nw,
-                s.particle_contact_rows.len(),
-            ),
-        ];
+        let mut groups = Vec::new();
+        let mut start = 0;
+        for f in families {
+            f.groups(&mut |name, len| {
+                groups.push((name, start, len));
+                start += len;
+            });
+        }
         let mut unilateral = vec![false; n];
         for b in rows.blocks() {
             match b.kind {

@@ -44,6 +44,8 @@ pub struct WorldState {
     joints: Vec<JointState>,
     pairs: Vec<((u32, u32), PairCache)>,
     fluid: Option<FluidState>,
+    /// The fluid method's carried state ([`crate::fluid::FluidMethod::save_state`]).
+    fluid_method: Vec<u8>,
 }
 
 impl World {
@@ -77,6 +79,7 @@ impl World {
                 .collect(),
             pairs: self.geometry.pair_caches(),
             fluid: self.fluid.as_ref().map(|f| f.state()),
+            fluid_method: self.fluid_method.save_state(),
         }
     }
 
@@ -112,6 +115,7 @@ impl World {
             (Some(_), None) => return Err("the model has a fluid; the checkpoint has none".into()),
             (None, Some(_)) => return Err("the checkpoint has a fluid; the model has none".into()),
         }
+        self.fluid_method.restore_state(&s.fluid_method)?;
         self.geometry.restore_pair_caches(s.pairs)?;
         for (b, st) in self.bodies.iter_mut().zip(s.bodies) {
             b.pose = st.pose;

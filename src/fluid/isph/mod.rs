@@ -499,3 +499,77 @@ pub fn take_added_mass(
         }
     }
 }
+
+/// ISPH as a fluid method ([`super::method::FluidMethod`]): its parameters, scratch (the
+/// pressure equation, the bodies' added mass) and the bodies' velocities one step back, which
+/// the added mass needs and checkpoints keep.
+pub struct Isph {
+    /// Parameters.
+    pub params: IsphParams,
+    scratch: IsphScratch,
+    /// Each body's (linear, angular) velocity at the start of the last model step (m/s, rad/s).
+    body_start: Vec<(Vec3, Vec3)>,
+}
+
+impl Isph {
+    /// ISPH with these parameters.
+    pub fn new(params: IsphParams) -> Isph {
+        Isph {
+            params,
+            scratch: IsphScratch::default(),
+            body_start: Vec::new(),
+        }
+    }
+}
+
+impl super::method::FluidMethod for Isph {
+    fn name(&self) -> &'static str {
+        "ISPH (partitioned)"
+    }
+
+    fn advance(
+        &mut self,
+        fluid: &mut Fluid,
+        bodies: &[RigidBody],
+        gravity: &Vec3,
+        dt: Real,
+    ) -> super::method::SubStepInfo {
+        let info = fluid.advance_isph(&self.params, bodies, gravity, dt, &mut self.scratch);
+        super::method::SubStepInfo {
+            substeps: info.substeps,
+            pressure_residual: info.residual,
+            pressure_iterations: info.iterations,
+        }
+    }
+
+    /// The added mass taken implicitly ([`take_added_mass`]).
+    fn couple_body(&mut self, k: usize, body: &mut RigidBody, v0: (Vec3, Vec3), active: [bool; 6]) {
+        let starts = &mut self.body_start;
+        starts.resize(starts.len().max(k + 1), v0);
+        let prev = std::mem::replace(&mut starts[k], v0);
+        if !body.is_dynamic() {
+            return;
+        }
+        if let Some(ma) = self.scratch.added_mass.get(k) {
+            take_added_mass(body, ma, v0, prev, active);
+        }
+    }
+
+    fn has_pressure_solve(&self) -> bool {
+        true
+    }
+
+    fn save_state(&self) -> Vec<u8> {
+        postcard::to_stdvec(&self.body_start).unwrap_or_default()
+    }
+
+    fn restore_state(&mut self, bytes: &[u8]) -> Result<(), String> {
+        if bytes.is_empty() {
+            self.body_start.clear();
+            return Ok(());
+        }
+        self.body_start = postcard::from_bytes(bytes)
+            .map_err(|e| format!("the checkpoint's ISPH state cannot be read: {e}"))?;
+        Ok(())
+    }
+}

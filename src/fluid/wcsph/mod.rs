@@ -82,6 +82,8 @@ use crate::body::RigidBody;
 use crate::math::{Real, Vec3};
 use rayon::prelude::*;
 
+pub use super::method::SubStepInfo;
+
 /// Neighbour-list skin as a fraction of the kernel support.
 pub const SKIN: Real = 0.12;
 
@@ -171,19 +173,6 @@ impl WcsphParams {
     pub const DEFAULT_SHIFTING: Real = 2.0;
 }
 
-/// What the last model step's sub-steps did.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct SubStepInfo {
-    /// Sub-steps taken in the last model step.
-    pub substeps: usize,
-    /// ISPH: largest relative residual `|A p − b| / |b|` of the step's pressure solves (0 for
-    /// WCSPH).
-    pub pressure_residual: Real,
-    /// ISPH: conjugate-gradient iterations summed over the step's pressure solves (0 for WCSPH
-    /// and for the direct solve).
-    pub pressure_iterations: usize,
-}
-
 /// Buffers of the sub-steps, reused (no allocation per step once sized).
 #[derive(Debug, Default, Clone)]
 pub struct WcsphScratch {
@@ -243,9 +232,6 @@ pub struct Carry {
     pub prev_brho: Vec<Real>,
     /// Verlet: sub-steps since the last Euler step.
     pub verlet_count: u32,
-    /// ISPH: each body's (linear, angular) velocity at the start of the last model step (m/s,
-    /// rad/s), for its added mass.
-    pub body_start: Vec<(Vec3, Vec3)>,
 }
 
 /// The sound speed a model gets by default (m/s): ten times the larger of `√(2 g H)` (H the
@@ -562,5 +548,44 @@ impl Fluid {
             }
         }
         self.propose_substep(p, vmax, amax, rmax);
+    }
+}
+
+/// WCSPH as a fluid method ([`super::method::FluidMethod`]): its parameters and sub-step
+/// buffers; the state it carries between steps is [`Fluid::carry`] (per-particle arrays the
+/// neighbour search keeps in cell order).
+pub struct Wcsph {
+    /// Parameters, the sound speed resolved.
+    pub params: WcsphParams,
+    scratch: WcsphScratch,
+}
+
+impl Wcsph {
+    /// WCSPH with these parameters.
+    pub fn new(params: WcsphParams) -> Wcsph {
+        Wcsph {
+            params,
+            scratch: WcsphScratch::default(),
+        }
+    }
+}
+
+impl super::method::FluidMethod for Wcsph {
+    fn name(&self) -> &'static str {
+        "WCSPH (partitioned)"
+    }
+
+    fn advance(
+        &mut self,
+        fluid: &mut Fluid,
+        bodies: &[RigidBody],
+        gravity: &Vec3,
+        dt: Real,
+    ) -> SubStepInfo {
+        fluid.advance_wcsph(&self.params, bodies, gravity, dt, &mut self.scratch)
+    }
+
+    fn unused_fields(&self) -> &'static [&'static str] {
+        &["velocity_filter"]
     }
 }

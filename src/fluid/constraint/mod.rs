@@ -1,0 +1,68 @@
+//! The constraint method (monolithic; 001, 004 KCSPH with bilateral rows): the fluid's
+//! particles are unknowns of the one constraint solve, beside the bodies. Each step it finds
+//! neighbours (stage 1), adds gravity, viscosity and the velocity filter (stage 2,
+//! [`super::explicit`]), builds its two row families (stage 4): density and wall rows
+//! ([`crate::constraints::density`], [`crate::constraints::wall`]) and particle contacts
+//! ([`crate::constraints::particle_contact`]), reads their impulses back after the solve
+//! (stage 5: pressures, warm starts, the fluid's force on the bodies) and moves the particles
+//! with shifting (stage 6, [`super::lind_shifting`]).
+//!
+//! Its parameters are the fluid's ([`super::FluidParams`]; the density rows' kind is
+//! [`super::DensityMethod`], written `Constraint(density: Kcsph)` in RON).
+
+use super::method::{FluidMethod, RowContext};
+use super::Fluid;
+use crate::body::RigidBody;
+use crate::constraints::{DensityRows, ParticleContactRows, RowFamily};
+use crate::math::{Real, Vec3};
+
+/// The constraint method: its two row families, reused from step to step.
+#[derive(Default)]
+pub struct Constraint {
+    /// Density and wall rows.
+    pub density: DensityRows,
+    /// Particle contact rows.
+    pub contacts: ParticleContactRows,
+}
+
+impl FluidMethod for Constraint {
+    fn name(&self) -> &'static str {
+        "constraint (monolithic)"
+    }
+
+    fn in_solve(&self) -> bool {
+        true
+    }
+
+    fn find_neighbours(&mut self, fluid: &mut Fluid, bodies: &[RigidBody]) {
+        fluid.update_neighbours(bodies);
+    }
+
+    fn external(&mut self, fluid: &mut Fluid, gravity: &Vec3, h: Real, bodies: &[RigidBody]) {
+        fluid.external(gravity, h, bodies);
+    }
+
+    fn build_rows(&mut self, fluid: &mut Fluid, ctx: &RowContext) {
+        let mut err = std::mem::take(&mut fluid.density_error);
+        self.density.colour = ctx.colour;
+        self.density
+            .build(fluid, ctx.layout, ctx.h, ctx.masses, &mut err);
+        fluid.density_error = err;
+        self.contacts.build(fluid, ctx.layout, ctx.h, ctx.masses);
+    }
+
+    fn row_families<'a>(&'a self, push: &mut dyn FnMut(&'a dyn RowFamily)) {
+        push(&self.density);
+        push(&self.contacts);
+    }
+
+    fn read_back(&mut self, lambda: &[Real], h: Real, fluid: &mut Fluid) {
+        let nd = crate::solver::RowSet::len(&self.density);
+        self.density.read_back(&lambda[..nd], h, fluid);
+        self.contacts.read_back(&lambda[nd..], h, fluid);
+    }
+
+    fn integrate(&mut self, fluid: &mut Fluid, h: Real) {
+        fluid.integrate(h);
+    }
+}

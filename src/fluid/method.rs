@@ -1,0 +1,144 @@
+//! The fluid-method interface: what [`crate::pipeline::World::step`] asks of a fluid method at
+//! each stage where one acts. One trait, one call per stage; each method is a type in its own
+//! folder that owns its parameters, scratch buffers and carried state:
+//!
+//! | method | type | stages it acts in |
+//! |---|---|---|
+//! | constraint (monolithic; 001, 004 KCSPH) | [`super::constraint::Constraint`] | 1 neighbours, 2 explicit forces, 4 rows, 5 read-back, 6 integrate |
+//! | WCSPH (partitioned) | [`super::wcsph::Wcsph`] | 1b sub-steps (leaves the fluid's force on the bodies) |
+//! | ISPH (partitioned) | [`super::isph::Isph`] | 1b sub-steps, 2 added mass of the bodies |
+//!
+//! [`Fluid`] keeps the particle state every method shares (positions, velocities, boundary
+//! particles, neighbour lists, pressures, density errors, the fluid's force on each body).
+//!
+//! **Contract.** A method whose particles are unknowns of the constraint solve
+//! ([`FluidMethod::in_solve`]) brings row families ([`FluidMethod::row_families`]) and reads
+//! its impulses back ([`FluidMethod::read_back`]); its particles are laid out after the bodies'
+//! degrees of freedom. A partitioned method advances the fluid over the whole step in
+//! [`FluidMethod::advance`] and leaves the fluid's mean force (N) and torque (N·m) on each body
+//! in [`Fluid::body_force`] / [`Fluid::body_torque`], which the bodies take as a load in stage 2.
+//! Every hook has a default that does nothing, so a method implements only the stages it acts
+//! in (the book's "Adding a method" page walks through a fourth method written outside the
+//! crate).
+
+use super::Fluid;
+use crate::body::RigidBody;
+use crate::constraints::{BodyMass, RowFamily, VelocityLayout};
+use crate::math::{Real, Vec3};
+
+/// What a partitioned method's sub-steps did in the last model step (zero for the constraint
+/// method).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SubStepInfo {
+    /// Sub-steps taken in the last model step.
+    pub substeps: usize,
+    /// ISPH: largest relative residual `|A p − b| / |b|` of the step's pressure solves (0 for
+    /// WCSPH).
+    pub pressure_residual: Real,
+    /// ISPH: conjugate-gradient iterations summed over the step's pressure solves (0 for WCSPH
+    /// and for the direct solve).
+    pub pressure_iterations: usize,
+}
+
+/// What stage 4 gives a method that builds rows.
+pub struct RowContext<'a> {
+    /// The velocity vector's layout (bodies, then particles).
+    pub layout: &'a VelocityLayout,
+    /// Inverse-mass data of every body, indexed like the bodies.
+    pub masses: &'a [BodyMass],
+    /// Time step h (s).
+    pub h: Real,
+    /// Whether the solver sweeps rows one at a time (PGS), so rows that share no unknown
+    /// should be grouped by colour.
+    pub colour: bool,
+}
+
+/// A fluid method: the hooks of [`crate::pipeline::World::step`] (module docs).
+pub trait FluidMethod: Send + Sync {
+    /// Short name for summaries, e.g. `"WCSPH (partitioned)"`.
+    fn name(&self) -> &'static str;
+
+    /// Whether the fluid's particles are unknowns of the constraint solve (default false).
+    fn in_solve(&self) -> bool {
+        false
+    }
+
+    /// Stage 1: neighbour lists for the step (body particles follow their bodies first).
+    /// Partitioned methods search inside their sub-steps instead.
+    fn find_neighbours(&mut self, _fluid: &mut Fluid, _bodies: &[RigidBody]) {}
+
+    /// Stage 1b, partitioned methods: advance the fluid over the step `dt` (s) under `gravity`
+    /// (m/s²), the bodies moving with their current velocities; leave the fluid's force and
+    /// torque on each body in [`Fluid::body_force`] / [`Fluid::body_torque`].
+    fn advance(
+        &mut self,
+        _fluid: &mut Fluid,
+        _bodies: &[RigidBody],
+        _gravity: &Vec3,
+        _dt: Real,
+    ) -> SubStepInfo {
+        SubStepInfo::default()
+    }
+
+    /// Stage 2, after body `k`'s free velocity update (gravity, loads, the fluid's force):
+    /// couple the body to the fluid beyond the load, e.g. by its added mass. `v0` is the body's
+    /// (linear, angular) velocity at the start of the step (m/s, rad/s); only the velocity
+    /// components in `active` (x, y, z, rx, ry, rz) may change. Called for every body.
+    fn couple_body(
+        &mut self,
+        _k: usize,
+        _body: &mut RigidBody,
+        _v0: (Vec3, Vec3),
+        _active: [bool; 6],
+    ) {
+    }
+
+    /// Stage 2, methods in the solve: the fluid's explicit forces over the step `h` (s) under
+    /// `gravity` (m/s²), giving the predicted velocities `v*`.
+    fn external(&mut self, _fluid: &mut Fluid, _gravity: &Vec3, _h: Real, _bodies: &[RigidBody]) {}
+
+    /// Stage 4, methods in the solve: build this step's rows from the fluid and `v*`.
+    fn build_rows(&mut self, _fluid: &mut Fluid, _ctx: &RowContext) {}
+
+    /// Stage 5: the row families this method adds to the solve, in stack order (none for a
+    /// partitioned method).
+    fn row_families<'a>(&'a self, _push: &mut dyn FnMut(&'a dyn RowFamily)) {}
+
+    /// Stage 5, after the solve: the impulses of this method's rows, in the order of
+    /// [`FluidMethod::row_families`] (N·s); the particles' new velocities are already in
+    /// [`Fluid::vel`], the fluid's force on the bodies was zeroed.
+    fn read_back(&mut self, _lambda: &[Real], _h: Real, _fluid: &mut Fluid) {}
+
+    /// Stage 6, methods in the solve: move the particles over `h` (s).
+    fn integrate(&mut self, _fluid: &mut Fluid, _h: Real) {}
+
+    /// Whether the method solves a pressure equation whose iterations and residual it reports
+    /// in [`SubStepInfo`] (the run summary then prints them).
+    fn has_pressure_solve(&self) -> bool {
+        false
+    }
+
+    /// Fields of the model's `fluid:` section this method does not use (a model that writes
+    /// them gets a located warning).
+    fn unused_fields(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The state the method carries from one step to the next beyond the particles, for
+    /// checkpoints (bytes of the method's own format; empty if none).
+    fn save_state(&self) -> Vec<u8> {
+        Vec::new()
+    }
+
+    /// Puts state from [`FluidMethod::save_state`] back; the error says what does not fit.
+    fn restore_state(&mut self, bytes: &[u8]) -> Result<(), String> {
+        if bytes.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "the checkpoint has state for another fluid method than {}",
+                self.name()
+            ))
+        }
+    }
+}
