@@ -5,20 +5,15 @@
 //! body's state is kept in its centre-of-mass principal frame; the user's frame is kept as an
 //! offset. Planar models have the thickness as extrusion depth, so their masses are per that depth.
 
-use super::schema::{
-    BodyKind, Dimension, FluidDef, FluidMethodDef, JointKindDef, Model, RegionDef, ShapeDef,
-};
+use super::schema::{BodyKind, Dimension, FluidDef, JointKindDef, Model, RegionDef, ShapeDef};
 use super::shapes::build_shape;
 use crate::body::{Dofs, Kind, RigidBody};
 use crate::constraints::joint::{Joint, JointCompliance, JointKind};
-use crate::fluid::constraint::Constraint;
-use crate::fluid::isph::{Isph, IsphParams};
 use crate::fluid::kernel::Kernel;
-use crate::fluid::wcsph::{self, Wcsph, WcsphParams};
 use crate::fluid::{sampling, Fluid, FluidParams};
 use crate::geometry::{Collider, Geometry};
 use crate::math::{from_pv, Iso, Quat, Vec3};
-use crate::pipeline::{FluidMethod, World};
+use crate::pipeline::World;
 
 /// Builds the world. The model must have passed [`super::load::parse_str`].
 pub fn build_world(m: &Model) -> Result<World, String> {
@@ -181,8 +176,8 @@ pub fn build_world(m: &Model) -> Result<World, String> {
         None => None,
     };
     let fluid_method = match (&m.fluid, &fluid) {
-        (Some(def), Some(f)) => fluid_method(&def.method, f, &flat(m.scene.gravity.vec()))?,
-        _ => Box::new(Constraint::default()),
+        (Some(def), Some(f)) => def.method.build(f, &flat(m.scene.gravity.vec()))?,
+        _ => Box::new(crate::fluid::constraint::Constraint::default()),
     };
     Ok(World {
         dofs,
@@ -227,56 +222,6 @@ fn group_bits<'a>(groups: &[&str], names: impl IntoIterator<Item = &'a String>) 
         .filter_map(|n| groups.iter().position(|g| g == n))
         .filter(|&k| k < 32)
         .fold(0, |bits, k| bits | 1 << k)
-}
-
-/// The fluid method of a model, its defaults resolved from the built fluid.
-fn fluid_method(
-    def: &FluidMethodDef,
-    f: &Fluid,
-    gravity: &Vec3,
-) -> Result<Box<dyn FluidMethod>, String> {
-    Ok(match def {
-        FluidMethodDef::Constraint { .. } => Box::new(Constraint::default()),
-        FluidMethodDef::Wcsph {
-            sound_speed,
-            alpha,
-            delta,
-            cfl,
-            walls,
-            diffusion,
-            stepping,
-        } => {
-            let c0 = match sound_speed {
-                Some(c) => c.0,
-                None => wcsph::default_sound_speed(&f.pos, &f.vel, gravity, f.params.spacing)
-                    .ok_or("a WCSPH fluid without gravity and at rest needs `sound_speed` (m/s)")?,
-            };
-            Box::new(Wcsph::new(WcsphParams {
-                sound_speed: c0,
-                alpha: alpha.0,
-                delta: delta.0,
-                cfl: cfl.0,
-                walls: *walls,
-                diffusion: *diffusion,
-                stepping: *stepping,
-            }))
-        }
-        FluidMethodDef::Isph {
-            alpha,
-            expansion,
-            surface,
-            cfl,
-            solver,
-            gradient,
-        } => Box::new(Isph::new(IsphParams {
-            alpha: alpha.0,
-            expansion: expansion.0,
-            surface: surface.0,
-            cfl: cfl.0,
-            solver: *solver,
-            gradient: *gradient,
-        })),
-    })
 }
 
 /// Every pair of colliders that may touch (one of them dynamic, not joined) must be a pair of
@@ -342,11 +287,9 @@ fn aabb_of(shape: &parry3d_f64::shape::SharedShape, pose: &Iso) -> (Vec3, Vec3) 
 /// default ratio to the spacing).
 pub(super) fn fluid_kernel(f: &FluidDef, planar: bool) -> Kernel {
     let dim = if planar { 2 } else { 3 };
-    let ratio = match (&f.smoothing, &f.method) {
-        (Some(s), _) => s.0,
-        // DualSPHysics' smoothing length with coefh = 1: h = √(d) l (d the dimension).
-        (None, FluidMethodDef::Wcsph { .. }) => (dim as f64).sqrt(),
-        (None, _) => FluidParams::default_smoothing(f.kernel),
+    let ratio = match &f.smoothing {
+        Some(s) => s.0,
+        None => f.method.default_smoothing(f.kernel, dim),
     };
     Kernel::new(f.kernel, ratio * f.spacing.0, dim)
 }
@@ -528,10 +471,7 @@ fn build_fluid(
     boundary.dedup_by_key(|p| key(&p.0));
     let (boundary, to_surface): (Vec<Vec3>, Vec<Vec3>) = boundary.into_iter().unzip();
     let params = FluidParams {
-        method: match f.method {
-            FluidMethodDef::Constraint { density } => density,
-            _ => Default::default(),
-        },
+        method: f.method.density(),
         kernel,
         spacing: l,
         rho0: f.density.0,

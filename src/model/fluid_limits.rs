@@ -64,7 +64,7 @@ pub(super) fn validate_fluid(
 ) -> Result<(), (usize, &'static str, String)> {
     use super::schema::{RegionDef, VelocityDef};
     let fluid = find_key(source, "fluid", 0).unwrap_or(0);
-    validate_method(source, f, fluid, m)?;
+    super::methods::validate_method(source, f, fluid, m)?;
     if f.density.0 > MAX_DENSITY {
         let o = find_key(source, "density", fluid).map_or(fluid, |o| value_start(source, o));
         return Err((
@@ -189,93 +189,6 @@ pub(super) fn validate_fluid(
                 format!("expected initial speeds up to {MAX_SPEED:e} m/s, this field reaches {speed:.3e} m/s in the region"),
             ));
         }
-    }
-    Ok(())
-}
-
-/// A WCSPH method's sound speed and Courant number: positive, and a sub-step that lets the run
-/// finish (at most [`super::load::MAX_STEPS`] sub-steps over the run, estimated at the sound
-/// speed). Without a sound speed the model needs gravity or an initial velocity to derive one.
-fn validate_method(
-    source: &str,
-    f: &super::schema::FluidDef,
-    fluid: usize,
-    m: &super::schema::Model,
-) -> Result<(), (usize, &'static str, String)> {
-    use super::schema::{FluidMethodDef, VelocityDef};
-    if let FluidMethodDef::Isph { surface, cfl, .. } = &f.method {
-        let method = find_key(source, "method", fluid).map_or(fluid, |o| value_start(source, o));
-        for (field, v) in [("surface", surface.0), ("cfl", cfl.0)] {
-            if v <= 0.0 {
-                let o = find_key(source, field, method).map_or(method, |o| value_start(source, o));
-                return Err((o, field, format!("expected a number in (0, 1], got {v}")));
-            }
-        }
-        return Ok(());
-    }
-    let FluidMethodDef::Wcsph {
-        sound_speed, cfl, ..
-    } = &f.method
-    else {
-        return Ok(());
-    };
-    let method = find_key(source, "method", fluid).map_or(fluid, |o| value_start(source, o));
-    let at =
-        |field: &str| find_key(source, field, method).map_or(method, |o| value_start(source, o));
-    if cfl.0 <= 0.0 {
-        return Err((
-            at("cfl"),
-            "cfl",
-            "expected a Courant number in (0, 1], got 0".into(),
-        ));
-    }
-    let c0 = match sound_speed {
-        Some(c) if c.0 > MAX_SPEED => {
-            return Err((
-                at("sound_speed"),
-                "sound_speed",
-                format!(
-                    "expected a sound speed up to {MAX_SPEED:e} m/s, got {:e}",
-                    c.0
-                ),
-            ))
-        }
-        Some(c) => c.0,
-        None => {
-            let moving = f.regions.iter().any(|r| match r {
-                super::schema::RegionDef::Box { velocity, .. }
-                | super::schema::RegionDef::Ball { velocity, .. }
-                | super::schema::RegionDef::Shape { velocity, .. } => match velocity {
-                    VelocityDef::Uniform(u) => magnitude(&u.vec()) > 0.0,
-                    VelocityDef::Linear(a, b, c) => {
-                        magnitude(&a.vec()) + magnitude(&b.vec()) + magnitude(&c.vec()) > 0.0
-                    }
-                },
-            });
-            if magnitude(&m.scene.gravity.vec()) == 0.0 && !moving {
-                return Err((
-                    method,
-                    "sound_speed",
-                    "a WCSPH fluid without gravity and at rest needs `sound_speed` (m/s): about ten times the largest speed expected".into(),
-                ));
-            }
-            return Ok(());
-        }
-    };
-    // (The smallest default, 2D's √2, bounds the sub-step from below.)
-    let ratio = f.smoothing.map(|s| s.0).unwrap_or(2f64.sqrt());
-    let sub = cfl.0 * ratio * f.spacing.0 / c0;
-    let substeps = m.time.end.0 / sub;
-    if substeps > super::load::MAX_STEPS {
-        return Err((
-            at("sound_speed"),
-            "sound_speed",
-            format!(
-                "the WCSPH sub-step would be about {sub:.2e} s ({substeps:.2e} sub-steps to end = {} s); more than {:e} is not a run that finishes — lower the sound speed or coarsen the spacing",
-                m.time.end.0,
-                super::load::MAX_STEPS
-            ),
-        ));
     }
     Ok(())
 }

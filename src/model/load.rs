@@ -524,10 +524,7 @@ fn validate(path: &Path, source: &str, m: &Model) -> Result<(), Box<ModelError>>
             }
             ProbeDef::Energy => continue,
             ProbeDef::Resolver => {
-                if matches!(
-                    m.contact.resolver,
-                    super::methods::ContactResolverDef::Complementarity {}
-                ) {
+                if m.contact.resolver.is_complementarity() {
                     return err(
                         locate(source, "probes", "Resolver", ""),
                         "probes",

@@ -1,6 +1,7 @@
 //! The RON side of the step's switches: a fluid's `method` (see
 //! [`crate::pipeline::FluidMethod`] for the core type it maps onto).
 
+use super::load::{find_key, magnitude, value_start, MAX_SPEED};
 use super::values::{NonNegative, Positive, UnitInterval};
 use serde::{Deserialize, Serialize};
 
@@ -70,6 +71,91 @@ pub enum FluidMethodDef {
         #[serde(default)]
         gradient: crate::fluid::isph::PressureGradient,
     },
+}
+
+impl FluidMethodDef {
+    /// The constraint method's kind of density rows (the default for the other methods, which
+    /// build none).
+    pub fn density(&self) -> crate::fluid::DensityMethod {
+        match self {
+            FluidMethodDef::Constraint { density } => *density,
+            _ => Default::default(),
+        }
+    }
+
+    /// The smoothing length over spacing `h / l` when the model gives none: DualSPHysics'
+    /// `√d` (coefh = 1, d the dimension) for WCSPH, else the kernel's default
+    /// ([`crate::fluid::FluidParams::default_smoothing`]).
+    pub fn default_smoothing(&self, kernel: crate::fluid::kernel::KernelKind, dim: u32) -> f64 {
+        match self {
+            FluidMethodDef::Wcsph { .. } => (dim as f64).sqrt(),
+            _ => crate::fluid::FluidParams::default_smoothing(kernel),
+        }
+    }
+
+    /// The shifting coefficient A when the model gives none: WCSPH's
+    /// [`crate::fluid::wcsph::WcsphParams::DEFAULT_SHIFTING`], else
+    /// [`crate::fluid::FluidParams::DEFAULT_SHIFTING`].
+    pub fn default_shifting(&self) -> f64 {
+        match self {
+            FluidMethodDef::Wcsph { .. } => crate::fluid::wcsph::WcsphParams::DEFAULT_SHIFTING,
+            _ => crate::fluid::FluidParams::DEFAULT_SHIFTING,
+        }
+    }
+
+    /// The core's fluid method, its defaults resolved from the built fluid `f` under
+    /// `gravity` (m/s²).
+    pub fn build(
+        &self,
+        f: &crate::fluid::Fluid,
+        gravity: &crate::math::Vec3,
+    ) -> Result<Box<dyn crate::fluid::FluidMethod>, String> {
+        use crate::fluid::{constraint::Constraint, isph, wcsph};
+        Ok(match self {
+            FluidMethodDef::Constraint { .. } => Box::new(Constraint::default()),
+            FluidMethodDef::Wcsph {
+                sound_speed,
+                alpha,
+                delta,
+                cfl,
+                walls,
+                diffusion,
+                stepping,
+            } => {
+                let c0 = match sound_speed {
+                    Some(c) => c.0,
+                    None => wcsph::default_sound_speed(&f.pos, &f.vel, gravity, f.params.spacing)
+                        .ok_or(
+                        "a WCSPH fluid without gravity and at rest needs `sound_speed` (m/s)",
+                    )?,
+                };
+                Box::new(wcsph::Wcsph::new(wcsph::WcsphParams {
+                    sound_speed: c0,
+                    alpha: alpha.0,
+                    delta: delta.0,
+                    cfl: cfl.0,
+                    walls: *walls,
+                    diffusion: *diffusion,
+                    stepping: *stepping,
+                }))
+            }
+            FluidMethodDef::Isph {
+                alpha,
+                expansion,
+                surface,
+                cfl,
+                solver,
+                gradient,
+            } => Box::new(isph::Isph::new(isph::IsphParams {
+                alpha: alpha.0,
+                expansion: expansion.0,
+                surface: surface.0,
+                cfl: cfl.0,
+                solver: *solver,
+                gradient: *gradient,
+            })),
+        })
+    }
 }
 
 impl Default for FluidMethodDef {
@@ -157,6 +243,11 @@ fn sqm_iterations() -> std::num::NonZeroU32 {
 pub const MAX_DIVIDER: u32 = 100_000;
 
 impl ContactResolverDef {
+    /// Whether this is `Complementarity()` (contacts as rows of the solve).
+    pub fn is_complementarity(&self) -> bool {
+        matches!(self, ContactResolverDef::Complementarity {})
+    }
+
     /// Values the parser accepts but a run cannot honour: the field and what is wrong.
     pub fn check(&self) -> Option<(&'static str, String)> {
         let cap = crate::impulse::eti::MAX_INCREMENTS as u32;
@@ -227,4 +318,91 @@ impl super::schema::ContactSettings {
     pub fn resolver(&self) -> Box<dyn crate::impulse::ContactResolver> {
         self.resolver.to_core(self.restitution_threshold.0)
     }
+}
+
+/// A WCSPH method's sound speed and Courant number: positive, and a sub-step that lets the run
+/// finish (at most [`super::load::MAX_STEPS`] sub-steps over the run, estimated at the sound
+/// speed). Without a sound speed the model needs gravity or an initial velocity to derive one.
+pub(super) fn validate_method(
+    source: &str,
+    f: &super::schema::FluidDef,
+    fluid: usize,
+    m: &super::schema::Model,
+) -> Result<(), (usize, &'static str, String)> {
+    use super::schema::{FluidMethodDef, VelocityDef};
+    if let FluidMethodDef::Isph { surface, cfl, .. } = &f.method {
+        let method = find_key(source, "method", fluid).map_or(fluid, |o| value_start(source, o));
+        for (field, v) in [("surface", surface.0), ("cfl", cfl.0)] {
+            if v <= 0.0 {
+                let o = find_key(source, field, method).map_or(method, |o| value_start(source, o));
+                return Err((o, field, format!("expected a number in (0, 1], got {v}")));
+            }
+        }
+        return Ok(());
+    }
+    let FluidMethodDef::Wcsph {
+        sound_speed, cfl, ..
+    } = &f.method
+    else {
+        return Ok(());
+    };
+    let method = find_key(source, "method", fluid).map_or(fluid, |o| value_start(source, o));
+    let at =
+        |field: &str| find_key(source, field, method).map_or(method, |o| value_start(source, o));
+    if cfl.0 <= 0.0 {
+        return Err((
+            at("cfl"),
+            "cfl",
+            "expected a Courant number in (0, 1], got 0".into(),
+        ));
+    }
+    let c0 = match sound_speed {
+        Some(c) if c.0 > MAX_SPEED => {
+            return Err((
+                at("sound_speed"),
+                "sound_speed",
+                format!(
+                    "expected a sound speed up to {MAX_SPEED:e} m/s, got {:e}",
+                    c.0
+                ),
+            ))
+        }
+        Some(c) => c.0,
+        None => {
+            let moving = f.regions.iter().any(|r| match r {
+                super::schema::RegionDef::Box { velocity, .. }
+                | super::schema::RegionDef::Ball { velocity, .. }
+                | super::schema::RegionDef::Shape { velocity, .. } => match velocity {
+                    VelocityDef::Uniform(u) => magnitude(&u.vec()) > 0.0,
+                    VelocityDef::Linear(a, b, c) => {
+                        magnitude(&a.vec()) + magnitude(&b.vec()) + magnitude(&c.vec()) > 0.0
+                    }
+                },
+            });
+            if magnitude(&m.scene.gravity.vec()) == 0.0 && !moving {
+                return Err((
+                    method,
+                    "sound_speed",
+                    "a WCSPH fluid without gravity and at rest needs `sound_speed` (m/s): about ten times the largest speed expected".into(),
+                ));
+            }
+            return Ok(());
+        }
+    };
+    // (The smallest default, 2D's √2, bounds the sub-step from below.)
+    let ratio = f.smoothing.map(|s| s.0).unwrap_or(2f64.sqrt());
+    let sub = cfl.0 * ratio * f.spacing.0 / c0;
+    let substeps = m.time.end.0 / sub;
+    if substeps > super::load::MAX_STEPS {
+        return Err((
+            at("sound_speed"),
+            "sound_speed",
+            format!(
+                "the WCSPH sub-step would be about {sub:.2e} s ({substeps:.2e} sub-steps to end = {} s); more than {:e} is not a run that finishes — lower the sound speed or coarsen the spacing",
+                m.time.end.0,
+                super::load::MAX_STEPS
+            ),
+        ));
+    }
+    Ok(())
 }

@@ -157,12 +157,9 @@ impl FluidDef {
     /// [`crate::fluid::wcsph::WcsphParams::DEFAULT_SHIFTING`], else
     /// [`FluidParams::DEFAULT_SHIFTING`]).
     pub fn shifting_coefficient(&self) -> f64 {
-        match (self.shifting, &self.method) {
-            (Some(a), _) => a.0,
-            (None, FluidMethodDef::Wcsph { .. }) => {
-                crate::fluid::wcsph::WcsphParams::DEFAULT_SHIFTING
-            }
-            (None, _) => FluidParams::DEFAULT_SHIFTING,
+        match self.shifting {
+            Some(a) => a.0,
+            None => self.method.default_shifting(),
         }
     }
 }
