@@ -13,7 +13,7 @@ use crate::solver::{BlockKind, RowSet, RowStack};
 /// The constraint problem of the last step (see the module docs).
 #[derive(Debug, Clone, Default)]
 pub struct Problem {
-    /// Row groups in stack order: name, first row, number of rows ([`RowFamily::groups`]: the
+    /// Row groups in stack order: name, first row, number of rows ([`crate::constraints::RowFamily::groups`]: the
     /// density family is split into its fluid rows and its wall rows).
     pub groups: Vec<(&'static str, usize, usize)>,
     /// `N` as `(row, column, value)` triplets of its non-zero entries, column by column (1/kg).

@@ -1,7 +1,7 @@
 //! The constraint method (monolithic; 001, 004 KCSPH with bilateral rows): the fluid's
 //! particles are unknowns of the one constraint solve, beside the bodies. Each step it finds
 //! neighbours (stage 1), adds gravity, viscosity and the velocity filter (stage 2,
-//! [`super::explicit`]), builds its two row families (stage 4): density and wall rows
+//! [`super::Fluid::external`]), builds its two row families (stage 4): density and wall rows
 //! ([`crate::constraints::density`], [`crate::constraints::wall`]) and particle contacts
 //! ([`crate::constraints::particle_contact`]), reads their impulses back after the solve
 //! (stage 5: pressures, warm starts, the fluid's force on the bodies) and moves the particles
