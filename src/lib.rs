@@ -9,25 +9,26 @@
 //!
 //! [`pipeline::World::step`] is the list of stages, each entering each module once:
 //!
-//! 0. prescribed motion — kinematic bodies take the velocities to their prescribed poses;
-//! 1. neighbours — the fluid method's [`fluid::FluidMethod::find_neighbours`] (the constraint
-//!    method: [`fluid::Fluid::update_neighbours`]);
-//! 1b. sub-steps — a partitioned fluid method's [`fluid::FluidMethod::advance`] ([`fluid::wcsph`],
-//!    [`fluid::isph`]), leaving the fluid's force on the bodies;
-//! 2. external forces — bodies (gravity, loads, the partitioned fluid's force, gyroscopic step,
-//!    [`fluid::FluidMethod::couple_body`]) and the fluid's explicit forces
-//!    ([`fluid::FluidMethod::external`]: [`fluid::morris_viscosity`],
-//!    [`fluid::monaghan_viscosity`], [`fluid::velocity_filter`]);
-//! 3. geometry — the velocity layout ([`constraints::VelocityLayout`]), broad and narrow phase
-//!    ([`geometry`]); 3b. an impulse contact resolver ([`impulse::ContactResolver`]) on the
-//!    bodies' velocities;
-//! 4. rows — each row family of [`constraints`] builds its rows: rigid contacts, joints
-//!    ([`constraints::BodyRows`]), and the fluid method's ([`fluid::FluidMethod::build_rows`]:
-//!    density and wall rows [`constraints::DensityRows`], particle contacts
-//!    [`constraints::ParticleContactRows`]);
-//! 5. solve — the families stacked ([`solver::RowStack`]) and solved by [`solver`]'s PGS or
-//!    APGD; each family reads its impulses back;
-//! 6. integrate — bodies, then [`fluid::FluidMethod::integrate`] (with [`fluid::lind_shifting`]).
+//! - 0 prescribed motion — kinematic bodies take the velocities to their prescribed poses;
+//! - 1 neighbours — the fluid method's [`fluid::FluidMethod::find_neighbours`] (the
+//!   constraint method: [`fluid::Fluid::update_neighbours`]);
+//! - 1b sub-steps — a partitioned fluid method's [`fluid::FluidMethod::advance`]
+//!   ([`fluid::wcsph`], [`fluid::isph`]), leaving the fluid's force on the bodies;
+//! - 2 external forces — bodies (gravity, loads, the partitioned fluid's force, gyroscopic
+//!   step, [`fluid::FluidMethod::couple_body`]) and the fluid's explicit forces
+//!   ([`fluid::FluidMethod::external`]: [`fluid::morris_viscosity`],
+//!   [`fluid::monaghan_viscosity`], [`fluid::velocity_filter`]);
+//! - 3 geometry — the velocity layout ([`constraints::VelocityLayout`]), broad and narrow
+//!   phase ([`geometry`]); 3b an impulse contact resolver ([`impulse::ContactResolver`]) on
+//!   the bodies' velocities;
+//! - 4 rows — each row family of [`constraints`] builds its rows: rigid contacts, joints
+//!   ([`constraints::BodyRows`]), and the fluid method's ([`fluid::FluidMethod::build_rows`]:
+//!   density and wall rows [`constraints::DensityRows`], particle contacts
+//!   [`constraints::ParticleContactRows`]);
+//! - 5 solve — the families stacked ([`solver::RowStack`]) and solved by [`solver`]'s PGS or
+//!   APGD; each family reads its impulses back;
+//! - 6 integrate — bodies, then [`fluid::FluidMethod::integrate`] (with
+//!   [`fluid::lind_shifting`]).
 //!
 //! The world holds one [`fluid::FluidMethod`] and one [`impulse::ContactResolver`] as trait
 //! objects; no stage asks which it has. A new fluid method or contact resolver is a type

@@ -281,7 +281,7 @@ fn shape_regions_fill_their_shapes() {
              fluid: (spacing: 0.01, regions: [{region}]))"
         );
         let m = vcsim::parse_str(Path::new("region.ron"), &src).map_err(|e| e.to_string())?;
-        let w = vcsim::build_world(&m)?;
+        let w = vcsim::build_world(&m).map_err(|e| e.to_string())?;
         Ok(w.fluid.as_ref().unwrap().len())
     };
     let l: f64 = 0.01;

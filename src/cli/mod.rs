@@ -162,8 +162,19 @@ fn report_model_error(e: crate::model::ModelError) -> ExitCode {
 
 /// Prints the located warnings of a freshly built model; returns `true` when they are to stop
 /// the command (`--deny-warnings` and at least one warning).
-fn print_warnings(path: &Path, source: &str, world: &crate::pipeline::World, deny: bool) -> bool {
-    let warnings = crate::model::warnings::warnings(path, source, world);
+fn print_warnings(
+    path: &Path,
+    source: &str,
+    model: &crate::model::Model,
+    world: &crate::pipeline::World,
+    deny: bool,
+) -> bool {
+    let spans = crate::model::spans::Spans::of(source);
+    let warnings: Vec<crate::model::ModelError> =
+        crate::model::warnings::warnings(model, Some(&spans), world)
+            .iter()
+            .map(|w| w.locate(path, source))
+            .collect();
     let label = if deny { "error" } else { "warning" };
     for w in &warnings {
         errln!("{label}: {w}");
@@ -185,9 +196,9 @@ fn check(path: &Path, deny_warnings: bool) -> ExitCode {
     };
     let mut world = match build_world(&model) {
         Ok(w) => w,
-        Err(e) => return report_model_error(crate::model::error::build_error(path, &source, &e)),
+        Err(e) => return report_model_error(e.locate(path, &source)),
     };
-    if print_warnings(path, &source, &world, deny_warnings) {
+    if print_warnings(path, &source, &model, &world, deny_warnings) {
         return ExitCode::from(2);
     }
     let (contacts, rows) = world.initial_rows();
@@ -315,11 +326,11 @@ fn run_cmd(a: RunArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    if end / model.time.dt.0 > crate::model::load::MAX_STEPS {
+    if end / model.time.dt.0 > crate::model::validate::MAX_STEPS {
         errln!(
             "error: --end {end} s with dt = {} s is more than {:e} steps",
             model.time.dt.0,
-            crate::model::load::MAX_STEPS
+            crate::model::validate::MAX_STEPS
         );
         return ExitCode::from(2);
     }
@@ -365,15 +376,15 @@ fn run_cmd(a: RunArgs) -> ExitCode {
     };
     let mut world = match build_world(&model) {
         Ok(w) => w,
-        Err(e) => return report_model_error(crate::model::error::build_error(path, &source, &e)),
+        Err(e) => return report_model_error(e.locate(path, &source)),
     };
     let probes = match crate::model::resolve_probes(&model, &world) {
         Ok(p) => p,
-        Err(e) => return report_model_error(crate::model::error::build_error(path, &source, &e)),
+        Err(e) => return report_model_error(e.locate(path, &source)),
     };
     let resume = match checkpoint {
         None => {
-            if print_warnings(path, &source, &world, a.deny_warnings) {
+            if print_warnings(path, &source, &model, &world, a.deny_warnings) {
                 return ExitCode::from(2);
             }
             errln!(

@@ -11,9 +11,9 @@
 //! from a generator seeded by `seed` and the copy's number, so a model gives the same copies
 //! on every machine.
 //!
-//! Validation names the template body's `array` field; expansion ([`expand`]) runs after it.
+//! Validation ([`super::validate`]) names the template body's `array` field; building expands
+//! the arrays ([`expand`]).
 
-use super::error::ModelError;
 use super::schema::{BodyDef, Model};
 use super::values::{Finite, Positive, PositiveV3, Rotation};
 use crate::math::{Quat, Real, Vec3};
@@ -101,60 +101,22 @@ pub fn copy_names(b: &BodyDef, planar: bool) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Checks the array of `b` (if any): counts, size, extent, and that it keeps a point. `at` is
-/// the offset of the body's `array` field in the source, `path`/`source` for the message.
-pub fn check(
-    path: &std::path::Path,
-    source: &str,
-    at: usize,
-    b: &BodyDef,
-    planar: bool,
-) -> Result<(), Box<ModelError>> {
-    let Some(a) = &b.array else { return Ok(()) };
-    let fail = |msg: String| {
-        Err(Box::new(ModelError::at_offset(
-            path,
-            source,
-            at,
-            Some("array".into()),
-            msg,
-        )))
-    };
-    let n = a.count;
-    if n.0 == 0 || n.1 == 0 || n.2 == 0 {
-        return fail(format!(
-            "count ({}, {}, {}): every count must be at least 1",
-            n.0, n.1, n.2
-        ));
-    }
-    if planar && n.2 != 1 {
-        return fail(format!(
-            "count along z is {} in a planar model; it must be 1",
-            n.2
-        ));
-    }
-    let total = n.0 as u64 * n.1 as u64 * n.2 as u64;
-    if total > MAX_COPIES {
-        return fail(format!(
-            "{total} copies; an array may make at most {MAX_COPIES}"
-        ));
-    }
-    let s = a.spacing.0;
-    let p = b.position;
-    let reach = [(n.0, s.0, p.0), (n.1, s.1, p.1), (n.2, s.2, p.2)]
+/// For each body of `m` with its arrays expanded, the index of the body in `m` it comes
+/// from (a copy's template).
+pub fn origins(m: &Model) -> Vec<usize> {
+    let planar = m.scene.dimension == super::schema::Dimension::Two;
+    m.bodies
         .iter()
-        .map(|&(n, s, p)| 0.5 * (n as Real - 1.0) * s + p.abs())
-        .fold(0.0, Real::max);
-    if reach.is_nan() || reach > super::shapes::MAX_LENGTH {
-        return fail(format!(
-            "the lattice reaches {reach:e} m from the origin; bodies must stay within {:e} m",
-            super::shapes::MAX_LENGTH
-        ));
-    }
-    if offsets(a, planar).next().is_none() {
-        return fail("`radius` leaves no lattice point; make it at least half a spacing".into());
-    }
-    Ok(())
+        .enumerate()
+        .flat_map(|(i, b)| {
+            let n = if b.array.is_some() {
+                copy_names(b, planar).len()
+            } else {
+                1
+            };
+            std::iter::repeat_n(i, n)
+        })
+        .collect()
 }
 
 /// `m` with its arrays expanded, borrowed when it has none.

@@ -1,25 +1,56 @@
-//! Building a [`World`] from a validated [`Model`].
+//! Building a [`World`] from a [`Model`]: [`build_world`] validates the model first
+//! ([`super::validate::validate`]), so a model edited in code gets the same checks, and errors
+//! by field path, as one read from a file; then expands body arrays and builds. What only
+//! building can find (a fluid too large to sample, a body too small to carry boundary
+//! particles, a pair of shapes without contacts) is reported by path too.
 //!
 //! Mass properties come from parry (`mass_properties(density)`): mass (kg), centre of mass and
 //! principal inertia (kg·m²) of the shape, scaled when the body gives its mass directly. The
 //! body's state is kept in its centre-of-mass principal frame; the user's frame is kept as an
 //! offset. Planar models have the thickness as extrusion depth, so their masses are per that depth.
 
+use super::error::FieldError;
 use super::schema::{BodyKind, Dimension, FluidDef, JointKindDef, Model, RegionDef, ShapeDef};
 use super::shapes::build_shape;
 use crate::body::{Dofs, Kind, RigidBody};
 use crate::constraints::joint::{Joint, JointCompliance, JointKind};
-use crate::fluid::kernel::Kernel;
 use crate::fluid::{sampling, Fluid, FluidParams};
 use crate::geometry::{Collider, Geometry};
 use crate::math::{from_pv, Iso, Quat, Vec3};
 use crate::pipeline::World;
 
-/// Builds the world. The model must have passed [`super::load::parse_str`].
-pub fn build_world(m: &Model) -> Result<World, String> {
-    // Arrays left in a model changed after loading are expanded here (loading expands them).
-    let m = super::arrays::expanded(m);
-    let m = &*m;
+/// Where an error found while building lies: a body (index in the expanded model), a joint,
+/// the fluid, or the model as a whole. The message names what is wrong.
+enum BuildError {
+    Body(usize, String),
+    Joint(usize, String),
+    Fluid(String),
+}
+
+impl From<String> for BuildError {
+    fn from(message: String) -> BuildError {
+        BuildError::Fluid(message)
+    }
+}
+
+/// Validates the model ([`super::validate::validate`]) and builds the world; the error names
+/// the field by its path (`bodies[3]`, `fluid`, `time.dt`, ...).
+pub fn build_world(m: &Model) -> Result<World, Box<FieldError>> {
+    super::validate::validate(m)?;
+    let origin = super::arrays::origins(m);
+    let expanded = super::arrays::expanded(m);
+    build(&expanded).map_err(|e| match e {
+        // At the body's (joint's) name, or the `fluid` key: what the message is about.
+        BuildError::Body(i, msg) => {
+            FieldError::named(format!("bodies[{}].name", origin[i]), "bodies", msg)
+        }
+        BuildError::Joint(i, msg) => FieldError::named(format!("joints[{i}].name"), "joints", msg),
+        BuildError::Fluid(msg) => FieldError::new("fluid", msg).at_key(),
+    })
+}
+
+/// Builds the world from a validated model whose arrays are expanded.
+fn build(m: &Model) -> Result<World, BuildError> {
     let dofs = match m.scene.dimension {
         Dimension::Two => Dofs::Planar,
         Dimension::Three => Dofs::Spatial,
@@ -27,22 +58,23 @@ pub fn build_world(m: &Model) -> Result<World, String> {
     let planar = dofs == Dofs::Planar;
     let flat = |v: Vec3| if planar { Vec3::new(v.x, v.y, 0.0) } else { v };
     let mut bodies = Vec::with_capacity(m.bodies.len());
-    let groups = collision_groups(m);
+    let groups = m.collision_groups();
     let mut geometry = Geometry::default();
     for (i, b) in m.bodies.iter().enumerate() {
+        let body_err = |e: String| BuildError::Body(i, format!("body `{}`: {e}", b.name));
         let (shape, offset) = build_shape(&b.shape, dofs, m.scene.thickness.0)
-            .map_err(|e| format!("body `{}`: {e}", b.name))?;
+            .map_err(|e| body_err(e.to_string()))?;
         let name = b.material.as_str();
         let (density, friction, restitution) = match m.materials.iter().find(|mat| mat.name == name)
         {
             Some(mat) => (mat.density.0, mat.friction.0, mat.restitution.0),
             None if name == "default" => (1000.0, 0.5, 0.0),
-            None => return Err(format!("body `{}`: unknown material `{name}`", b.name)),
+            None => return Err(body_err(format!("unknown material `{name}`"))),
         };
         let rot = b
             .rotation
             .quat()
-            .ok_or_else(|| format!("body `{}`: invalid rotation", b.name))?;
+            .ok_or_else(|| body_err("invalid rotation".into()))?;
         let rot = if planar {
             // Only rotations about z are planar.
             let (_, _, yaw) = rot.euler_angles();
@@ -60,10 +92,7 @@ pub fn build_world(m: &Model) -> Result<World, String> {
             let mp = shape.mass_properties(density);
             let m0 = mp.mass();
             if !(m0 > 0.0 && m0.is_finite()) {
-                return Err(format!(
-                    "body `{}`: its shape has no volume, so no mass",
-                    b.name
-                ));
+                return Err(body_err("its shape has no volume, so no mass".into()));
             }
             let scale = b.mass.map(|mm| mm.0 / m0).unwrap_or(1.0);
             let principal = Iso::from_parts(
@@ -128,14 +157,14 @@ pub fn build_world(m: &Model) -> Result<World, String> {
             geometry.no_contact[kb] |= ga;
         }
     }
-    let index = |name: &str| {
-        bodies
-            .iter()
-            .position(|b: &RigidBody| b.name == name)
-            .ok_or_else(|| format!("unknown body `{name}`"))
-    };
     let mut joints = Vec::new();
-    for j in &m.joints {
+    for (k, j) in m.joints.iter().enumerate() {
+        let index = |name: &str| {
+            bodies
+                .iter()
+                .position(|b: &RigidBody| b.name == name)
+                .ok_or_else(|| BuildError::Joint(k, format!("unknown body `{name}`")))
+        };
         let (b1, b2) = (index(&j.body1)?, index(&j.body2)?);
         let (kind, axis) = match &j.kind {
             JointKindDef::Fixed => (JointKind::Fixed, Vec3::z()),
@@ -154,16 +183,19 @@ pub fn build_world(m: &Model) -> Result<World, String> {
             linear_damping: c.linear_damping.0,
             angular_damping: c.angular_damping.0,
         });
-        joints.push(Joint::new(
-            j.name.clone(),
-            kind,
-            &bodies,
-            b1,
-            b2,
-            flat(j.anchor.vec()),
-            axis,
-            compliance,
-        )?);
+        joints.push(
+            Joint::new(
+                j.name.clone(),
+                kind,
+                &bodies,
+                b1,
+                b2,
+                flat(j.anchor.vec()),
+                axis,
+                compliance,
+            )
+            .map_err(|e| BuildError::Joint(k, e))?,
+        );
         if !j.collide {
             geometry.excluded.push((b1.min(b2), b1.max(b2)));
         }
@@ -203,18 +235,6 @@ pub fn build_world(m: &Model) -> Result<World, String> {
     })
 }
 
-/// The model's collision group names, in order of first mention by a body (at most 32, checked
-/// when the model was loaded).
-pub(crate) fn collision_groups(m: &Model) -> Vec<&str> {
-    let mut names: Vec<&str> = Vec::new();
-    for g in m.bodies.iter().flat_map(|b| &b.groups) {
-        if !names.contains(&g.as_str()) {
-            names.push(g);
-        }
-    }
-    names
-}
-
 /// One bit per group of `names` found in `groups` (the first 32 groups only).
 fn group_bits<'a>(groups: &[&str], names: impl IntoIterator<Item = &'a String>) -> u32 {
     names
@@ -226,7 +246,7 @@ fn group_bits<'a>(groups: &[&str], names: impl IntoIterator<Item = &'a String>) 
 
 /// Every pair of colliders that may touch (one of them dynamic, not joined) must be a pair of
 /// shapes parry computes contacts for; the error names the bodies.
-fn check_contact_pairs(geometry: &Geometry, bodies: &[RigidBody]) -> Result<(), String> {
+fn check_contact_pairs(geometry: &Geometry, bodies: &[RigidBody]) -> Result<(), BuildError> {
     let mut seen = std::collections::HashSet::new();
     let cs = &geometry.colliders;
     for i in 0..cs.len() {
@@ -248,9 +268,12 @@ fn check_contact_pairs(geometry: &Geometry, bodies: &[RigidBody]) -> Result<(), 
                 continue;
             }
             geometry.check_pair(i, j).map_err(|e| {
-                format!(
-                    "body `{}`: {e} (with body `{}`)",
-                    bodies[bi].name, bodies[bj].name
+                BuildError::Body(
+                    bi,
+                    format!(
+                        "body `{}`: {e} (with body `{}`)",
+                        bodies[bi].name, bodies[bj].name
+                    ),
                 )
             })?;
         }
@@ -283,17 +306,6 @@ fn aabb_of(shape: &parry3d_f64::shape::SharedShape, pose: &Iso) -> (Vec3, Vec3) 
     (from_pv(a.mins), from_pv(a.maxs))
 }
 
-/// The kernel of a fluid: its kind with the smoothing length of the model (or the method's
-/// default ratio to the spacing).
-pub(super) fn fluid_kernel(f: &FluidDef, planar: bool) -> Kernel {
-    let dim = if planar { 2 } else { 3 };
-    let ratio = match &f.smoothing {
-        Some(s) => s.0,
-        None => f.method.default_smoothing(f.kernel, dim),
-    };
-    Kernel::new(f.kernel, ratio * f.spacing.0, dim)
-}
-
 /// The most fluid plus boundary particles a model may ask for.
 pub const MAX_PARTICLES: usize = 20_000_000;
 
@@ -304,10 +316,10 @@ fn build_fluid(
     m: &Model,
     bodies: &[RigidBody],
     geometry: &Geometry,
-) -> Result<Fluid, String> {
+) -> Result<Fluid, BuildError> {
     let planar = m.scene.dimension == Dimension::Two;
     let l = f.spacing.0;
-    let kernel = fluid_kernel(f, planar);
+    let kernel = f.kernel(planar);
     let periodic = super::periodic::periodic(&m.scene.periodic);
     // One global lattice for the fluid and the walls, anchored half a spacing inside the first
     // region's lower corner.
@@ -370,17 +382,19 @@ fn build_fluid(
                 velocity,
             } => {
                 if matches!(shape, ShapeDef::TriMesh { .. }) {
-                    return Err(
+                    return Err(BuildError::Fluid(
                         "a fluid region cannot be a triangle mesh (use a convex hull or a compound)"
                             .to_string(),
-                    );
+                    ));
                 }
                 let dofs = if planar { Dofs::Planar } else { Dofs::Spatial };
                 let (s, local) = build_shape(shape, dofs, m.scene.thickness.0)
                     .map_err(|e| format!("fluid region shape: {e}"))?;
-                let rot = rotation
-                    .quat()
-                    .ok_or("fluid region: invalid rotation (zero axis or quaternion)")?;
+                let rot = rotation.quat().ok_or_else(|| {
+                    BuildError::Fluid(
+                        "fluid region: invalid rotation (zero axis or quaternion)".into(),
+                    )
+                })?;
                 let rot = if planar {
                     let (_, _, yaw) = rot.euler_angles();
                     Quat::from_axis_angle(&Vec3::z_axis(), yaw)
@@ -399,9 +413,9 @@ fn build_fluid(
             }
         };
         if pos.len() > MAX_PARTICLES {
-            return Err(format!(
+            return Err(BuildError::Fluid(format!(
                 "the fluid regions hold more than {MAX_PARTICLES} particles at spacing {l} m"
-            ));
+            )));
         }
         fields.resize(pos.len(), field);
     }
@@ -433,9 +447,9 @@ fn build_fluid(
     sampling::jitter(&mut pos, f.jitter.0 * l, planar, &periodic);
     let mut vel: Vec<Vec3> = pos.iter().zip(&fields).map(|(p, v)| v.at(p)).collect();
     if pos.is_empty() {
-        return Err(format!(
+        return Err(BuildError::Fluid(format!(
             "the fluid regions hold no particle at spacing {l} m (lattice points inside a body or within half a spacing of one are left out)"
-        ));
+        )));
     }
     let mut boundary = Vec::new();
     let depth = kernel.support();
@@ -446,7 +460,8 @@ fn build_fluid(
                 &mut visits,
                 lattice.visits(lo, hi),
                 &format!("body `{}` (a wall)", b.name),
-            )?;
+            )
+            .map_err(|e| BuildError::Body(c.body, e))?;
             sampling::fill_shape_layer(
                 &lattice,
                 &c.shape,
@@ -455,7 +470,7 @@ fn build_fluid(
                 &mut boundary,
             );
             if boundary.len() + pos.len() > MAX_PARTICLES {
-                return Err(format!("the walls need more than {MAX_PARTICLES} boundary particles at spacing {l} m; make the static bodies smaller"));
+                return Err(BuildError::Fluid(format!("the walls need more than {MAX_PARTICLES} boundary particles at spacing {l} m; make the static bodies smaller")));
             }
         }
     }
@@ -513,7 +528,8 @@ fn build_fluid(
                 &mut visits,
                 own.visits(from_pv(aabb.mins), from_pv(aabb.maxs)),
                 &format!("body `{}`", b.name),
-            )?;
+            )
+            .map_err(|e| BuildError::Body(c.body, e))?;
             let mut pts = Vec::new();
             sampling::fill_shape_layer(&own, &c.shape, &in_frame, depth, &mut pts);
             for (p, s) in pts.iter_mut() {
@@ -521,18 +537,21 @@ fn build_fluid(
                 *s = b.com_to_frame.rotation * *s;
             }
             if pts.is_empty() {
-                return Err(format!(
-                    "body `{}` is too small to carry boundary particles at spacing {l} m",
-                    b.name
+                return Err(BuildError::Body(
+                    c.body,
+                    format!(
+                        "body `{}` is too small to carry boundary particles at spacing {l} m",
+                        b.name
+                    ),
                 ));
             }
             fluid.attach_body(c.body, &b.pose, &pts);
         }
     }
     if fluid.boundary.len() + fluid.len() > MAX_PARTICLES {
-        return Err(format!(
+        return Err(BuildError::Fluid(format!(
             "the bodies need more than {MAX_PARTICLES} boundary particles at spacing {l} m"
-        ));
+        )));
     }
     Ok(fluid)
 }

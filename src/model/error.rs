@@ -71,6 +71,78 @@ impl ModelError {
     }
 }
 
+/// An error in a model by field path (`bodies[3].material`, `fluid.method.cfl`): what
+/// validation and building report, with or without a source text. [`FieldError::locate`] turns
+/// it into a [`ModelError`] at the file, line and column of the value when there is one.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("field `{path}`: {message}")]
+pub struct FieldError {
+    /// Where in the model ([`super::spans`] for the syntax); empty for the model as a whole.
+    pub path: String,
+    /// The field named in the message: the path's last field name unless given.
+    pub field: String,
+    /// What is wrong and what was expected.
+    pub message: String,
+    /// Whether a file's location is the field's key (`name` in `name: value`) rather than its
+    /// value: for an error about the field as a whole.
+    pub at_key: bool,
+}
+
+impl FieldError {
+    /// An error at `path`, naming the path's last field.
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Box<FieldError> {
+        let path = path.into();
+        Box::new(FieldError {
+            field: last_field(&path).to_string(),
+            path,
+            message: message.into(),
+            at_key: false,
+        })
+    }
+
+    /// An error at `path` that names `field` (e.g. a probe's error names `probes`).
+    pub fn named(
+        path: impl Into<String>,
+        field: &str,
+        message: impl Into<String>,
+    ) -> Box<FieldError> {
+        let mut e = FieldError::new(path, message);
+        e.field = field.to_string();
+        e
+    }
+
+    /// The same error, located at the field's key rather than its value.
+    pub fn at_key(mut self: Box<Self>) -> Box<FieldError> {
+        self.at_key = true;
+        self
+    }
+
+    /// The error at the value (or key) of its path in `source` (read from `file`).
+    pub fn locate(&self, file: &Path, source: &str) -> ModelError {
+        let spans = super::spans::Spans::of(source);
+        let offset = if self.at_key {
+            spans.locate_key(&self.path)
+        } else {
+            spans.locate(&self.path)
+        };
+        let field = (!self.field.is_empty()).then(|| self.field.clone());
+        ModelError::at_offset(file, source, offset, field, self.message.clone())
+    }
+}
+
+/// The last field name of a path: `bodies[3].shape.radius` → `radius`, `probes[2]` →
+/// `probes`, `joints[0].kind.axis.2` → `axis`.
+pub fn last_field(path: &str) -> &str {
+    path.split(['.', '['])
+        .rev()
+        .find(|s| {
+            s.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+        })
+        .unwrap_or("")
+}
+
 /// Byte offset of a 1-based line and column (columns count characters).
 pub fn offset_of(source: &str, line: usize, column: usize) -> usize {
     let mut off = 0;
@@ -153,58 +225,6 @@ pub fn field_before(source: &str, offset: usize) -> Option<String> {
 fn in_line_comment(source: &str, i: usize) -> bool {
     let line_start = source[..i].rfind('\n').map(|p| p + 1).unwrap_or(0);
     source[line_start..i].contains("//")
-}
-
-/// Locates an error found while building the world from a valid model (`build_world`'s
-/// messages): a message about ``body `NAME` `` points at that body's name, one about the fluid
-/// or the walls at the `fluid` field, anything else at the whole file.
-pub fn build_error(path: &Path, source: &str, message: &str) -> ModelError {
-    let body = message
-        .strip_prefix("body `")
-        .and_then(|r| r.split_once('`'))
-        .map(|(name, _)| name.to_string());
-    let key_offset = |key: &str| {
-        let mut at = 0;
-        while let Some(o) = source[at..].find(key) {
-            let pos = at + o;
-            let after = source[pos + key.len()..].trim_start();
-            let before_ok = pos == 0
-                || !source[..pos]
-                    .chars()
-                    .next_back()
-                    .is_some_and(|c| c.is_alphanumeric() || c == '_');
-            if after.starts_with(':') && before_ok && !in_comment(source, pos) {
-                return Some(pos);
-            }
-            at = pos + key.len();
-        }
-        None
-    };
-    if let Some(name) = body {
-        let quoted = format!("\"{name}\"");
-        if let Some(o) = key_offset("bodies").and_then(|b| source[b..].find(&quoted).map(|o| b + o))
-        {
-            return ModelError::at_offset(path, source, o, Some("bodies".into()), message.into());
-        }
-    }
-    let key = if message.contains("fluid")
-        || message.contains("walls")
-        || message.contains("boundary particles")
-    {
-        "fluid"
-    } else {
-        "bodies"
-    };
-    match key_offset(key) {
-        Some(o) => ModelError::at_offset(path, source, o, Some(key.into()), message.into()),
-        None => ModelError::whole(path, source, message.into()),
-    }
-}
-
-/// Whether byte `pos` lies in a `//` comment.
-pub(super) fn in_comment(source: &str, pos: usize) -> bool {
-    let line_start = source[..pos].rfind('\n').map(|i| i + 1).unwrap_or(0);
-    source[line_start..pos].contains("//")
 }
 
 #[cfg(test)]

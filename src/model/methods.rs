@@ -1,7 +1,6 @@
 //! The RON side of the step's switches: a fluid's `method` (see
 //! [`crate::pipeline::FluidMethod`] for the core type it maps onto).
 
-use super::load::{find_key, magnitude, value_start, MAX_SPEED};
 use super::values::{NonNegative, Positive, UnitInterval};
 use serde::{Deserialize, Serialize};
 
@@ -74,6 +73,44 @@ pub enum FluidMethodDef {
 }
 
 impl FluidMethodDef {
+    /// The value types' rules of the method's parameters (for models built in code): the
+    /// field and what was expected.
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        let each = |fields: &[(&'static str, Result<(), String>)]| {
+            fields
+                .iter()
+                .find_map(|(f, r)| r.clone().err().map(|e| (*f, e)))
+                .map_or(Ok(()), Err)
+        };
+        match self {
+            FluidMethodDef::Constraint { .. } => Ok(()),
+            FluidMethodDef::Wcsph {
+                sound_speed,
+                alpha,
+                delta,
+                cfl,
+                ..
+            } => each(&[
+                ("sound_speed", sound_speed.map_or(Ok(()), |c| c.check())),
+                ("alpha", alpha.check()),
+                ("delta", delta.check()),
+                ("cfl", cfl.check()),
+            ]),
+            FluidMethodDef::Isph {
+                alpha,
+                expansion,
+                surface,
+                cfl,
+                ..
+            } => each(&[
+                ("alpha", alpha.check()),
+                ("expansion", expansion.check()),
+                ("surface", surface.check()),
+                ("cfl", cfl.check()),
+            ]),
+        }
+    }
+
     /// The constraint method's kind of density rows (the default for the other methods, which
     /// build none).
     pub fn density(&self) -> crate::fluid::DensityMethod {
@@ -256,6 +293,9 @@ impl ContactResolverDef {
                 "divider",
                 format!("expected at most {MAX_DIVIDER}, got {divider}"),
             )),
+            ContactResolverDef::Eti { tolerance, .. } if tolerance.check().is_err() => {
+                Some(("tolerance", tolerance.check().unwrap_err()))
+            }
             ContactResolverDef::SequentialImpulse { max_iterations }
                 if max_iterations.get() > cap =>
             {
@@ -318,91 +358,4 @@ impl super::schema::ContactSettings {
     pub fn resolver(&self) -> Box<dyn crate::impulse::ContactResolver> {
         self.resolver.to_core(self.restitution_threshold.0)
     }
-}
-
-/// A WCSPH method's sound speed and Courant number: positive, and a sub-step that lets the run
-/// finish (at most [`super::load::MAX_STEPS`] sub-steps over the run, estimated at the sound
-/// speed). Without a sound speed the model needs gravity or an initial velocity to derive one.
-pub(super) fn validate_method(
-    source: &str,
-    f: &super::schema::FluidDef,
-    fluid: usize,
-    m: &super::schema::Model,
-) -> Result<(), (usize, &'static str, String)> {
-    use super::schema::{FluidMethodDef, VelocityDef};
-    if let FluidMethodDef::Isph { surface, cfl, .. } = &f.method {
-        let method = find_key(source, "method", fluid).map_or(fluid, |o| value_start(source, o));
-        for (field, v) in [("surface", surface.0), ("cfl", cfl.0)] {
-            if v <= 0.0 {
-                let o = find_key(source, field, method).map_or(method, |o| value_start(source, o));
-                return Err((o, field, format!("expected a number in (0, 1], got {v}")));
-            }
-        }
-        return Ok(());
-    }
-    let FluidMethodDef::Wcsph {
-        sound_speed, cfl, ..
-    } = &f.method
-    else {
-        return Ok(());
-    };
-    let method = find_key(source, "method", fluid).map_or(fluid, |o| value_start(source, o));
-    let at =
-        |field: &str| find_key(source, field, method).map_or(method, |o| value_start(source, o));
-    if cfl.0 <= 0.0 {
-        return Err((
-            at("cfl"),
-            "cfl",
-            "expected a Courant number in (0, 1], got 0".into(),
-        ));
-    }
-    let c0 = match sound_speed {
-        Some(c) if c.0 > MAX_SPEED => {
-            return Err((
-                at("sound_speed"),
-                "sound_speed",
-                format!(
-                    "expected a sound speed up to {MAX_SPEED:e} m/s, got {:e}",
-                    c.0
-                ),
-            ))
-        }
-        Some(c) => c.0,
-        None => {
-            let moving = f.regions.iter().any(|r| match r {
-                super::schema::RegionDef::Box { velocity, .. }
-                | super::schema::RegionDef::Ball { velocity, .. }
-                | super::schema::RegionDef::Shape { velocity, .. } => match velocity {
-                    VelocityDef::Uniform(u) => magnitude(&u.vec()) > 0.0,
-                    VelocityDef::Linear(a, b, c) => {
-                        magnitude(&a.vec()) + magnitude(&b.vec()) + magnitude(&c.vec()) > 0.0
-                    }
-                },
-            });
-            if magnitude(&m.scene.gravity.vec()) == 0.0 && !moving {
-                return Err((
-                    method,
-                    "sound_speed",
-                    "a WCSPH fluid without gravity and at rest needs `sound_speed` (m/s): about ten times the largest speed expected".into(),
-                ));
-            }
-            return Ok(());
-        }
-    };
-    // (The smallest default, 2D's √2, bounds the sub-step from below.)
-    let ratio = f.smoothing.map(|s| s.0).unwrap_or(2f64.sqrt());
-    let sub = cfl.0 * ratio * f.spacing.0 / c0;
-    let substeps = m.time.end.0 / sub;
-    if substeps > super::load::MAX_STEPS {
-        return Err((
-            at("sound_speed"),
-            "sound_speed",
-            format!(
-                "the WCSPH sub-step would be about {sub:.2e} s ({substeps:.2e} sub-steps to end = {} s); more than {:e} is not a run that finishes — lower the sound speed or coarsen the spacing",
-                m.time.end.0,
-                super::load::MAX_STEPS
-            ),
-        ));
-    }
-    Ok(())
 }

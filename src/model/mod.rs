@@ -1,14 +1,15 @@
-//! Model files: the RON schema ([`schema`]), validated values ([`values`]), located errors
-//! ([`error`]), loading with cross-checks ([`load`]), body arrays ([`arrays`]), shapes
-//! ([`shape_defs`], [`shapes`]), building a
-//! [`crate::pipeline::World`] ([`build`]) and resolving probes ([`probes`]). This layer only
-//! maps RON onto the core's types (parameters with their defaults and `validate()`, shapes,
-//! probes); the core never imports it.
+//! Model files, as a one-way chain: the RON schema ([`schema`], with its value types
+//! [`values`], shapes [`shape_defs`], motion, arrays, periodic axes, methods and probes) →
+//! validation ([`validate`]: `validate(&Model)`, errors by field path) → building a
+//! [`crate::pipeline::World`] ([`build`], which validates first; [`shapes`] makes parry shapes
+//! for both) → warnings about a built world ([`warnings`]). Loading a file ([`load`]) parses,
+//! validates and locates errors in the text with the span map ([`spans`], [`error`]). No file
+//! imports a later stage (checked by `tests/architecture.rs`). This layer only maps RON onto
+//! the core's types; the core never imports it.
 
 pub mod arrays;
 pub mod build;
 pub mod error;
-mod fluid_limits;
 pub mod load;
 pub mod methods;
 pub mod motion;
@@ -17,11 +18,13 @@ pub mod probes;
 pub mod schema;
 pub mod shape_defs;
 pub mod shapes;
+pub mod spans;
+pub mod validate;
 pub mod values;
 pub mod warnings;
 
 pub use build::build_world;
-pub use error::ModelError;
+pub use error::{FieldError, ModelError};
 pub use load::{load_file, parse_str};
 pub use probes::resolve_probes;
 pub use schema::Model;

@@ -1,9 +1,6 @@
 //! The RON side of periodic axes (`scene: (periodic: [X(0.0, 0.1)])`; the core type is
-//! [`crate::fluid::periodic::Periodic`]) and their checks before the run.
+//! [`crate::fluid::periodic::Periodic`]); [`super::validate`] checks them.
 
-use super::fluid_limits::list_item;
-use super::load::{find_key, MAX_LENGTH};
-use super::schema::{Dimension, Model};
 use super::values::Finite;
 use crate::fluid::periodic::Periodic;
 use serde::{Deserialize, Serialize};
@@ -36,64 +33,4 @@ pub fn periodic(axes: &[PeriodicAxis]) -> Periodic {
         let (ax, lo, hi) = a.axis();
         p.with_axis(ax, lo, hi)
     })
-}
-
-/// Checks the periodic axes: each axis once, `lo < hi` within the model's size limit, no z in
-/// 2D, a fluid to wrap, and a period of at least three kernel supports (the nearest image is
-/// then the only neighbour across the seam). An error is (offset, field, message).
-pub(super) fn validate(source: &str, m: &Model) -> Result<(), (usize, &'static str, String)> {
-    let axes = &m.scene.periodic;
-    if axes.is_empty() {
-        return Ok(());
-    }
-    let scene = find_key(source, "scene", 0).unwrap_or(0);
-    let at = |k: usize| list_item(source, "periodic", scene, k);
-    let Some(f) = &m.fluid else {
-        return Err((
-            at(0),
-            "periodic",
-            "periodic axes wrap the fluid, and the model has no `fluid` (rigid-body contacts do not wrap)"
-                .into(),
-        ));
-    };
-    let planar = m.scene.dimension == Dimension::Two;
-    let support = super::build::fluid_kernel(f, planar).support();
-    let mut seen = [false; 3];
-    for (k, a) in axes.iter().enumerate() {
-        let (ax, lo, hi) = a.axis();
-        let (name, variant) = (["x", "y", "z"][ax], ["X", "Y", "Z"][ax]);
-        if seen[ax] {
-            return Err((at(k), "periodic", format!("axis {name} is periodic twice")));
-        }
-        seen[ax] = true;
-        if planar && ax == 2 {
-            return Err((at(k), "periodic", "a 2D model has no z axis to wrap".into()));
-        }
-        if lo.abs().max(hi.abs()) > MAX_LENGTH {
-            return Err((
-                at(k),
-                "periodic",
-                format!("expected ends within {MAX_LENGTH:e} m, got [{lo:e}, {hi:e})"),
-            ));
-        }
-        if hi <= lo {
-            return Err((
-                at(k),
-                "periodic",
-                format!("expected `{variant}(lo, hi)` with lo < hi, got [{lo}, {hi})"),
-            ));
-        }
-        if hi - lo < 3.0 * support {
-            return Err((
-                at(k),
-                "periodic",
-                format!(
-                    "the period of axis {name} ({:.4} m) must be at least three kernel supports ({:.4} m at this spacing and smoothing)",
-                    hi - lo,
-                    3.0 * support
-                ),
-            ));
-        }
-    }
-    Ok(())
 }

@@ -2,6 +2,7 @@
 //! built world. Names were checked when the model was loaded; a name that still does not
 //! resolve is an error, never a dropped probe.
 
+use super::error::FieldError;
 use super::schema::Model;
 use super::values::V3;
 use crate::pipeline::World;
@@ -52,9 +53,17 @@ pub enum ProbeDef {
     Repose(String),
 }
 
-/// The probes of `model` in `world` (built from it), in the model's order.
-pub fn resolve_probes(model: &Model, world: &World) -> Result<Vec<Probe>, String> {
-    model.probes.iter().map(|p| resolve(p, world)).collect()
+/// The probes of `model` in `world` (built from it), in the model's order; an error names the
+/// probe by its path (`probes[2]`).
+pub fn resolve_probes(model: &Model, world: &World) -> Result<Vec<Probe>, Box<FieldError>> {
+    model
+        .probes
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            resolve(p, world).map_err(|e| FieldError::named(format!("probes[{k}]"), "probes", e))
+        })
+        .collect()
 }
 
 fn resolve(def: &ProbeDef, world: &World) -> Result<Probe, String> {

@@ -73,6 +73,18 @@ pub struct Model {
 }
 
 impl Model {
+    /// The model's collision group names, in order of first mention by a body (validation
+    /// allows at most 32).
+    pub fn collision_groups(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for g in self.bodies.iter().flat_map(|b| &b.groups) {
+            if !names.contains(&g.as_str()) {
+                names.push(g);
+            }
+        }
+        names
+    }
+
     /// The solver the model runs with: the one it names, else APGD for a model with a fluid
     /// (its density rows are solved in parallel) and PGS for bodies alone.
     pub fn solver_choice(&self) -> SolverChoice {
@@ -153,6 +165,17 @@ pub struct FluidDef {
 }
 
 impl FluidDef {
+    /// The fluid's kernel: its kind with the model's smoothing length, or the method's default
+    /// ratio to the spacing ([`FluidMethodDef::default_smoothing`]).
+    pub fn kernel(&self, planar: bool) -> crate::fluid::kernel::Kernel {
+        let dim = if planar { 2 } else { 3 };
+        let ratio = match &self.smoothing {
+            Some(s) => s.0,
+            None => self.method.default_smoothing(self.kernel, dim),
+        };
+        crate::fluid::kernel::Kernel::new(self.kernel, ratio * self.spacing.0, dim)
+    }
+
     /// The shifting coefficient A: the model's, or its fluid method's default (WCSPH's
     /// [`crate::fluid::wcsph::WcsphParams::DEFAULT_SHIFTING`], else
     /// [`FluidParams::DEFAULT_SHIFTING`]).
@@ -217,6 +240,17 @@ pub enum RegionDef {
         #[serde(default)]
         velocity: VelocityDef,
     },
+}
+
+impl RegionDef {
+    /// The region's initial velocity field.
+    pub fn velocity(&self) -> &VelocityDef {
+        match self {
+            RegionDef::Box { velocity, .. }
+            | RegionDef::Ball { velocity, .. }
+            | RegionDef::Shape { velocity, .. } => velocity,
+        }
+    }
 }
 
 /// Monaghan's artificial viscosity: `α` and the sound speed it is scaled with.
@@ -505,6 +539,16 @@ pub enum JointKindDef {
         /// Slide axis (world frame at the start).
         axis: V3,
     },
+}
+
+impl JointKindDef {
+    /// The hinge or slide axis of a revolute or prismatic joint.
+    pub fn axis(&self) -> Option<&V3> {
+        match self {
+            JointKindDef::Revolute { axis, .. } | JointKindDef::Prismatic { axis } => Some(axis),
+            _ => None,
+        }
+    }
 }
 
 /// Stiffness and damping of the constrained directions of a compliant joint.

@@ -7,17 +7,6 @@ use crate::math::{Quat, Real, Vec3};
 use serde::{de, Deserialize, Deserializer, Serialize};
 use std::fmt;
 
-fn finite<'de, D: Deserializer<'de>>(d: D) -> Result<Real, D::Error> {
-    let v = Real::deserialize(d)?;
-    if v.is_finite() {
-        Ok(v)
-    } else {
-        Err(de::Error::custom(format!(
-            "expected a finite number, got {v}"
-        )))
-    }
-}
-
 macro_rules! checked_real {
     ($(#[$doc:meta])* $name:ident, $check:expr, $what:literal) => {
         $(#[$doc])*
@@ -30,17 +19,26 @@ macro_rules! checked_real {
             pub fn get(self) -> Real {
                 self.0
             }
+
+            /// The type's rule (the one check, used when parsing and when validating a model
+            /// built in code): `Err` says what was expected.
+            pub fn check(self) -> Result<(), String> {
+                let ok: fn(Real) -> bool = $check;
+                if !self.0.is_finite() {
+                    Err(format!("expected a finite number, got {}", self.0))
+                } else if ok(self.0) {
+                    Ok(())
+                } else {
+                    Err(format!(concat!("expected ", $what, ", got {}"), self.0))
+                }
+            }
         }
 
         impl<'de> Deserialize<'de> for $name {
             fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let v = finite(d)?;
-                let ok: fn(Real) -> bool = $check;
-                if ok(v) {
-                    Ok($name(v))
-                } else {
-                    Err(de::Error::custom(format!(concat!("expected ", $what, ", got {}"), v)))
-                }
+                let v = $name(Real::deserialize(d)?);
+                v.check().map_err(de::Error::custom)?;
+                Ok(v)
             }
         }
     };
@@ -71,6 +69,18 @@ impl V3 {
     /// As an nalgebra vector.
     pub fn vec(self) -> Vec3 {
         Vec3::new(self.0, self.1, self.2)
+    }
+
+    /// `Ok` if every component is finite (the rule of parsing, for models built in code).
+    pub fn check(self) -> Result<(), String> {
+        if [self.0, self.1, self.2].iter().all(|x| x.is_finite()) {
+            Ok(())
+        } else {
+            Err(format!(
+                "expected a vector of finite numbers, got ({}, {}, {})",
+                self.0, self.1, self.2
+            ))
+        }
     }
 }
 
@@ -106,18 +116,28 @@ impl<'de> Deserialize<'de> for V3 {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct PositiveV3(pub V3);
 
-impl<'de> Deserialize<'de> for PositiveV3 {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let v = V3::deserialize(d)?;
-        // A 2-component vector leaves z = 0; planar models replace it by the scene thickness.
+impl PositiveV3 {
+    /// The type's rule (parsing and validation): finite components, x and y > 0, z ≥ 0 (a
+    /// 2-component vector leaves z = 0; planar models replace it by the scene thickness).
+    pub fn check(self) -> Result<(), String> {
+        let v = self.0;
+        v.check()?;
         if v.0 > 0.0 && v.1 > 0.0 && v.2 >= 0.0 {
-            Ok(PositiveV3(v))
+            Ok(())
         } else {
-            Err(de::Error::custom(format!(
+            Err(format!(
                 "expected positive components, got ({}, {}, {})",
                 v.0, v.1, v.2
-            )))
+            ))
         }
+    }
+}
+
+impl<'de> Deserialize<'de> for PositiveV3 {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let v = PositiveV3(V3::deserialize(d)?);
+        v.check().map_err(de::Error::custom)?;
+        Ok(v)
     }
 }
 
@@ -137,6 +157,21 @@ pub enum Rotation {
 }
 
 impl Rotation {
+    /// `Ok` if every number is finite (the rule of parsing, for models built in code).
+    pub fn check(&self) -> Result<(), String> {
+        let ok = match *self {
+            Rotation::Identity => true,
+            Rotation::Deg(a) => a.check().is_ok(),
+            Rotation::AxisDeg(axis, a) => axis.check().is_ok() && a.check().is_ok(),
+            Rotation::Quat(w, x, y, z) => [w, x, y, z].iter().all(|c| c.check().is_ok()),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("expected finite numbers, got {self:?}"))
+        }
+    }
+
     /// The rotation as a unit quaternion; `None` for a zero axis or zero quaternion.
     pub fn quat(&self) -> Option<Quat> {
         match *self {

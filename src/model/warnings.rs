@@ -10,11 +10,12 @@
 //!
 //! (Joint anchors cannot disagree at t = 0: a joint has one anchor, in world coordinates.)
 
-use super::error::{build_error, ModelError};
+use super::error::FieldError;
+use super::schema::Model;
+use super::spans::Spans;
 use crate::pipeline::World;
 use parry3d_f64::query::Ray;
 use rayon::prelude::*;
-use std::path::Path;
 
 /// How deep two bodies may overlap at t = 0 before it is worth a warning (m): deeper than the
 /// default contact slop by two orders of magnitude.
@@ -24,65 +25,60 @@ pub const OVERLAP: f64 = 1e-3;
 /// coordinate a model may hold (1e6 m) can reach.
 const BELOW: f64 = 1e7;
 
-/// The warnings of a world just built from the model in `source` at `path`: bodies that
-/// overlap at t = 0 by more than [`OVERLAP`] (the contact rows will push them apart in the
-/// first steps, at a speed of `β · depth / dt`), and fluid particles that nothing holds
+/// The warnings of a world just built from `model`, by field path: bodies that overlap at
+/// t = 0 by more than [`OVERLAP`] (the contact rows will push them apart in the first steps, at
+/// a speed of `β · depth / dt`), fluid fields the method does not use that the model's text
+/// (`spans`, when it came from a file) writes, and fluid particles that nothing holds
 /// ([`uncontained`]).
-pub fn warnings(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
-    let mut out = overlaps(path, source, world);
-    out.extend(unused_fluid_fields(path, source, world));
+pub fn warnings(model: &Model, spans: Option<&Spans>, world: &World) -> Vec<FieldError> {
+    let mut out = overlaps(model, world);
+    out.extend(unused_fluid_fields(spans, world));
     let (count, first) = uncontained(world);
     if let (Some(p), Some(f)) = (first, &world.fluid) {
         let at = match world.dofs {
             crate::body::Dofs::Planar => format!("({:.4}, {:.4})", p.x, p.y),
             crate::body::Dofs::Spatial => format!("({:.4}, {:.4}, {:.4})", p.x, p.y, p.z),
         };
-        out.push(build_error(
-            path,
-            source,
-            &format!(
-                "fluid outside any container: {count} of the {} fluid particles have no body \
+        out.push(
+            *FieldError::new(
+                "fluid",
+                format!(
+                    "fluid outside any container: {count} of the {} fluid particles have no body \
                  below them along gravity (the first at {at} m) and will fall without bound",
-                f.len()
-            ),
-        ));
+                    f.len()
+                ),
+            )
+            .at_key(),
+        );
     }
     out
 }
 
-/// Fields of `fluid:` the model writes but its fluid method does not use
-/// ([`crate::fluid::FluidMethod::unused_fields`]: `velocity_filter` with WCSPH). Located at
-/// each field.
-fn unused_fluid_fields(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
-    let unused = world.fluid_method.unused_fields();
-    if world.fluid.is_none() || unused.is_empty() {
-        return Vec::new();
-    }
-    let Some(fluid) = super::load::find_key(source, "fluid", 0) else {
+/// Fields of `fluid:` the model's text writes but its fluid method does not use
+/// ([`crate::fluid::FluidMethod::unused_fields`]: `velocity_filter` with WCSPH). A model built
+/// in code (no text) writes no field.
+fn unused_fluid_fields(spans: Option<&Spans>, world: &World) -> Vec<FieldError> {
+    let Some(spans) = spans.filter(|_| world.fluid.is_some()) else {
         return Vec::new();
     };
-    let mut out = Vec::new();
-    for &field in unused {
-        let mut from = fluid;
-        while let Some(o) = super::load::find_key(source, field, from) {
-            from = o + field.len();
-            if super::error::in_comment(source, o) {
-                continue;
-            }
-            out.push(ModelError::at_offset(
+    world
+        .fluid_method
+        .unused_fields()
+        .iter()
+        .map(|field| format!("fluid.{field}"))
+        .filter(|path| spans.contains(path))
+        .map(|path| {
+            let field = super::error::last_field(&path).to_string();
+            *FieldError::new(
                 path,
-                source,
-                o,
-                Some(field.to_string()),
                 format!(
                     "`{field}` belongs to the constraint method and ISPH; {} does not apply it",
                     world.fluid_method.name()
                 ),
-            ));
-            break;
-        }
-    }
-    out
+            )
+            .at_key()
+        })
+        .collect()
 }
 
 /// The fluid particles with no body below them: a ray from each along gravity meets no
@@ -124,8 +120,10 @@ pub fn uncontained(world: &World) -> (usize, Option<crate::math::Vec3>) {
     (loose.len(), loose.first().map(|&i| fluid.pos[i]))
 }
 
-/// Pairs of bodies that overlap at t = 0 by more than [`OVERLAP`], the deepest contact of each.
-fn overlaps(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
+/// Pairs of bodies that overlap at t = 0 by more than [`OVERLAP`], the deepest contact of each,
+/// at the second body's entry in `model` (an array's copy at its template).
+fn overlaps(model: &Model, world: &World) -> Vec<FieldError> {
+    let origin = super::arrays::origins(model);
     let mut geometry = world.geometry.fresh_copy();
     let mut contacts = Vec::new();
     geometry.update(&world.bodies, 0.0, &mut contacts);
@@ -143,10 +141,13 @@ fn overlaps(path: &Path, source: &str, world: &World) -> Vec<ModelError> {
         .iter()
         .map(|&((a, b), depth)| {
             let (na, nb) = (&world.bodies[a].name, &world.bodies[b].name);
-            build_error(
-                path,
-                source,
-                &format!(
+            let at = origin
+                .get(b)
+                .map_or("bodies".into(), |i| format!("bodies[{i}].name"));
+            *FieldError::named(
+                at,
+                "bodies",
+                format!(
                     "body `{nb}` overlaps body `{na}` by {depth:.3e} m at t = 0; the contact rows \
                      will push them apart in the first steps"
                 ),

@@ -194,7 +194,10 @@ pub fn run(
                     let small =
                         w.fluid.as_ref().map(|f| f.len()).unwrap_or(0) <= opts.max_particles;
                     if small && built_before % opts.step_every.max(1) == 0 {
-                        let _ = vcsim::model::warnings::warnings(Path::new(name), &s, &w);
+                        let spans = vcsim::model::spans::Spans::of(&s);
+                        for warning in vcsim::model::warnings::warnings(&m, Some(&spans), &w) {
+                            let _ = warning.locate(Path::new(name), &s);
+                        }
                         w.step();
                         w.step();
                         stages.2 = true;

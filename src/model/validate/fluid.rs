@@ -1,0 +1,259 @@
+//! The fluid: its method's values (sound speed and Courant number: a sub-step that lets the
+//! run finish), density, smoothing (a kernel support of 1.2 to 6 spacings), jitter, region
+//! positions and sizes (m), initial speeds (m/s), no z in a 2D model.
+
+use super::{at, item, magnitude, value, Checked, FieldError};
+use super::{MAX_DENSITY, MAX_LENGTH, MAX_SPEED, MAX_STEPS};
+use crate::model::schema::{FluidDef, FluidMethodDef, Model, RegionDef, VelocityDef};
+
+/// The kernel support over the spacing a model may ask for: below it a particle barely reaches
+/// its nearest neighbours (the sums are meaningless); above it the neighbour lists grow as the
+/// support's cube (6 spacings: about 900 neighbours per particle in 3D).
+pub const MIN_SUPPORT: f64 = 1.2;
+/// See [`MIN_SUPPORT`].
+pub const MAX_SUPPORT: f64 = 6.0;
+/// Largest `fluid.jitter` (spacings): neighbours stay at least half a spacing apart.
+pub const MAX_JITTER: f64 = 0.25;
+
+/// Checks `fluid` (if any).
+pub(super) fn validate(m: &Model) -> Checked {
+    let Some(f) = &m.fluid else {
+        return Ok(());
+    };
+    values(f)?;
+    method(f, m)?;
+    if f.density.0 > MAX_DENSITY {
+        return Err(FieldError::new(
+            "fluid.density",
+            format!(
+                "expected a density up to {MAX_DENSITY:e} kg/m³, got {:e}",
+                f.density.0
+            ),
+        ));
+    }
+    if let Some(ratio) = &f.smoothing {
+        // The support over the spacing (the kernel at h = h/l).
+        let support = crate::fluid::kernel::Kernel::new(f.kernel, ratio.0, 2).support();
+        if !(MIN_SUPPORT..=MAX_SUPPORT).contains(&support) {
+            return Err(FieldError::new("fluid.smoothing", format!(
+                "expected h/l (a ratio to the spacing, not a length) whose kernel support lies between {MIN_SUPPORT} and {MAX_SUPPORT} spacings, got {} (support {support:.3} spacings)",
+                ratio.0
+            )));
+        }
+    }
+    if f.jitter.0 > MAX_JITTER {
+        return Err(FieldError::new(
+            "fluid.jitter",
+            format!(
+                "expected an offset up to {MAX_JITTER} spacings, got {}",
+                f.jitter.0
+            ),
+        ));
+    }
+    let planar = m.scene.dimension == crate::model::schema::Dimension::Two;
+    for (i, r) in f.regions.iter().enumerate() {
+        region(&item("fluid.regions", i), r, planar)?;
+    }
+    Ok(())
+}
+
+/// The value types' rules of the fluid (for models built in code).
+fn values(f: &FluidDef) -> Checked {
+    let v = |field: &str, rule: Result<(), String>| value(|| at("fluid", field), rule);
+    v("spacing", f.spacing.check())?;
+    v("jitter", f.jitter.check())?;
+    v("density", f.density.check())?;
+    v("viscosity", f.viscosity.check())?;
+    v("stabilisation", f.stabilisation.check())?;
+    v("compliance", f.compliance.check())?;
+    v("velocity_filter", f.velocity_filter.check())?;
+    if let Some(s) = f.smoothing {
+        v("smoothing", s.check())?;
+    }
+    if let Some(s) = f.shifting {
+        v("shifting", s.check())?;
+    }
+    if let Some(a) = &f.artificial_viscosity {
+        let here = "fluid.artificial_viscosity";
+        value(|| at(here, "alpha"), a.alpha.check())?;
+        value(|| at(here, "sound_speed"), a.sound_speed.check())?;
+    }
+    f.method
+        .check()
+        .map_err(|(field, msg)| FieldError::new(at("fluid.method", field), msg))?;
+    for (i, r) in f.regions.iter().enumerate() {
+        let here = item("fluid.regions", i);
+        let velocity = match r {
+            RegionDef::Box { min, max, velocity } => {
+                value(|| at(&here, "min"), min.check())?;
+                value(|| at(&here, "max"), max.check())?;
+                velocity
+            }
+            RegionDef::Ball {
+                center,
+                radius,
+                velocity,
+            } => {
+                value(|| at(&here, "center"), center.check())?;
+                value(|| at(&here, "radius"), radius.check())?;
+                velocity
+            }
+            RegionDef::Shape {
+                shape,
+                position,
+                rotation,
+                velocity,
+            } => {
+                super::bodies::shape_values(&at(&here, "shape"), shape)?;
+                value(|| at(&here, "position"), position.check())?;
+                value(|| at(&here, "rotation"), rotation.check())?;
+                velocity
+            }
+        };
+        let rule = match velocity {
+            VelocityDef::Uniform(u) => u.check(),
+            VelocityDef::Linear(a, b, c) => a.check().and(b.check()).and(c.check()),
+        };
+        value(|| at(&here, "velocity"), rule)?;
+    }
+    Ok(())
+}
+
+/// A WCSPH method's sound speed and Courant number: positive, and a sub-step that lets the run
+/// finish (at most [`MAX_STEPS`] sub-steps over the run, estimated at the sound speed).
+/// Without a sound speed the model needs gravity or an initial velocity to derive one. An
+/// ISPH method's free-surface threshold and Courant number are positive.
+fn method(f: &FluidDef, m: &Model) -> Checked {
+    if let FluidMethodDef::Isph { surface, cfl, .. } = &f.method {
+        for (field, v) in [("surface", surface.0), ("cfl", cfl.0)] {
+            if v <= 0.0 {
+                return Err(FieldError::new(
+                    at("fluid.method", field),
+                    format!("expected a number in (0, 1], got {v}"),
+                ));
+            }
+        }
+        return Ok(());
+    }
+    let FluidMethodDef::Wcsph {
+        sound_speed, cfl, ..
+    } = &f.method
+    else {
+        return Ok(());
+    };
+    if cfl.0 <= 0.0 {
+        return Err(FieldError::new(
+            "fluid.method.cfl",
+            "expected a Courant number in (0, 1], got 0",
+        ));
+    }
+    let c0 = match sound_speed {
+        Some(c) if c.0 > MAX_SPEED => {
+            return Err(FieldError::new(
+                "fluid.method.sound_speed",
+                format!(
+                    "expected a sound speed up to {MAX_SPEED:e} m/s, got {:e}",
+                    c.0
+                ),
+            ))
+        }
+        Some(c) => c.0,
+        None => {
+            let moving = f.regions.iter().any(|r| match r.velocity() {
+                VelocityDef::Uniform(u) => magnitude(&u.vec()) > 0.0,
+                VelocityDef::Linear(a, b, c) => {
+                    magnitude(&a.vec()) + magnitude(&b.vec()) + magnitude(&c.vec()) > 0.0
+                }
+            });
+            if magnitude(&m.scene.gravity.vec()) == 0.0 && !moving {
+                return Err(FieldError::named(
+                    "fluid.method",
+                    "sound_speed",
+                    "a WCSPH fluid without gravity and at rest needs `sound_speed` (m/s): about ten times the largest speed expected",
+                ));
+            }
+            return Ok(());
+        }
+    };
+    // (The smallest default, 2D's √2, bounds the sub-step from below.)
+    let ratio = f.smoothing.map(|s| s.0).unwrap_or(2f64.sqrt());
+    let sub = cfl.0 * ratio * f.spacing.0 / c0;
+    let substeps = m.time.end.0 / sub;
+    if substeps > MAX_STEPS {
+        return Err(FieldError::new("fluid.method.sound_speed", format!(
+            "the WCSPH sub-step would be about {sub:.2e} s ({substeps:.2e} sub-steps to end = {} s); more than {MAX_STEPS:e} is not a run that finishes — lower the sound speed or coarsen the spacing",
+            m.time.end.0
+        )));
+    }
+    Ok(())
+}
+
+/// A region at `here`: points within the model's size limit (no z in 2D), a ball's radius,
+/// and initial speeds.
+fn region(here: &str, r: &RegionDef, planar: bool) -> Checked {
+    let (points, size) = match r {
+        RegionDef::Box { min, max, .. } => (vec![("min", min.vec()), ("max", max.vec())], None),
+        RegionDef::Ball { center, radius, .. } => (vec![("center", center.vec())], Some(radius.0)),
+        RegionDef::Shape {
+            shape, position, ..
+        } => {
+            // A shape's points lie within √3 × its largest size of its frame (an oversized
+            // shape is refused when it is built).
+            let s = crate::model::shapes::largest_length(shape);
+            let s = if s <= MAX_LENGTH {
+                3f64.sqrt() * s
+            } else {
+                0.0
+            };
+            (vec![("position", position.vec())], Some(s))
+        }
+    };
+    let mut reach: f64 = 0.0;
+    for (field, x) in &points {
+        let d = magnitude(x);
+        if d.is_nan() || d > MAX_LENGTH {
+            return Err(FieldError::new(
+                at(here, field),
+                format!("expected a distance from the origin up to {MAX_LENGTH:e} m, got {d:e}"),
+            ));
+        }
+        if planar && x.z != 0.0 {
+            return Err(FieldError::new(
+                at(here, field),
+                format!("a 2D model has no z component; got {}", x.z),
+            ));
+        }
+        reach = reach.max(d);
+    }
+    if let Some(radius) = size {
+        if radius > MAX_LENGTH && matches!(r, RegionDef::Ball { .. }) {
+            return Err(FieldError::new(
+                at(here, "radius"),
+                format!("expected a radius up to {MAX_LENGTH:e} m, got {radius:e}"),
+            ));
+        }
+        reach += radius;
+    }
+    // The fastest initial particle: |u| for a uniform field, at most ‖G‖ times the farthest
+    // point of the region for a linear one.
+    let speed = match r.velocity() {
+        VelocityDef::Uniform(u) => {
+            if planar && u.2 != 0.0 {
+                return Err(FieldError::new(
+                    at(here, "velocity"),
+                    format!("a 2D model has no z component; got {}", u.2),
+                ));
+            }
+            magnitude(&u.vec())
+        }
+        VelocityDef::Linear(a, b, c) => {
+            let g =
+                (a.vec().norm_squared() + b.vec().norm_squared() + c.vec().norm_squared()).sqrt();
+            g * reach
+        }
+    };
+    if speed.is_nan() || speed > MAX_SPEED {
+        return Err(FieldError::new(at(here, "velocity"), format!("expected initial speeds up to {MAX_SPEED:e} m/s, this field reaches {speed:.3e} m/s in the region")));
+    }
+    Ok(())
+}

@@ -1,0 +1,63 @@
+//! Time, scene, solver, guard, contact settings and output.
+
+use super::{magnitude, value, Checked, FieldError, MAX_GRAVITY, MAX_STEPS};
+use crate::model::schema::{Dimension, Model};
+
+/// The top-level sections that are not lists.
+pub(super) fn validate(m: &Model) -> Checked {
+    let (t, s, c) = (&m.time, &m.scene, &m.contact);
+    value(|| "time.dt".into(), t.dt.check())?;
+    value(|| "time.end".into(), t.end.check())?;
+    value(|| "scene.thickness".into(), s.thickness.check())?;
+    value(|| "scene.gravity".into(), s.gravity.check())?;
+    value(|| "contact.prediction".into(), c.prediction.check())?;
+    value(|| "contact.baumgarte".into(), c.baumgarte.check())?;
+    value(|| "contact.slop".into(), c.slop.check())?;
+    let threshold = c.restitution_threshold.check();
+    value(|| "contact.restitution_threshold".into(), threshold)?;
+    value(|| "output.every".into(), m.output.every.check())?;
+    if t.dt.0 > t.end.0 {
+        return Err(FieldError::new(
+            "time.dt",
+            format!(
+                "the time step ({} s) is longer than the run (end = {} s)",
+                t.dt.0, t.end.0
+            ),
+        ));
+    }
+    if s.dimension == Dimension::Two && s.gravity.2 != 0.0 {
+        return Err(FieldError::new(
+            "scene.gravity",
+            format!("a 2D model has no z component; got {}", s.gravity.2),
+        ));
+    }
+    let g = magnitude(&s.gravity.vec());
+    if g.is_nan() || g > MAX_GRAVITY {
+        return Err(FieldError::new(
+            "scene.gravity",
+            format!("expected a magnitude up to {MAX_GRAVITY:e} m/s² (1000 g), got {g:e}"),
+        ));
+    }
+    let steps = t.end.0 / t.dt.0;
+    if steps > MAX_STEPS {
+        return Err(FieldError::new("time.dt", format!("end / dt = {steps:.3e} steps; more than {MAX_STEPS:e} steps is not a run that finishes — raise dt or lower end")));
+    }
+    if let Err(e) = m.solver_choice().validate() {
+        let msg = if e.field == "tolerance" {
+            format!("expected a positive tolerance (m/s), got {}", e.value)
+        } else {
+            format!("expected {}, got {}", e.expected, e.value)
+        };
+        return Err(FieldError::new(format!("solver.{}", e.field), msg));
+    }
+    if let Err(e) = m.guard.validate() {
+        return Err(FieldError::new(
+            format!("guard.{}", e.field),
+            format!("expected {}, got {}", e.expected, e.value),
+        ));
+    }
+    if let Some((field, msg)) = c.resolver.check() {
+        return Err(FieldError::new(format!("contact.resolver.{field}"), msg));
+    }
+    Ok(())
+}
