@@ -10,6 +10,7 @@
 pub mod arrays;
 pub mod build;
 pub mod error;
+pub mod fluid_defs;
 pub mod load;
 pub mod methods;
 pub mod motion;

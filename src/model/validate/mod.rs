@@ -4,9 +4,10 @@
 //! it, so a model edited in code gets the same checks as one read from a file; loading calls it
 //! right after parsing.
 //!
-//! One file per section, in the order the checks run: [`scene`] (time, gravity, solver, guard,
-//! contact, output), [`materials`], [`bodies`] (with their motion, arrays and shapes, collision
-//! groups), [`joints`], [`periodic`], [`fluid`] (with its method), [`probes`]. The value types
+//! One file per section, in the order the checks run: `scene.rs` (time, gravity, solver, guard,
+//! contact, output), `materials.rs`, `bodies.rs` (with `motion.rs`, arrays and shapes,
+//! collision groups), `joints.rs`, `periodic.rs`, `fluid.rs` (with its method), `probes.rs`.
+//! The value types
 //! of the schema ([`super::values`]) check their rule while a file is parsed; the sections
 //! check the same rules again (`check()`), for models built in code.
 //!

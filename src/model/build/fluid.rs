@@ -1,0 +1,348 @@
+//! The fluid: particles on a lattice filling the regions, boundary particles of the walls
+//! (static bodies, filled to the kernel support below their surface) and of the moving bodies.
+
+use super::BuildError;
+use crate::body::{Dofs, Kind, RigidBody};
+use crate::fluid::{sampling, Fluid, FluidParams};
+use crate::geometry::Geometry;
+use crate::math::{from_pv, Iso, Quat, Vec3};
+use crate::model::schema::{Dimension, FluidDef, Model, RegionDef, ShapeDef};
+use crate::model::shapes::build_shape;
+
+/// The most lattice points the sampling of one model may visit (an upper bound of its fluid
+/// and boundary particles, computed from bounding boxes before anything is sampled).
+pub const MAX_VISITS: f64 = 2.0 * MAX_PARTICLES as f64;
+
+/// Adds `n` lattice visits for `what` to `total`; an error that states the estimate when the
+/// model would need more than [`MAX_VISITS`] (refused before sampling: memory and time stay
+/// bounded whatever the spacing or extents).
+fn budget(total: &mut f64, n: f64, what: &str) -> Result<(), String> {
+    *total += n;
+    if *total <= MAX_VISITS {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what}: sampling this model would visit about {:.3e} lattice points (at most {MAX_VISITS:e}, for {MAX_PARTICLES} particles); use a larger spacing or smaller regions and walls",
+            *total
+        ))
+    }
+}
+
+/// The world-space bounding box of a shape at a pose (m).
+fn aabb_of(shape: &parry3d_f64::shape::SharedShape, pose: &Iso) -> (Vec3, Vec3) {
+    let a = shape.compute_aabb(&crate::math::to_pose(pose));
+    (from_pv(a.mins), from_pv(a.maxs))
+}
+
+/// The most fluid plus boundary particles a model may ask for.
+pub const MAX_PARTICLES: usize = 20_000_000;
+
+/// Samples the fluid regions and the walls (every static body, filled to the kernel support
+/// below its surface), and the boundary particles of the moving bodies.
+pub(super) fn build_fluid(
+    f: &FluidDef,
+    m: &Model,
+    bodies: &[RigidBody],
+    geometry: &Geometry,
+) -> Result<Fluid, BuildError> {
+    let planar = m.scene.dimension == Dimension::Two;
+    let l = f.spacing.0;
+    let kernel = f.kernel(planar);
+    let periodic = crate::model::periodic::periodic(&m.scene.periodic);
+    let lattice = lattice(f, planar);
+    let mut visits = 0.0;
+    let (mut pos, mut fields) = sample_regions(f, m, &lattice, &mut visits)?;
+    // No fluid particle where a body is: lattice points inside a shape or less than half a
+    // spacing from its surface are left out (walls drawn flush with a region keep it whole).
+    // On a periodic axis the lattice points of [lo, hi) are the fluid; a point at hi (or past
+    // it) would be an image of one at lo.
+    let keep: Vec<bool> = pos
+        .iter()
+        .map(|p| outside_bodies(p, geometry, bodies, l) && periodic.contains(p, 1e-9 * l))
+        .collect();
+    let mut it = keep.iter();
+    pos.retain(|_| *it.next().unwrap());
+    let mut it = keep.iter();
+    fields.retain(|_| *it.next().unwrap());
+    // The initial velocity field at the (offset) particle positions.
+    sampling::jitter(&mut pos, f.jitter.0 * l, planar, &periodic);
+    let mut vel: Vec<Vec3> = pos.iter().zip(&fields).map(|(p, v)| v.at(p)).collect();
+    if pos.is_empty() {
+        return Err(BuildError::Fluid(format!(
+            "the fluid regions hold no particle at spacing {l} m (lattice points inside a body or within half a spacing of one are left out)"
+        )));
+    }
+    let (boundary, to_surface) = sample_walls(
+        geometry,
+        bodies,
+        &lattice,
+        kernel.support(),
+        &periodic,
+        &mut visits,
+        pos.len(),
+    )?;
+    let params = FluidParams {
+        method: f.method.density(),
+        kernel,
+        spacing: l,
+        rho0: f.density.0,
+        viscosity: f.viscosity.0,
+        beta: f.stabilisation.0,
+        compliance: f.compliance.0,
+        planar,
+        thickness: if planar { m.scene.thickness.0 } else { 1.0 },
+        lattice: f.lattice,
+        velocity_filter: f.velocity_filter.0,
+        shifting: f.shifting_coefficient(),
+        artificial_viscosity: f
+            .artificial_viscosity
+            .as_ref()
+            .map(|a| (a.alpha.0, a.sound_speed.0))
+            .unwrap_or((0.0, 0.0)),
+        periodic,
+    };
+    vel.iter_mut().filter(|_| planar).for_each(|v| v.z = 0.0);
+    let mut fluid = Fluid::new(params, pos, vel, boundary);
+    fluid.set_wall_surfaces(to_surface);
+    attach_bodies(
+        &mut fluid,
+        geometry,
+        bodies,
+        &lattice,
+        kernel.support(),
+        &mut visits,
+    )?;
+    if fluid.boundary.len() + fluid.len() > MAX_PARTICLES {
+        return Err(BuildError::Fluid(format!(
+            "the bodies need more than {MAX_PARTICLES} boundary particles at spacing {l} m"
+        )));
+    }
+    Ok(fluid)
+}
+
+/// The one global lattice of the fluid and the walls, anchored half a spacing inside the first
+/// region's lower corner.
+fn lattice(f: &FluidDef, planar: bool) -> sampling::Lattice {
+    let l = f.spacing.0;
+    let anchor = match f.regions.first() {
+        Some(RegionDef::Box { min, .. }) => {
+            let mut o = min.vec() + Vec3::repeat(0.5 * l);
+            if f.lattice == crate::fluid::sampling::LatticeKind::Hexagonal && planar {
+                o.y = min.vec().y + 3f64.sqrt() / 4.0 * l;
+            }
+            o
+        }
+        // Half a spacing off the centre: no particle sits on an axis of symmetry of the flow,
+        // where the forces balance exactly and it could never leave the axis.
+        Some(RegionDef::Ball { center, .. }) => center.vec() + Vec3::repeat(0.5 * l),
+        Some(RegionDef::Shape { position, .. }) => position.vec() + Vec3::repeat(0.5 * l),
+        None => Vec3::zeros(),
+    };
+    sampling::Lattice {
+        kind: f.lattice,
+        l,
+        origin: if planar {
+            Vec3::new(anchor.x, anchor.y, 0.0)
+        } else {
+            anchor
+        },
+        planar,
+    }
+}
+
+/// The lattice points of every region (within the visit budget) and the velocity field each
+/// point takes.
+fn sample_regions<'a>(
+    f: &'a FluidDef,
+    m: &Model,
+    lattice: &sampling::Lattice,
+    visits: &mut f64,
+) -> Result<(Vec<Vec3>, Vec<&'a crate::model::schema::VelocityDef>), BuildError> {
+    let (planar, l) = (m.scene.dimension == Dimension::Two, f.spacing.0);
+    let mut pos = Vec::new();
+    let mut fields = Vec::new();
+    for r in &f.regions {
+        let field = match r {
+            RegionDef::Box { min, max, velocity } => {
+                budget(
+                    visits,
+                    lattice.visits(min.vec(), max.vec()),
+                    "a fluid region",
+                )
+                .map_err(BuildError::Spacing)?;
+                sampling::fill_box(lattice, min.vec(), max.vec(), &mut pos);
+                velocity
+            }
+            RegionDef::Ball {
+                center,
+                radius,
+                velocity,
+            } => {
+                let mut c = center.vec();
+                if planar {
+                    c.z = 0.0;
+                }
+                let r = Vec3::repeat(radius.0);
+                budget(visits, lattice.visits(c - r, c + r), "a fluid region")
+                    .map_err(BuildError::Spacing)?;
+                sampling::fill_ball(lattice, c, radius.0, &mut pos);
+                velocity
+            }
+            RegionDef::Shape {
+                shape,
+                position,
+                rotation,
+                velocity,
+            } => {
+                if matches!(shape, ShapeDef::TriMesh { .. }) {
+                    return Err(BuildError::Fluid(
+                        "a fluid region cannot be a triangle mesh (use a convex hull or a compound)"
+                            .to_string(),
+                    ));
+                }
+                let dofs = if planar { Dofs::Planar } else { Dofs::Spatial };
+                let (s, local) = build_shape(shape, dofs, m.scene.thickness.0)
+                    .map_err(|e| format!("fluid region shape: {e}"))?;
+                let rot = rotation.quat().ok_or_else(|| {
+                    BuildError::Fluid(
+                        "fluid region: invalid rotation (zero axis or quaternion)".into(),
+                    )
+                })?;
+                let rot = if planar {
+                    let (_, _, yaw) = rot.euler_angles();
+                    Quat::from_axis_angle(&Vec3::z_axis(), yaw)
+                } else {
+                    rot
+                };
+                let mut at = position.vec();
+                if planar {
+                    at.z = 0.0;
+                }
+                let pose = Iso::from_parts(at.into(), rot) * local;
+                let (lo, hi) = aabb_of(&s, &pose);
+                budget(visits, lattice.visits(lo, hi), "a fluid region")
+                    .map_err(BuildError::Spacing)?;
+                sampling::fill_shape(lattice, &s, &pose, &mut pos);
+                velocity
+            }
+        };
+        if pos.len() > MAX_PARTICLES {
+            return Err(BuildError::Spacing(format!(
+                "the fluid regions hold more than {MAX_PARTICLES} particles at spacing {l} m"
+            )));
+        }
+        fields.resize(pos.len(), field);
+    }
+    Ok((pos, fields))
+}
+
+/// Whether `p` lies outside every body and at least half a spacing `l` (m) from its surface.
+fn outside_bodies(p: &Vec3, geometry: &Geometry, bodies: &[RigidBody], l: f64) -> bool {
+    geometry.colliders.iter().zip(bodies).all(|(c, b)| {
+        let pose = crate::math::to_pose(&(b.pose * c.local));
+        c.shape
+            .distance_to_point(&pose, crate::math::to_pv(p), true)
+            >= 0.499 * l
+    })
+}
+
+/// The boundary particles of the walls (static bodies, filled `depth` (m) below their
+/// surface) with their offsets to the surface; `fluid` particles already sampled count in the
+/// particle limit.
+fn sample_walls(
+    geometry: &Geometry,
+    bodies: &[RigidBody],
+    lattice: &sampling::Lattice,
+    depth: f64,
+    periodic: &crate::fluid::periodic::Periodic,
+    visits: &mut f64,
+    fluid: usize,
+) -> Result<(Vec<Vec3>, Vec<Vec3>), BuildError> {
+    let l = lattice.l;
+    let mut boundary = Vec::new();
+    for (c, b) in geometry.colliders.iter().zip(bodies) {
+        if b.kind == Kind::Static {
+            let (lo, hi) = aabb_of(&c.shape, &(b.pose * c.local));
+            budget(
+                visits,
+                lattice.visits(lo, hi),
+                &format!("body `{}` (a wall)", b.name),
+            )
+            .map_err(|e| BuildError::Body(c.body, e))?;
+            sampling::fill_shape_layer(
+                lattice,
+                &c.shape,
+                &(b.pose * c.local),
+                depth,
+                &mut boundary,
+            );
+            if boundary.len() + fluid > MAX_PARTICLES {
+                return Err(BuildError::Fluid(format!("the walls need more than {MAX_PARTICLES} boundary particles at spacing {l} m; make the static bodies smaller")));
+            }
+        }
+    }
+    boundary.retain(|p| periodic.contains(&p.0, 1e-9 * l));
+    // A lattice point on a face shared by two walls is sampled by both: keep it once, with its
+    // offset to the nearer surface.
+    let key = |p: &Vec3| [0, 1, 2].map(|a| (p[a] / (1e-6 * l)).round() as i64);
+    boundary.sort_by(|a, b| {
+        key(&a.0)
+            .cmp(&key(&b.0))
+            .then(a.1.norm_squared().total_cmp(&b.1.norm_squared()))
+    });
+    boundary.dedup_by_key(|p| key(&p.0));
+    Ok(boundary.into_iter().unzip())
+}
+
+/// Boundary particles of the moving bodies, fixed in their frames.
+fn attach_bodies(
+    fluid: &mut Fluid,
+    geometry: &Geometry,
+    bodies: &[RigidBody],
+    lattice: &sampling::Lattice,
+    depth: f64,
+    visits: &mut f64,
+) -> Result<(), BuildError> {
+    let (planar, l) = (lattice.planar, lattice.l);
+    // Moving bodies carry boundary particles on a lattice of their own, anchored half a spacing
+    // inside the corner of the shape's bounding box in the body's own frame (the frame the model
+    // places it in): a box is then sampled exactly l/2 inside each face, wherever it is placed.
+    // The lattice is laid in that frame, not in the principal (centre-of-mass) frame, whose
+    // axes parry may permute: a planar lattice in a permuted frame would lie across the plane
+    // (every particle of an open box on one line). The points are then expressed in the
+    // centre-of-mass frame the body's state uses.
+    for (c, b) in geometry.colliders.iter().zip(bodies) {
+        if b.kind != Kind::Static {
+            let in_frame = b.com_to_frame.inverse() * c.local;
+            let aabb = c.shape.compute_aabb(&crate::math::to_pose(&in_frame));
+            let mut origin = from_pv(aabb.mins) + Vec3::repeat(0.5 * l);
+            if planar {
+                origin.z = 0.0;
+            }
+            let own = sampling::Lattice { origin, ..*lattice };
+            budget(
+                visits,
+                own.visits(from_pv(aabb.mins), from_pv(aabb.maxs)),
+                &format!("body `{}`", b.name),
+            )
+            .map_err(|e| BuildError::Body(c.body, e))?;
+            let mut pts = Vec::new();
+            sampling::fill_shape_layer(&own, &c.shape, &in_frame, depth, &mut pts);
+            for (p, s) in pts.iter_mut() {
+                *p = (b.com_to_frame * nalgebra::Point3::from(*p)).coords;
+                *s = b.com_to_frame.rotation * *s;
+            }
+            if pts.is_empty() {
+                return Err(BuildError::Body(
+                    c.body,
+                    format!(
+                        "body `{}` is too small to carry boundary particles at spacing {l} m",
+                        b.name
+                    ),
+                ));
+            }
+            fluid.attach_body(c.body, &b.pose, &pts);
+        }
+    }
+    Ok(())
+}

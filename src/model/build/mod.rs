@@ -1,0 +1,118 @@
+//! Building a [`World`] from a [`Model`]: [`build_world`] validates the model first
+//! ([`super::validate::validate`]), so a model edited in code gets the same checks, and errors
+//! by field path, as one read from a file; then expands body arrays and builds. What only
+//! building can find (a fluid too large to sample, a body too small to carry boundary
+//! particles, a pair of shapes without contacts) is reported by path too.
+//!
+//! Mass properties come from parry (`mass_properties(density)`): mass (kg), centre of mass and
+//! principal inertia (kg·m²) of the shape, scaled when the body gives its mass directly. The
+//! body's state is kept in its centre-of-mass principal frame; the user's frame is kept as an
+//! offset. Planar models have the thickness as extrusion depth, so their masses are per that depth.
+
+mod bodies;
+mod fluid;
+
+pub use fluid::{MAX_PARTICLES, MAX_VISITS};
+
+use super::error::FieldError;
+use super::schema::{Dimension, Model};
+use crate::body::Dofs;
+use crate::geometry::Geometry;
+use crate::math::Vec3;
+use crate::pipeline::World;
+
+/// Where an error found while building lies: a body (index in the expanded model), a joint,
+/// the fluid, or the model as a whole. The message names what is wrong.
+pub(super) enum BuildError {
+    Body(usize, String),
+    Joint(usize, String),
+    Fluid(String),
+    /// The fluid regions hold too many particles at this spacing.
+    Spacing(String),
+}
+
+impl From<String> for BuildError {
+    fn from(message: String) -> BuildError {
+        BuildError::Fluid(message)
+    }
+}
+
+/// Validates the model ([`super::validate::validate`]) and builds the world; the error names
+/// the field by its path (`bodies[3]`, `fluid`, `time.dt`, ...).
+pub fn build_world(m: &Model) -> Result<World, Box<FieldError>> {
+    super::validate::validate(m)?;
+    let origin = super::arrays::origins(m);
+    let expanded = super::arrays::expanded(m);
+    build(&expanded).map_err(|e| match e {
+        // At the body's (joint's) name, or the `fluid` key: what the message is about.
+        BuildError::Body(i, msg) => {
+            FieldError::named(format!("bodies[{}].name", origin[i]), "bodies", msg)
+        }
+        BuildError::Joint(i, msg) => FieldError::named(format!("joints[{i}].name"), "joints", msg),
+        BuildError::Fluid(msg) => FieldError::new("fluid", msg).at_key(),
+        BuildError::Spacing(msg) => FieldError::named("fluid.spacing", "fluid", msg),
+    })
+}
+
+/// Builds the world from a validated model whose arrays are expanded.
+fn build(m: &Model) -> Result<World, BuildError> {
+    let dofs = match m.scene.dimension {
+        Dimension::Two => Dofs::Planar,
+        Dimension::Three => Dofs::Spatial,
+    };
+    let planar = dofs == Dofs::Planar;
+    let flat = |v: Vec3| if planar { Vec3::new(v.x, v.y, 0.0) } else { v };
+    let mut built = Vec::with_capacity(m.bodies.len());
+    let groups = m.collision_groups();
+    let mut geometry = Geometry::default();
+    for (i, b) in m.bodies.iter().enumerate() {
+        let (body, collider) = bodies::body(i, b, m, dofs, &groups)?;
+        built.push(body);
+        geometry.colliders.push(collider);
+    }
+    for (a, b) in &m.no_contact {
+        let (ga, gb) = (
+            bodies::group_bits(&groups, [a]),
+            bodies::group_bits(&groups, [b]),
+        );
+        let (ka, kb) = (ga.trailing_zeros() as usize, gb.trailing_zeros() as usize);
+        if ga != 0 && gb != 0 {
+            geometry.no_contact[ka] |= gb;
+            geometry.no_contact[kb] |= ga;
+        }
+    }
+    let joints = bodies::joints(m, &built, flat, &mut geometry)?;
+    geometry.excluded.sort_unstable();
+    geometry.excluded.dedup();
+    bodies::check_contact_pairs(&geometry, &built)?;
+    let fluid = match &m.fluid {
+        Some(f) => Some(fluid::build_fluid(f, m, &built, &geometry)?),
+        None => None,
+    };
+    let fluid_method = match (&m.fluid, &fluid) {
+        (Some(def), Some(f)) => def.method.build(f, &flat(m.scene.gravity.vec()))?,
+        _ => Box::new(crate::fluid::constraint::Constraint::default()),
+    };
+    Ok(World {
+        dofs,
+        gravity: flat(m.scene.gravity.vec()),
+        dt: m.time.dt.0,
+        time: 0.0,
+        steps: 0,
+        time_origin: 0.0,
+        steps_origin: 0,
+        bodies: built,
+        geometry,
+        joints,
+        solver: m.solver_choice(),
+        contact: m.contact.params(),
+        fluid_method,
+        last_substeps: Default::default(),
+        last_impulses: Default::default(),
+        contact_resolver: m.contact.resolver(),
+        timings: Default::default(),
+        scratch: Default::default(),
+        last_solve: Default::default(),
+        fluid,
+    })
+}
