@@ -35,7 +35,7 @@ fn stack_of_ten(b: divan::Bencher, model: &str) {
 fn stack_resolvers(b: divan::Bencher, resolver: &str) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/stack_apgd.ron");
     let (mut m, _) = vcsim::load_file(&path).expect("shipped model loads");
-    m.contact.resolver = ron::from_str(resolver).expect("a resolver");
+    m.contact.resolver = vcsim::model::from_ron_str(resolver).expect("a resolver");
     let mut w = vcsim::build_world(&m).expect("model builds");
     for _ in 0..200 {
         w.step();

@@ -38,7 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         for e in [1.0, 0.5] {
             for r in resolvers {
                 let mut m = base.clone();
-                m.contact.resolver = ron::from_str(r)?;
+                m.contact.resolver = vcsim::model::from_ron_str(r)?;
                 for mat in &mut m.materials {
                     mat.restitution = UnitInterval(e);
                 }

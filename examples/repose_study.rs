@@ -17,7 +17,7 @@ use plotters::prelude::*;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
-use vcsim::model::methods::ContactResolverDef;
+use vcsim::impulse::ResolverChoice;
 use vcsim::model::values::NonNegative;
 
 struct Run {
@@ -63,10 +63,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 mat.friction = NonNegative(*mu);
             }
             match (resolver.as_str(), &mut m.contact.resolver) {
-                ("complementarity", r) => *r = ContactResolverDef::Complementarity {},
-                ("eti", ContactResolverDef::Eti { divider: d, .. }) => {
-                    if let Some(l) = divider.and_then(std::num::NonZeroU32::new) {
-                        *d = l;
+                ("complementarity", r) => *r = ResolverChoice::Complementarity {},
+                ("eti", ResolverChoice::Eti(p)) => {
+                    if let Some(l) = divider {
+                        p.divider = l;
                     }
                 }
                 (other, _) => panic!("resolver `{other}`: the model's ETI or complementarity"),

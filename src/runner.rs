@@ -16,32 +16,23 @@ use std::time::{Duration, Instant};
 /// whose state leaves them stops with [`RunError::Bound`]: a blow-up never passes silently.
 /// A non-finite state always stops the run.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct Bounds {
     /// Largest fluid compression `(ρ − ρ0)/ρ0` at the start of a step (dimensionless). Default
     /// 0.2: the validated models stay below 0.07; a time step far too long for the flow gives
     /// compressions of several hundred per cent.
-    #[serde(default = "default_compression")]
     pub max_compression: Real,
     /// Largest distance a fluid particle may move relative to the fluid's mean motion in one
     /// step, in particle spacings: `max |v_i − v̄| dt / l` (a CFL number). Default 1: a
     /// particle that jumps a spacing per step passes through its neighbours and walls.
-    #[serde(default = "default_cfl")]
     pub max_cfl: Real,
-}
-
-fn default_compression() -> Real {
-    0.2
-}
-fn default_cfl() -> Real {
-    1.0
 }
 
 impl Default for Bounds {
     fn default() -> Self {
         Bounds {
-            max_compression: default_compression(),
-            max_cfl: default_cfl(),
+            max_compression: 0.2,
+            max_cfl: 1.0,
         }
     }
 }

@@ -291,8 +291,8 @@ fn the_function_length_rule_finds_a_long_function() {
 /// stage may use (errors, the span map, making parry shapes) count as the schema's stage.
 fn model_stage(module: &str) -> Option<usize> {
     Some(match module {
-        "schema" | "values" | "shape_defs" | "fluid_defs" | "methods" | "motion" | "periodic"
-        | "arrays" | "probes" | "error" | "spans" | "shapes" => 0,
+        "schema" | "values" | "shape_defs" | "fluid_defs" | "motion" | "periodic" | "arrays"
+        | "probes" | "error" | "spans" | "shapes" => 0,
         "validate" => 1,
         "build" => 2,
         "warnings" => 3,

@@ -45,7 +45,7 @@ fn circular_patch_wcsph() {
 #[test]
 fn buoyancy_wcsph() {
     fluid_checks::buoyancy(|m| {
-        m.fluid.as_mut().unwrap().method = ron::from_str(WCSPH).unwrap();
+        m.fluid.as_mut().unwrap().method = vcsim::model::from_ron_str(WCSPH).unwrap();
     });
 }
 
@@ -116,7 +116,8 @@ fn every_fluid_model_runs_with_each_method() {
             continue;
         };
         for method in ["Constraint()", "Wcsph()", "Isph()"] {
-            let other: vcsim::model::methods::FluidMethodDef = ron::from_str(method).unwrap();
+            let other: vcsim::fluid::FluidMethodChoice =
+                vcsim::model::from_ron_str(method).unwrap();
             if std::mem::discriminant(&own) == std::mem::discriminant(&other) {
                 continue;
             }

@@ -142,7 +142,12 @@ fn newtons_cradle_side_by_side() {
         "Complementarity()",
     ] {
         let mut m = base.clone();
-        m.contact.resolver = ron::from_str(resolver).expect("a resolver in RON");
+        m.contact.resolver = vcsim::model::from_ron_str(resolver).expect("a resolver in RON");
+        if m.contact.resolver.is_complementarity() {
+            // The `Resolver` probe reports impulse resolvers only: validation refuses it here.
+            m.probes
+                .retain(|p| !matches!(p, vcsim::model::probes::ProbeDef::Resolver));
+        }
         let mut w = vcsim::build_world(&m).expect("model builds");
         let (e0, p0) = energy_momentum(&w);
         w.step();
@@ -342,7 +347,7 @@ fn eti_particle_discretised_stack_rests() {
             }
         }
     }
-    m.contact.resolver = ron::from_str("Eti(divider: 300)").expect("resolver");
+    m.contact.resolver = vcsim::model::from_ron_str("Eti(divider: 300)").expect("resolver");
     let balls: vcsim::model::schema::ShapeDef =
         ron::from_str(&format!("Compound(parts: [{parts}])")).expect("compound");
     for b in m.bodies.iter_mut().skip(1) {

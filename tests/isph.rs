@@ -56,7 +56,7 @@ fn circular_patch_isph() {
 #[test]
 fn buoyancy_isph() {
     fluid_checks::buoyancy(|m| {
-        m.fluid.as_mut().unwrap().method = ron::from_str(ISPH).unwrap();
+        m.fluid.as_mut().unwrap().method = vcsim::model::from_ron_str(ISPH).unwrap();
     });
 }
 

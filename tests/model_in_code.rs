@@ -2,10 +2,10 @@
 //! refuses nonsense with the field's path; the same values written in a file are refused by the
 //! CLI at the file's line and column (the span map turns the path into the place).
 
-use std::num::NonZeroU32;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use vcsim::model::methods::ContactResolverDef;
+use vcsim::impulse::eti::EtiParams;
+use vcsim::impulse::ResolverChoice;
 use vcsim::model::values::{NonNegative, Positive, UnitInterval};
 use vcsim::Model;
 
@@ -44,11 +44,10 @@ fn nonsense_edited_in_code_is_refused_with_the_fields_path() {
     assert_eq!(refused(&m), "materials[0].friction");
 
     let mut m = base.clone();
-    m.contact.resolver = ContactResolverDef::Eti {
-        divider: NonZeroU32::new(1_000_000_000).unwrap(),
-        max_repeats: NonZeroU32::new(300).unwrap(),
-        tolerance: UnitInterval(1e-6),
-    };
+    m.contact.resolver = ResolverChoice::Eti(EtiParams {
+        divider: 1_000_000_000,
+        ..Default::default()
+    });
     assert_eq!(refused(&m), "contact.resolver.divider");
 
     // Values the parser's types would have refused, and cross-checks, all by path.

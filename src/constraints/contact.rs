@@ -24,8 +24,10 @@ use crate::geometry::{Contact, Impulse};
 use crate::math::{orthonormal_basis, Real, Vec3};
 use crate::solver::{Block, BlockKind};
 
-/// Contact parameters shared by all rigid contacts (RON: `contact: (..)`).
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// Contact parameters shared by all rigid contacts (RON: `contact: (..)`; every field may be
+/// left out).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct ContactParams {
     /// Distance (m) below which a gap is already turned into a (speculative) contact row.
     /// Default 0.01 m.
@@ -35,8 +37,12 @@ pub struct ContactParams {
     pub baumgarte: Real,
     /// Penetration tolerated without correction (m). Default 1e-5 m.
     pub slop: Real,
-    /// Normal approach speed below which restitution is not applied (m/s). Default 0.05 m/s.
+    /// Normal approach speed below which restitution is not applied (resting contacts; m/s).
+    /// Default 0.05 m/s.
     pub restitution_threshold: Real,
+    /// What resolves the contacts: complementarity rows (default) or an impulse method
+    /// ([`crate::impulse::ResolverChoice`]).
+    pub resolver: crate::impulse::ResolverChoice,
 }
 
 impl Default for ContactParams {
@@ -46,6 +52,7 @@ impl Default for ContactParams {
             baumgarte: 0.2,
             slop: 1e-5,
             restitution_threshold: 0.05,
+            resolver: Default::default(),
         }
     }
 }
@@ -57,7 +64,8 @@ impl ContactParams {
         non_negative("prediction", self.prediction)?;
         unit_interval("baumgarte", self.baumgarte)?;
         non_negative("slop", self.slop)?;
-        non_negative("restitution_threshold", self.restitution_threshold)
+        non_negative("restitution_threshold", self.restitution_threshold)?;
+        self.resolver.validate()
     }
 }
 

@@ -61,6 +61,7 @@
 //! - *Floating cylinder* (`floating_cylinder_3d_apgd`, 004 §4.3): the settled vertical fluid
 //!   force equals the weight `ρ_s g π r² L` (62.1 N).
 
+pub mod choice;
 pub mod constraint;
 mod explicit;
 pub mod grid;
@@ -77,6 +78,7 @@ pub mod velocity_filter;
 pub mod wcsph;
 
 pub use crate::constraints::particle_contact::{CONTACT_MARGIN, FLUID_CONTACT, WALL_CONTACT};
+pub use choice::FluidMethodChoice;
 pub use lind_shifting::{SHIFT_CAP, SURFACE_FILL};
 pub use method::{FluidMethod, RowContext, SubStepInfo};
 pub use params::{DensityMethod, FluidParams};

@@ -21,20 +21,25 @@
 use super::{kinetic_energy, restitution, ImpulseBody, ImpulseInfo, Point};
 use crate::math::Real;
 
-/// ETI parameters.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// ETI parameters (RON: `contact: (resolver: Eti(divider: 50))`).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct EtiParams {
-    /// Divider λ of the base increment (002 eq. 62; 30 in its tests, 000 likewise). ≥ 1.
+    /// Divider λ of the base increment (002 eq. 62; 30 in its tests, 000 likewise), 1 to
+    /// [`MAX_DIVIDER`]. Default 30.
     pub divider: u32,
-    /// Repetitions of the three stages before the restitution is forced to 0 (002 §6: 300).
+    /// Repetitions of the three stages before the restitution is forced to 0 (002 §6: 300),
+    /// at least 1. Default 300.
     pub max_repeats: u32,
-    /// Approach speed (m/s) below which a contact is resting (no restitution).
+    /// Approach speed (m/s) below which a contact is resting (no restitution): the model's
+    /// `contact.restitution_threshold` (not written here). Default 0.05 m/s.
+    #[serde(skip)]
     pub restitution_threshold: Real,
     /// Compression ends when no contact approaches faster than this fraction of the largest
     /// approach at the start of the resolution (–). The increments converge linearly (each
     /// one disturbs the neighbouring contacts): over the first 0.3 s of the 534-grain repose
     /// pile (λ = 10) every decade cost about 15 000 increments per step, 180 000 at 1e-13
-    /// against 62 000 at 1e-6.
+    /// against 62 000 at 1e-6. In [0, 1]. Default 1e-6.
     pub tolerance: Real,
 }
 
@@ -51,6 +56,28 @@ impl Default for EtiParams {
 
 /// Increments after which a resolution stops whatever its state (reported as capped).
 pub const MAX_INCREMENTS: usize = 10_000_000;
+
+/// The largest divider: λ = 10⁵ already asks 10⁵ increments of every contact (002: no gain
+/// above 50); larger values only run into the increment cap.
+pub const MAX_DIVIDER: u32 = 100_000;
+
+impl EtiParams {
+    /// Checks every value; the error names the field (as in RON) and what was expected.
+    pub fn validate(&self) -> Result<(), crate::params::ParamError> {
+        use crate::params::{unit_interval, ParamError};
+        if !(1..=MAX_DIVIDER).contains(&self.divider) {
+            return Err(ParamError::new(
+                "divider",
+                "from 1 to 100000",
+                self.divider as Real,
+            ));
+        }
+        if self.max_repeats == 0 {
+            return Err(ParamError::new("max_repeats", "at least 1", 0.0));
+        }
+        unit_interval("tolerance", self.tolerance)
+    }
+}
 
 /// Per-contact state of one resolution.
 #[derive(Debug, Clone, Copy, Default)]

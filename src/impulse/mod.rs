@@ -31,7 +31,7 @@ pub mod resolver;
 pub mod smm;
 pub mod sqm;
 
-pub use resolver::{Complementarity, ContactResolver};
+pub use resolver::{Complementarity, ContactResolver, ResolverChoice};
 
 use crate::body::{linear_mask, Dofs, RigidBody};
 use crate::geometry::{Contact, Impulse};

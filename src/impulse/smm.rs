@@ -12,10 +12,13 @@ use super::{kinetic_energy, restitution, ImpulseBody, ImpulseInfo, Point};
 use crate::math::Real;
 use nalgebra::{DMatrix, DVector};
 
-/// SMM parameters.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// SMM parameters (RON: `contact: (resolver: SimultaneousImpulse())`: none of its own).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct SmmParams {
-    /// Approach speed (m/s) below which a contact is resting (no restitution).
+    /// Approach speed (m/s) below which a contact is resting (no restitution): the model's
+    /// `contact.restitution_threshold` (not written here). Default 0.05 m/s.
+    #[serde(skip)]
     pub restitution_threshold: Real,
 }
 

@@ -8,13 +8,33 @@
 use super::{kinetic_energy, restitution, ImpulseBody, ImpulseInfo, Point};
 use crate::math::Real;
 
-/// SQM parameters.
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// SQM parameters (RON: `contact: (resolver: SequentialImpulse(max_iterations: 1000))`).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct SqmParams {
-    /// Impulses after which the resolution stops (reported as capped).
+    /// Impulses after which the resolution stops (reported as capped), 1 to
+    /// [`super::eti::MAX_INCREMENTS`]. Default 10 000.
     pub max_iterations: u32,
-    /// Approach speed (m/s) below which a contact is resting (no restitution).
+    /// Approach speed (m/s) below which a contact is resting (no restitution): the model's
+    /// `contact.restitution_threshold` (not written here). Default 0.05 m/s.
+    #[serde(skip)]
     pub restitution_threshold: Real,
+}
+
+impl SqmParams {
+    /// Checks every value; the error names the field (as in RON) and what was expected.
+    pub fn validate(&self) -> Result<(), crate::params::ParamError> {
+        let cap = super::eti::MAX_INCREMENTS as u32;
+        if (1..=cap).contains(&self.max_iterations) {
+            Ok(())
+        } else {
+            Err(crate::params::ParamError::new(
+                "max_iterations",
+                "from 1 to 10000000 impulses per step",
+                self.max_iterations as Real,
+            ))
+        }
+    }
 }
 
 impl Default for SqmParams {

@@ -1,9 +1,9 @@
 //! The RON schema of a model's fluid (`fluid: (..)`): the fluid's fields, its regions and
 //! their initial velocity fields. Part of [`super::schema`].
 
-use super::schema::FluidMethodDef;
 use super::shape_defs::ShapeDef;
 use super::values::{NonNegative, Positive, Rotation, UnitInterval, V3};
+use crate::fluid::FluidMethodChoice;
 use crate::fluid::FluidParams;
 use serde::{Deserialize, Serialize};
 
@@ -16,7 +16,7 @@ pub struct FluidDef {
     /// the bodies), `Constraint(density: Kcsph)`, or `Wcsph()` / `Wcsph(sound_speed: 30, ..)`
     /// (weakly compressible SPH, explicit sub-steps, partitioned coupling to the bodies).
     #[serde(default)]
-    pub method: FluidMethodDef,
+    pub method: FluidMethodChoice,
     /// `Wendland` (default), `CubicSpline` or `Mps`.
     #[serde(default)]
     pub kernel: crate::fluid::kernel::KernelKind,
@@ -77,7 +77,7 @@ pub struct FluidDef {
 
 impl FluidDef {
     /// The fluid's kernel: its kind with the model's smoothing length, or the method's default
-    /// ratio to the spacing ([`FluidMethodDef::default_smoothing`]).
+    /// ratio to the spacing ([`FluidMethodChoice::default_smoothing`]).
     pub fn kernel(&self, planar: bool) -> crate::fluid::kernel::Kernel {
         let dim = if planar { 2 } else { 3 };
         let ratio = match &self.smoothing {

@@ -30,9 +30,7 @@ pub fn load_file(path: &Path) -> Result<(Model, String), Box<ModelError>> {
 /// written ([`super::build::build_world`] expands them).
 pub fn parse_str(path: &Path, source: &str) -> Result<Model, Box<ModelError>> {
     let source = source.strip_prefix('\u{feff}').unwrap_or(source);
-    let opts = ron::Options::default()
-        .with_default_extension(Extensions::IMPLICIT_SOME | Extensions::UNWRAP_VARIANT_NEWTYPES);
-    let model: Model = opts.from_str(source).map_err(|e| {
+    let model: Model = options().from_str(source).map_err(|e| {
         let pos = e.span.start;
         let field = match &e.code {
             ron::Error::NoSuchStructField { found, .. } => Some(found.clone()),
@@ -52,4 +50,20 @@ pub fn parse_str(path: &Path, source: &str) -> Result<Model, Box<ModelError>> {
     })?;
     super::validate::validate(&model).map_err(|e| Box::new(e.locate(path, source)))?;
     Ok(model)
+}
+
+/// The RON options of model files: `implicit_some` and `unwrap_variant_newtypes` on, so
+/// `solver: Apgd(tolerance: 1e-3)` and `mass: 2.0` read as written.
+fn options() -> ron::Options {
+    ron::Options::default()
+        .with_default_extension(Extensions::IMPLICIT_SOME | Extensions::UNWRAP_VARIANT_NEWTYPES)
+}
+
+/// Reads a piece of a model written in RON (a shape, a fluid method, a contact resolver, ...)
+/// with the model files' options, e.g. `from_ron_str::<ResolverChoice>("Eti(divider: 50)")`.
+/// Not validated: put it into a model, whose validation checks it.
+pub fn from_ron_str<T: serde::de::DeserializeOwned>(
+    text: &str,
+) -> Result<T, ron::error::SpannedError> {
+    options().from_str(text)
 }

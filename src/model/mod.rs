@@ -1,5 +1,6 @@
 //! Model files, as a one-way chain: the RON schema ([`schema`], with its value types
-//! [`values`], shapes [`shape_defs`], motion, arrays, periodic axes, methods and probes) →
+//! [`values`], shapes [`shape_defs`], the fluid [`fluid_defs`], motion, arrays, periodic axes
+//! and probes; parameters of methods are the core's own types) →
 //! validation ([`validate`]: `validate(&Model)`, errors by field path) → building a
 //! [`crate::pipeline::World`] ([`build`], which validates first; [`shapes`] makes parry shapes
 //! for both) → warnings about a built world ([`warnings`]). Loading a file ([`load`]) parses,
@@ -12,7 +13,6 @@ pub mod build;
 pub mod error;
 pub mod fluid_defs;
 pub mod load;
-pub mod methods;
 pub mod motion;
 pub mod periodic;
 pub mod probes;
@@ -26,6 +26,6 @@ pub mod warnings;
 
 pub use build::build_world;
 pub use error::{FieldError, ModelError};
-pub use load::{load_file, parse_str};
+pub use load::{from_ron_str, load_file, parse_str};
 pub use probes::resolve_probes;
 pub use schema::Model;

@@ -17,11 +17,11 @@
 //! ```
 
 pub use super::fluid_defs::{ArtificialViscosityDef, FluidDef, RegionDef, VelocityDef};
-pub use super::methods::FluidMethodDef;
 pub use super::probes::ProbeDef;
 pub use super::shape_defs::{PartDef, ShapeDef};
 use super::values::{NonNegative, Positive, Rotation, UnitInterval, V3};
 use crate::constraints::contact::ContactParams;
+pub use crate::fluid::FluidMethodChoice;
 use crate::solver::SolverChoice;
 use serde::{Deserialize, Serialize};
 
@@ -41,9 +41,10 @@ pub struct Model {
     /// a fluid, PGS otherwise. See [`Model::solver_choice`].
     #[serde(default)]
     pub solver: Option<SolverChoice>,
-    /// Contact handling parameters.
+    /// Contact handling parameters and the contact resolver (the core's type, every field
+    /// optional: [`ContactParams`]).
     #[serde(default)]
-    pub contact: ContactSettings,
+    pub contact: ContactParams,
     /// Named materials; bodies refer to them by name. `"default"` always exists
     /// (density 1000 kg/m³, friction 0.5, restitution 0) unless redefined here.
     #[serde(default)]
@@ -152,58 +153,6 @@ pub struct Time {
     pub dt: Positive,
     /// End time (s); `run --end` overrides it.
     pub end: Positive,
-}
-
-/// Contact parameters shared by all contacts.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ContactSettings {
-    /// Distance (m) below which a gap is already turned into a (speculative) contact row. Default
-    /// 0.01 m. Larger values catch fast approaches; each such row only forbids closing the gap
-    /// by more than its width in one step.
-    #[serde(default = "default_prediction")]
-    pub prediction: NonNegative,
-    /// Baumgarte factor β in [0, 1]: the fraction of a penetration removed per step
-    /// (001 eq. 64 uses α for it). Default 0.2.
-    #[serde(default = "default_baumgarte")]
-    pub baumgarte: UnitInterval,
-    /// Penetration (m) tolerated without correction, to avoid jitter. Default 1e-5 m.
-    #[serde(default = "default_slop")]
-    pub slop: NonNegative,
-    /// Normal approach speed (m/s) below which restitution is not applied (resting contacts).
-    /// Default 0.05 m/s.
-    #[serde(default = "default_rest_threshold")]
-    pub restitution_threshold: NonNegative,
-    /// `Complementarity()` (default), `Eti(divider, max_repeats)`, `SequentialImpulse(..)` or
-    /// `SimultaneousImpulse()`.
-    #[serde(default)]
-    pub resolver: super::methods::ContactResolverDef,
-}
-
-// Defaults are the core's (`ContactParams`): this layer only maps RON onto it.
-fn default_prediction() -> NonNegative {
-    NonNegative(ContactParams::default().prediction)
-}
-fn default_baumgarte() -> UnitInterval {
-    UnitInterval(ContactParams::default().baumgarte)
-}
-fn default_slop() -> NonNegative {
-    NonNegative(ContactParams::default().slop)
-}
-fn default_rest_threshold() -> NonNegative {
-    NonNegative(ContactParams::default().restitution_threshold)
-}
-
-impl Default for ContactSettings {
-    fn default() -> Self {
-        ContactSettings {
-            prediction: default_prediction(),
-            baumgarte: default_baumgarte(),
-            slop: default_slop(),
-            restitution_threshold: default_rest_threshold(),
-            resolver: Default::default(),
-        }
-    }
 }
 
 /// A named material.

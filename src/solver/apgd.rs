@@ -33,33 +33,19 @@ use serde::{Deserialize, Serialize};
 
 /// APGD parameters.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct ApgdParams {
     /// Maximum iterations, 1 to 100 000 ([`crate::params::MAX_ITERATIONS`]). Default 500.
-    #[serde(default = "default_iters")]
     pub max_iterations: usize,
     /// Stop when the fixed-point residual is below this (m/s). Default 1e-7.
-    #[serde(default = "default_tol")]
     pub tolerance: Real,
     /// Start from the previous step's impulses where rows persist. Default true.
-    #[serde(default = "yes")]
     pub warm_start: bool,
     /// Diagonal (Jacobi) scaling: iterate in the variables `D_B^{1/2} λ` with one scale per
     /// block (the mean `J M⁻¹ Jᵀ + ε` of its rows), which keeps the projections exact and
     /// equalises rows of very different effective mass (fluid rows next to wall rows, light
     /// bodies on heavy ones). Default true; false is Mazhar et al.'s plain method.
-    #[serde(default = "yes")]
     pub diagonal_scaling: bool,
-}
-
-fn default_iters() -> usize {
-    500
-}
-fn default_tol() -> Real {
-    1e-7
-}
-fn yes() -> bool {
-    true
 }
 
 impl ApgdParams {
@@ -73,8 +59,8 @@ impl ApgdParams {
 impl Default for ApgdParams {
     fn default() -> Self {
         ApgdParams {
-            max_iterations: default_iters(),
-            tolerance: default_tol(),
+            max_iterations: 500,
+            tolerance: 1e-7,
             warm_start: true,
             diagonal_scaling: true,
         }

@@ -25,33 +25,16 @@ use serde::{Deserialize, Serialize};
 
 /// PGS parameters.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(default, deny_unknown_fields)]
 pub struct PgsParams {
     /// Maximum sweeps, 1 to 100 000 ([`crate::params::MAX_ITERATIONS`]). Default 200.
-    #[serde(default = "default_iters")]
     pub max_iterations: usize,
     /// Stop when the largest velocity-scaled update of a sweep is below this (m/s). Default 1e-7.
-    #[serde(default = "default_tol")]
     pub tolerance: Real,
     /// Relaxation factor ω in (0, 2). Default 1 (plain Gauss–Seidel).
-    #[serde(default = "one")]
     pub relaxation: Real,
     /// Start from the previous step's impulses where rows persist. Default true.
-    #[serde(default = "yes")]
     pub warm_start: bool,
-}
-
-fn default_iters() -> usize {
-    200
-}
-fn default_tol() -> Real {
-    1e-7
-}
-fn one() -> Real {
-    1.0
-}
-fn yes() -> bool {
-    true
 }
 
 impl PgsParams {
@@ -73,8 +56,8 @@ impl PgsParams {
 impl Default for PgsParams {
     fn default() -> Self {
         PgsParams {
-            max_iterations: default_iters(),
-            tolerance: default_tol(),
+            max_iterations: 200,
+            tolerance: 1e-7,
             relaxation: 1.0,
             warm_start: true,
         }

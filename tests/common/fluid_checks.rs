@@ -18,7 +18,7 @@ pub fn model(name: &str) -> vcsim::Model {
 pub fn model_with(name: &str, method: &str) -> vcsim::Model {
     let mut m = model(name);
     m.fluid.as_mut().expect("a fluid model").method =
-        ron::from_str(method).expect("a fluid method in RON");
+        vcsim::model::from_ron_str(method).expect("a fluid method in RON");
     m
 }
 

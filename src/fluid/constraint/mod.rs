@@ -7,14 +7,22 @@
 //! (stage 5: pressures, warm starts, the fluid's force on the bodies) and moves the particles
 //! with shifting (stage 6, [`super::lind_shifting`]).
 //!
-//! Its parameters are the fluid's ([`super::FluidParams`]; the density rows' kind is
-//! [`super::DensityMethod`], written `Constraint(density: Kcsph)` in RON).
+//! Its parameters are the fluid's ([`super::FluidParams`]) and the kind of density rows
+//! ([`ConstraintParams`], written `Constraint(density: Kcsph)` in RON).
 
 use super::method::{FluidMethod, RowContext};
 use super::Fluid;
 use crate::body::RigidBody;
 use crate::constraints::{DensityRows, ParticleContactRows, RowFamily};
 use crate::math::{Real, Vec3};
+
+/// The constraint method's own parameters (RON: `fluid: (method: Constraint(density: ..))`).
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct ConstraintParams {
+    /// `Unilateral` (001, default) or `Kcsph` (004: bilateral) density rows.
+    pub density: super::DensityMethod,
+}
 
 /// The constraint method: its two row families, reused from step to step.
 #[derive(Default)]

@@ -115,22 +115,29 @@ use super::Fluid;
 use crate::body::RigidBody;
 use crate::math::{Real, Vec3};
 
-/// ISPH parameters (SI units).
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// ISPH parameters (SI units; RON: `fluid: (method: Isph(alpha: 0.5, ..))`, every field may
+/// be left out).
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct IsphParams {
-    /// Relaxation α of the density-invariance source (dimensionless). Default 1 (000: 0.01;
-    /// with 0.01 the 2D dam break compresses by 20 % at t = 0.22 s, the book's ISPH page).
+    /// Relaxation α of the density-invariance source (000 eq. 14; dimensionless, ≥ 0). Default
+    /// 1 (000: 0.01; with 0.01 the 2D dam break compresses by 20 % at t = 0.22 s, the book's
+    /// ISPH page).
     pub alpha: Real,
-    /// Relaxation α_e of the density source for expansion, in the interior only (dimensionless;
-    /// module docs, step 3). Default 0.05; 0 turns it off.
+    /// Relaxation α_e of the density source where the interior has expanded (n < 1 with no
+    /// free-surface or wall neighbour; module docs, step 3), in [0, 1]. Default 0.05 (0.2 and
+    /// more open voids in the circular patch; the book's ISPH page); 0 turns it off.
     pub expansion: Real,
-    /// Free-surface threshold on the normalised kernel sum `n_i` (dimensionless). Default 0.9.
+    /// Free-surface threshold on the normalised kernel sum `n_i` (dimensionless, in (0, 1]).
+    /// Default 0.9.
     pub surface: Real,
-    /// Courant number C of the sub-step. Default 0.25 (000 eq. 41).
+    /// Courant number C of the sub-step, in (0, 1]. Default 0.25 (000 eq. 41).
     pub cfl: Real,
-    /// Linear solver of the PPE. Default [`PpeSolver::Cg`].
+    /// Linear solver of the pressure equation: `Cg` (default; Jacobi-preconditioned conjugate
+    /// gradients, warm-started) or `Direct` (sparse Cholesky).
     pub solver: PpeSolver,
-    /// Discrete pressure gradient of the corrector. Default [`PressureGradient::Symmetric`].
+    /// Pressure gradient of the corrector: `Symmetric` (default; 000 eq. 12) or
+    /// `Renormalised` (difference form with the renormalisation matrix).
     pub gradient: PressureGradient,
 }
 
@@ -163,6 +170,19 @@ pub enum PpeSolver {
 }
 
 impl IsphParams {
+    /// Checks every value; the error names the field (as in RON) and what was expected.
+    pub fn validate(&self) -> Result<(), crate::params::ParamError> {
+        use crate::params::{non_negative, unit_interval, ParamError};
+        non_negative("alpha", self.alpha)?;
+        unit_interval("expansion", self.expansion)?;
+        for (field, v) in [("surface", self.surface), ("cfl", self.cfl)] {
+            if !(v > 0.0 && v <= 1.0) {
+                return Err(ParamError::new(field, "a number in (0, 1]", v));
+            }
+        }
+        Ok(())
+    }
+
     /// Default α.
     pub const DEFAULT_ALPHA: Real = 1.0;
     /// Default α_e.

@@ -146,7 +146,7 @@ impl Fluid {
             m: self.params.rho0 * self.volume,
             h: k.h,
             eta2: 0.01 * k.h * k.h,
-            av: p.alpha * p.sound_speed,
+            av: p.alpha * p.c0(),
             nu: self.params.viscosity / self.laplacian,
             no_slip: p.walls == WallTreatment::Adami,
             min_gap: 0.5 * self.params.spacing,
@@ -155,7 +155,7 @@ impl Fluid {
 
     /// Tait coefficient B (Pa).
     pub(crate) fn tait_b(&self, p: &WcsphParams) -> Real {
-        p.sound_speed * p.sound_speed * self.params.rho0 / GAMMA
+        p.c0() * p.c0() * self.params.rho0 / GAMMA
     }
 
     /// Pressures of the fluid particles (equation of state) and of the wall particles (Adami's
@@ -238,7 +238,7 @@ impl Fluid {
         let bdry = &s.bdry;
         let surf = &self.to_surface;
         let (ff, fb) = (&self.ff, &self.fb);
-        let (rho0, c0) = (self.params.rho0, p.sound_speed);
+        let (rho0, c0) = (self.params.rho0, p.c0());
         let dcoef = 2.0 * p.delta * k.h * c0;
         let hydro = rho0 / (c0 * c0);
         // No hydrostatic density difference along a periodic axis (the fluid is homogeneous

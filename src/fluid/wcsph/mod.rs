@@ -76,6 +76,8 @@
 //! re-sorted into cell order at each search.
 
 mod forces;
+mod method;
+mod params;
 
 use super::Fluid;
 use crate::body::RigidBody;
@@ -83,95 +85,14 @@ use crate::math::{Real, Vec3};
 use rayon::prelude::*;
 
 pub use super::method::SubStepInfo;
+pub use method::{default_sound_speed, Wcsph};
+pub use params::{Diffusion, Stepping, WallTreatment, WcsphParams};
 
 /// Neighbour-list skin as a fraction of the kernel support.
 pub const SKIN: Real = 0.12;
 
 /// Exponent γ of the Tait equation of state.
 pub const GAMMA: Real = 7.0;
-
-/// How wall particles get their pressure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub enum WallTreatment {
-    /// Pressure extrapolated from the fluid (Adami et al. 2012).
-    #[default]
-    Adami,
-    /// Dynamic boundary particles with their own density (Crespo et al. 2007; DualSPHysics'
-    /// default).
-    Dynamic,
-}
-
-/// WCSPH parameters (SI units).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct WcsphParams {
-    /// Sound speed c0 (m/s).
-    pub sound_speed: Real,
-    /// Artificial viscosity α (dimensionless). Default 0.01.
-    pub alpha: Real,
-    /// δ-SPH density diffusion coefficient δ (dimensionless). Default 0.1.
-    pub delta: Real,
-    /// Courant number C of the time step (dimensionless). Default 0.2.
-    pub cfl: Real,
-    /// Wall treatment. Default [`WallTreatment::Adami`].
-    pub walls: WallTreatment,
-    /// Density diffusion correction. Default [`Diffusion::Fourtakas`].
-    pub diffusion: Diffusion,
-    /// Time integration of the sub-steps. Default [`Stepping::Symplectic`].
-    pub stepping: Stepping,
-}
-
-/// How a sub-step advances the fluid.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub enum Stepping {
-    /// Symplectic position Verlet: second order, two pair passes per sub-step.
-    #[default]
-    Symplectic,
-    /// Verlet with a forward Euler step every `every` sub-steps: one pair pass per sub-step
-    /// (DualSPHysics' default for its dam break).
-    Verlet {
-        /// Sub-steps between Euler steps (DualSPHysics' `VerletSteps`). Default 40.
-        #[serde(default = "Stepping::default_every")]
-        every: std::num::NonZeroU32,
-    },
-}
-
-impl Stepping {
-    /// DualSPHysics' `VerletSteps` default.
-    pub fn default_every() -> std::num::NonZeroU32 {
-        std::num::NonZeroU32::new(40).expect("40 is not zero")
-    }
-}
-
-/// Which correction the δ-SPH density diffusion carries, so that it does not act on the part of
-/// the density field it should leave alone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub enum Diffusion {
-    /// Antuono et al. 2010 (Comput. Phys. Commun. 181:532, eq. 12): the renormalised density
-    /// gradients `⟨∇ρ⟩^L` are subtracted, so any linear density field is left unchanged,
-    /// also where a free surface truncates the kernel (one more pair pass per stage). On the
-    /// circular patch it changed the semi-axes by less than 0.1 %; on the dam break it let one
-    /// particle into a wall in the splash where `Fourtakas` lets none.
-    Antuono,
-    /// Fourtakas et al. 2019: only the hydrostatic density difference is subtracted
-    /// (DualSPHysics' `DensityDT = 2`); cheaper, exact at rest, but a dynamic pressure gradient
-    /// at a free surface is diffused as well.
-    #[default]
-    Fourtakas,
-}
-
-impl WcsphParams {
-    /// Default artificial viscosity α.
-    pub const DEFAULT_ALPHA: Real = 0.01;
-    /// Default δ-SPH coefficient.
-    pub const DEFAULT_DELTA: Real = 0.1;
-    /// Default Courant number.
-    pub const DEFAULT_CFL: Real = 0.2;
-    /// Default particle shifting coefficient A of a WCSPH fluid (the fluid's `shifting` when the
-    /// model does not set it): 2, Skillen et al. 2013's recommended value (also Chrono::FSI's
-    /// default). With A = 1, the other methods' default, the circular patch's area came out
-    /// +3.15 % at t = 1 s, with 2 +1.86 % (the book's WCSPH page).
-    pub const DEFAULT_SHIFTING: Real = 2.0;
-}
 
 /// Buffers of the sub-steps, reused (no allocation per step once sized).
 #[derive(Debug, Default, Clone)]
@@ -234,33 +155,6 @@ pub struct Carry {
     pub verlet_count: u32,
 }
 
-/// The sound speed a model gets by default (m/s): ten times the larger of `√(2 g H)` (H the
-/// fluid's height along gravity, m) and the largest initial speed; `None` if both are zero.
-pub fn default_sound_speed(
-    pos: &[Vec3],
-    vel: &[Vec3],
-    gravity: &Vec3,
-    spacing: Real,
-) -> Option<Real> {
-    let g = gravity.norm();
-    let height = if g > 0.0 {
-        let down = gravity / g;
-        let (lo, hi) = pos
-            .iter()
-            .fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), x| {
-                (lo.min(x.dot(&down)), hi.max(x.dot(&down)))
-            });
-        (hi - lo).max(0.0) + spacing
-    } else {
-        0.0
-    };
-    let u = vel
-        .iter()
-        .map(|v| v.norm())
-        .fold((2.0 * g * height).sqrt(), Real::max);
-    (u > 0.0 && u.is_finite()).then_some(10.0 * u)
-}
-
 impl Fluid {
     /// Advances the fluid by `dt` (s) in WCSPH sub-steps, the bodies moving with their current
     /// velocities; leaves the fluid force and torque on each body averaged over the step in
@@ -318,7 +212,7 @@ impl Fluid {
             limit = limit.min(0.125 * hk * hk / nu);
         }
         if self.carry.next_dt <= 0.0 || !self.carry.next_dt.is_finite() {
-            self.carry.next_dt = p.cfl * hk / p.sound_speed;
+            self.carry.next_dt = p.cfl * hk / p.c0();
         }
         while t < dt * (1.0 - 1e-12) {
             // Equal sub-steps that end exactly at dt.
@@ -468,7 +362,7 @@ impl Fluid {
     /// acceleration `amax` (m²/s⁴) and density `rmax` (kg/m³; the sound speed grows with it).
     fn propose_substep(&mut self, p: &WcsphParams, vmax: Real, amax: Real, rmax: Real) {
         let hk = self.params.kernel.h;
-        let cmax = p.sound_speed * (rmax / self.params.rho0).powi(3);
+        let cmax = p.c0() * (rmax / self.params.rho0).powi(3);
         let mut next = hk / (cmax + vmax.sqrt());
         if amax > 0.0 {
             next = next.min((hk / amax.sqrt()).sqrt());
@@ -548,44 +442,5 @@ impl Fluid {
             }
         }
         self.propose_substep(p, vmax, amax, rmax);
-    }
-}
-
-/// WCSPH as a fluid method ([`super::method::FluidMethod`]): its parameters and sub-step
-/// buffers; the state it carries between steps is [`Fluid::carry`] (per-particle arrays the
-/// neighbour search keeps in cell order).
-pub struct Wcsph {
-    /// Parameters, the sound speed resolved.
-    pub params: WcsphParams,
-    scratch: WcsphScratch,
-}
-
-impl Wcsph {
-    /// WCSPH with these parameters.
-    pub fn new(params: WcsphParams) -> Wcsph {
-        Wcsph {
-            params,
-            scratch: WcsphScratch::default(),
-        }
-    }
-}
-
-impl super::method::FluidMethod for Wcsph {
-    fn name(&self) -> &'static str {
-        "WCSPH (partitioned)"
-    }
-
-    fn advance(
-        &mut self,
-        fluid: &mut Fluid,
-        bodies: &[RigidBody],
-        gravity: &Vec3,
-        dt: Real,
-    ) -> SubStepInfo {
-        fluid.advance_wcsph(&self.params, bodies, gravity, dt, &mut self.scratch)
-    }
-
-    fn unused_fields(&self) -> &'static [&'static str] {
-        &["velocity_filter"]
     }
 }

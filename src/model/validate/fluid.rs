@@ -4,7 +4,8 @@
 
 use super::{at, item, magnitude, value, Checked, FieldError};
 use super::{MAX_DENSITY, MAX_LENGTH, MAX_SPEED, MAX_STEPS};
-use crate::model::schema::{FluidDef, FluidMethodDef, Model, RegionDef, VelocityDef};
+use crate::fluid::FluidMethodChoice;
+use crate::model::schema::{FluidDef, Model, RegionDef, VelocityDef};
 
 /// The kernel support over the spacing a model may ask for: below it a particle barely reaches
 /// its nearest neighbours (the sums are meaningless); above it the neighbour lists grow as the
@@ -78,9 +79,12 @@ fn values(f: &FluidDef) -> Checked {
         value(|| at(here, "alpha"), a.alpha.check())?;
         value(|| at(here, "sound_speed"), a.sound_speed.check())?;
     }
-    f.method
-        .check()
-        .map_err(|(field, msg)| FieldError::new(at("fluid.method", field), msg))?;
+    f.method.validate().map_err(|e| {
+        FieldError::new(
+            at("fluid.method", e.field),
+            format!("expected {}, got {}", e.expected, e.value),
+        )
+    })?;
     for (i, r) in f.regions.iter().enumerate() {
         let here = item("fluid.regions", i);
         let velocity = match r {
@@ -119,65 +123,33 @@ fn values(f: &FluidDef) -> Checked {
     Ok(())
 }
 
-/// A WCSPH method's sound speed and Courant number: positive, and a sub-step that lets the run
-/// finish (at most [`MAX_STEPS`] sub-steps over the run, estimated at the sound speed).
-/// Without a sound speed the model needs gravity or an initial velocity to derive one. An
-/// ISPH method's free-surface threshold and Courant number are positive.
+/// A WCSPH method's sound speed: without one the model needs gravity or an initial velocity
+/// to derive one, and the sub-step it gives must let the run finish (at most [`MAX_STEPS`]
+/// sub-steps over the run, estimated at the sound speed). (Each method's own values are its
+/// parameters' `validate()`.)
 fn method(f: &FluidDef, m: &Model) -> Checked {
-    if let FluidMethodDef::Isph { surface, cfl, .. } = &f.method {
-        for (field, v) in [("surface", surface.0), ("cfl", cfl.0)] {
-            if v <= 0.0 {
-                return Err(FieldError::new(
-                    at("fluid.method", field),
-                    format!("expected a number in (0, 1], got {v}"),
-                ));
-            }
-        }
-        return Ok(());
-    }
-    let FluidMethodDef::Wcsph {
-        sound_speed, cfl, ..
-    } = &f.method
-    else {
+    let FluidMethodChoice::Wcsph(p) = &f.method else {
         return Ok(());
     };
-    if cfl.0 <= 0.0 {
-        return Err(FieldError::new(
-            "fluid.method.cfl",
-            "expected a Courant number in (0, 1], got 0",
-        ));
-    }
-    let c0 = match sound_speed {
-        Some(c) if c.0 > MAX_SPEED => {
-            return Err(FieldError::new(
-                "fluid.method.sound_speed",
-                format!(
-                    "expected a sound speed up to {MAX_SPEED:e} m/s, got {:e}",
-                    c.0
-                ),
-            ))
-        }
-        Some(c) => c.0,
-        None => {
-            let moving = f.regions.iter().any(|r| match r.velocity() {
-                VelocityDef::Uniform(u) => magnitude(&u.vec()) > 0.0,
-                VelocityDef::Linear(a, b, c) => {
-                    magnitude(&a.vec()) + magnitude(&b.vec()) + magnitude(&c.vec()) > 0.0
-                }
-            });
-            if magnitude(&m.scene.gravity.vec()) == 0.0 && !moving {
-                return Err(FieldError::named(
-                    "fluid.method",
-                    "sound_speed",
-                    "a WCSPH fluid without gravity and at rest needs `sound_speed` (m/s): about ten times the largest speed expected",
-                ));
+    let Some(c0) = p.sound_speed else {
+        let moving = f.regions.iter().any(|r| match r.velocity() {
+            VelocityDef::Uniform(u) => magnitude(&u.vec()) > 0.0,
+            VelocityDef::Linear(a, b, c) => {
+                magnitude(&a.vec()) + magnitude(&b.vec()) + magnitude(&c.vec()) > 0.0
             }
-            return Ok(());
+        });
+        if magnitude(&m.scene.gravity.vec()) == 0.0 && !moving {
+            return Err(FieldError::named(
+                "fluid.method",
+                "sound_speed",
+                "a WCSPH fluid without gravity and at rest needs `sound_speed` (m/s): about ten times the largest speed expected",
+            ));
         }
+        return Ok(());
     };
     // (The smallest default, 2D's √2, bounds the sub-step from below.)
     let ratio = f.smoothing.map(|s| s.0).unwrap_or(2f64.sqrt());
-    let sub = cfl.0 * ratio * f.spacing.0 / c0;
+    let sub = p.cfl * ratio * f.spacing.0 / c0;
     let substeps = m.time.end.0 / sub;
     if substeps > MAX_STEPS {
         return Err(FieldError::new("fluid.method.sound_speed", format!(

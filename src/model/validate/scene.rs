@@ -10,11 +10,6 @@ pub(super) fn validate(m: &Model) -> Checked {
     value(|| "time.end".into(), t.end.check())?;
     value(|| "scene.thickness".into(), s.thickness.check())?;
     value(|| "scene.gravity".into(), s.gravity.check())?;
-    value(|| "contact.prediction".into(), c.prediction.check())?;
-    value(|| "contact.baumgarte".into(), c.baumgarte.check())?;
-    value(|| "contact.slop".into(), c.slop.check())?;
-    let threshold = c.restitution_threshold.check();
-    value(|| "contact.restitution_threshold".into(), threshold)?;
     value(|| "output.every".into(), m.output.every.check())?;
     if t.dt.0 > t.end.0 {
         return Err(FieldError::new(
@@ -56,8 +51,18 @@ pub(super) fn validate(m: &Model) -> Checked {
             format!("expected {}, got {}", e.expected, e.value),
         ));
     }
-    if let Some((field, msg)) = c.resolver.check() {
-        return Err(FieldError::new(format!("contact.resolver.{field}"), msg));
+    if let Err(e) = c.validate() {
+        // The resolver's own fields are under `contact.resolver`.
+        let own = ["prediction", "baumgarte", "slop", "restitution_threshold"];
+        let path = if own.contains(&e.field) {
+            format!("contact.{}", e.field)
+        } else {
+            format!("contact.resolver.{}", e.field)
+        };
+        return Err(FieldError::new(
+            path,
+            format!("expected {}, got {}", e.expected, e.value),
+        ));
     }
     Ok(())
 }
