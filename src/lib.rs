@@ -45,6 +45,7 @@
 pub mod body;
 pub mod cli;
 pub mod constraints;
+pub mod csr;
 pub mod fluid;
 pub mod geometry;
 pub mod impulse;

@@ -45,3 +45,22 @@ pub fn orthonormal_basis(n: &Vec3) -> (Vec3, Vec3) {
     let t2 = Vec3::new(b, sign + n.y * n.y * a, -n.y);
     (t1, t2)
 }
+
+/// The increment γ of SplitMix64's state (2⁶⁴ divided by the golden ratio).
+pub const SPLITMIX_GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// SplitMix64's output function (Steele, Lea & Flood 2014, "Fast splittable pseudorandom
+/// number generators", OOPSLA): a 64-bit hash of `z` in which every input bit reaches every
+/// output bit. The `k`-th number of the stream seeded with `s` is `mix64(s + (k + 1) γ)`; a
+/// value that already mixes its inputs (an index, a seed and a copy number) can be hashed
+/// directly. Deterministic and thread-count independent: the crate's only random numbers.
+pub fn mix64(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The top 53 bits of `bits` as a uniform number in [0, 1).
+pub fn unit_uniform(bits: u64) -> Real {
+    (bits >> 11) as Real / (1u64 << 53) as Real
+}

@@ -102,7 +102,7 @@ pub struct BodyEntry {
 /// `entries[start[k]..start[k + 1]]`. Empty (no `start`) when no body with DOFs is near.
 #[derive(Debug, Default, Clone)]
 pub struct BodyEntries {
-    start: Vec<u32>,
+    start: crate::csr::RowStarts,
     entries: Vec<BodyEntry>,
     /// Per-body accumulator of the row being built (scratch, kept to avoid allocation).
     acc: Vec<(u32, Vec3, Vec3)>,
@@ -123,7 +123,7 @@ impl BodyEntries {
     /// Starts the list (call once before the first row when rows touch moving bodies).
     pub fn begin(&mut self) {
         self.clear();
-        self.start.push(0);
+        self.start.begin();
     }
 
     /// Adds `(lin, ang)` on `body` to the row being built (summed per body).
@@ -145,7 +145,7 @@ impl BodyEntries {
             let jac = BodyJacobian::new(m, lin, ang);
             if !jac.has_dofs() {
                 *bias += jac.known_velocity(m);
-                let row = (self.start.len() - 1) as u32;
+                let row = self.start.rows() as u32;
                 self.known.push((row, body, lin, ang));
                 continue;
             }
@@ -153,7 +153,7 @@ impl BodyEntries {
             self.entries.push(BodyEntry { body, jac });
         }
         self.acc.clear();
-        self.start.push(self.entries.len() as u32);
+        self.start.close_row(self.entries.len());
     }
 
     /// Row `k`'s entries (empty when the list was not started).
@@ -193,7 +193,7 @@ impl BodyEntries {
         if self.entries.is_empty() {
             return;
         }
-        for (k, l) in lambda.iter().enumerate().take(self.start.len() - 1) {
+        for (k, l) in lambda.iter().enumerate().take(self.start.rows()) {
             for e in self.of(k) {
                 let b = e.body as usize;
                 force[b] += e.jac.lin * (l / h);

@@ -65,14 +65,14 @@ pub struct DensityRows {
     /// Number of wall rows (after the fluid rows).
     pub nwall: usize,
     /// Wall rows: `bstart[r]..bstart[r + 1]` index `bnbr` / `bcoef` (fluid neighbours, `c_bj`).
-    pub bstart: Vec<u32>,
+    pub bstart: crate::csr::RowStarts,
     /// Fluid neighbours of the wall rows.
     pub bnbr: Vec<u32>,
     /// `c_bj` aligned with `bnbr` (1/m).
     pub bcoef: Vec<Vec3>,
     /// For each fluid particle's boundary neighbour (aligned with the fluid's boundary
     /// neighbour list): the wall row index (or `u32::MAX`) and `c_bk` (1/m).
-    pub fb_start: Vec<u32>,
+    pub fb_start: crate::csr::RowStarts,
     /// Wall row of each boundary neighbour.
     pub fb_row: Vec<u32>,
     /// `c_bk` of each boundary neighbour.
@@ -88,7 +88,7 @@ pub struct DensityRows {
     /// `s_i` per row (1/m).
     pub self_coef: Vec<Vec3>,
     /// `start[i]..start[i + 1]`: fluid neighbours of row i in `nbr` / `coef`.
-    pub start: Vec<u32>,
+    pub start: crate::csr::RowStarts,
     /// Fluid neighbour indices.
     pub nbr: Vec<u32>,
     /// `c_ij` aligned with `nbr` (1/m).
@@ -218,8 +218,7 @@ impl DensityRows {
         };
         self.compliance = p.compliance;
         self.unilateral = p.method == DensityMethod::Unilateral;
-        self.start.clear();
-        self.start.extend_from_slice(&ff.start);
+        self.start.copy_from(&ff.start);
         self.nbr.clear();
         self.nbr.extend_from_slice(&ff.list);
         self.coef.clear();

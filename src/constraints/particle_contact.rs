@@ -51,7 +51,7 @@ pub struct ParticleContactRows {
     pub minv: Vec3,
     /// `start[r]..start[r + 1]` index `nbr` / `coef`: the row's particles (one or two) and their
     /// coefficients `±n` (dimensionless).
-    pub start: Vec<u32>,
+    pub start: crate::csr::RowStarts,
     /// Particles of the rows.
     pub nbr: Vec<u32>,
     /// Coefficients aligned with `nbr`.
@@ -84,8 +84,7 @@ impl ParticleContactRows {
         let mask = self.minv;
         let (l, per) = (fluid.params.spacing, fluid.params.periodic);
         let (dff, dfb, margin) = (FLUID_CONTACT * l, WALL_CONTACT * l, CONTACT_MARGIN * l);
-        self.start.clear();
-        self.start.push(0);
+        self.start.begin();
         self.nbr.clear();
         self.coef.clear();
         self.diag.clear();
@@ -112,7 +111,7 @@ impl ParticleContactRows {
                 rows.coef.push(-nrm);
                 dsum *= 2.0;
             }
-            rows.start.push(rows.nbr.len() as u32);
+            rows.start.close_row(rows.nbr.len());
             rows.diag.push(dsum);
             let gap = r - d;
             rows.bias.push(if gap >= 0.0 {

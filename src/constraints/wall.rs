@@ -35,8 +35,7 @@ impl DensityRows {
         self.brow.clear();
         self.brow.resize(boundary.len(), u32::MAX);
         self.bactive.clear();
-        self.bstart.clear();
-        self.bstart.push(0);
+        self.bstart.begin();
         self.bnbr.clear();
         self.bcoef.clear();
         for b in 0..boundary.len() {
@@ -57,7 +56,7 @@ impl DensityRows {
                 self.bnbr.push(j);
                 self.bcoef.push(c);
             }
-            self.bstart.push(self.bnbr.len() as u32);
+            self.bstart.close_row(self.bnbr.len());
             self.diag.push(dsum);
             let gap = 1.0 - rho;
             self.bias.push(beta / h * target_gap(self.unilateral, gap));
@@ -65,8 +64,7 @@ impl DensityRows {
         self.nwall = self.bactive.len();
         // For each fluid particle, the wall rows of its boundary neighbours (their `c_bk` came
         // with the fluid rows).
-        self.fb_start.clear();
-        self.fb_start.extend_from_slice(&fb.start);
+        self.fb_start.copy_from(&fb.start);
         self.fb_row.clear();
         self.fb_row
             .extend(fb.list.iter().map(|&b| self.brow[b as usize]));

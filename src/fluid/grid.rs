@@ -24,7 +24,7 @@ pub struct CellGrid {
     dims: [usize; 3],
     periodic: Periodic,
     /// `start[c]..start[c + 1]` indexes `items` for cell c.
-    start: Vec<u32>,
+    start: crate::csr::RowStarts,
     /// Point indices in cell order.
     pub items: Vec<u32>,
     keys: Vec<u32>,
@@ -104,14 +104,11 @@ impl CellGrid {
                 periodic.wrap(&mut q);
                 *k = cell_key(&q, &min, &cell, &dims);
             });
-        self.start.clear();
-        self.start.resize(ncell + 1, 0);
+        self.start.reset(ncell);
         for &k in &self.keys {
             self.start[k as usize + 1] += 1;
         }
-        for c in 0..ncell {
-            self.start[c + 1] += self.start[c];
-        }
+        self.start.prefix_sum();
         self.items.clear();
         self.items.resize(pts.len(), 0);
         self.fill.clear();
@@ -206,7 +203,7 @@ fn cell_key(p: &Vec3, min: &Vec3, cell: &Vec3, dims: &[usize; 3]) -> u32 {
 #[derive(Debug, Default, Clone)]
 pub struct Neighbours {
     /// Row starts (length: queries + 1).
-    pub start: Vec<u32>,
+    pub start: crate::csr::RowStarts,
     /// Neighbour indices.
     pub list: Vec<u32>,
 }
@@ -215,7 +212,7 @@ impl Neighbours {
     /// Neighbours of query `i`.
     #[inline]
     pub fn of(&self, i: usize) -> &[u32] {
-        &self.list[self.start[i] as usize..self.start[i + 1] as usize]
+        &self.list[self.start.range(i)]
     }
 
     /// Finds, for each query point, the points of `grid` (positions `pts`) closer than
@@ -241,18 +238,14 @@ impl Neighbours {
             });
             n
         };
-        self.start.clear();
-        self.start.resize(queries.len() + 1, 0);
+        self.start.reset(queries.len());
         self.start[1..]
             .par_iter_mut()
             .enumerate()
             .for_each(|(i, s)| *s = count(i));
-        for i in 0..queries.len() {
-            self.start[i + 1] += self.start[i];
-        }
+        self.start.prefix_sum();
         self.list.clear();
-        self.list
-            .resize(*self.start.last().unwrap_or(&0) as usize, 0);
+        self.list.resize(self.start.entries(), 0);
         // Fill disjoint slices in parallel, in chunks of queries (each chunk writes its own
         // slice: the result does not depend on which thread takes it).
         const CHUNK: usize = 1024;

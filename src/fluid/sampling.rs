@@ -260,13 +260,10 @@ pub fn jitter(
     if amplitude == 0.0 {
         return;
     }
-    // SplitMix64 (Steele, Lea & Flood 2014) of the index: a uniform number in [−1, 1).
+    // SplitMix64 of the index ([`crate::math::mix64`]): a uniform number in [−1, 1).
     let uniform = |k: u64| {
-        let mut z = k.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-        (z >> 11) as Real / (1u64 << 52) as Real - 1.0
+        let z = crate::math::mix64(k.wrapping_add(crate::math::SPLITMIX_GAMMA));
+        2.0 * crate::math::unit_uniform(z) - 1.0
     };
     let axes = if planar { 2 } else { 3 };
     for (i, p) in pos.iter_mut().enumerate() {

@@ -61,15 +61,13 @@ fn offsets(a: &ArrayDef, planar: bool) -> impl Iterator<Item = Vec3> + '_ {
     })
 }
 
-/// SplitMix64: the `k`-th number of the stream of `seed`, as a uniform value in [0, 1).
+/// The `k`-th uniform number in [0, 1) of the stream of `seed`: SplitMix64's output function
+/// ([`crate::math::mix64`]) of the seed and the number mixed by two odd constants.
 fn uniform(seed: u64, k: u64) -> Real {
-    let mut z = seed
-        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    let z = seed
+        .wrapping_mul(crate::math::SPLITMIX_GAMMA)
         .wrapping_add(k.wrapping_mul(0xBF58_476D_1CE4_E5B9));
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z >> 11) as Real / (1u64 << 53) as Real
+    crate::math::unit_uniform(crate::math::mix64(z))
 }
 
 /// The random rotation of copy `c` (Shoemake 1992, uniform over rotations; 2D about z).

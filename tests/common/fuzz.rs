@@ -165,10 +165,8 @@ pub fn run(
 ) -> Report {
     // A seed mixed by splitmix64 (nearby seeds give unrelated streams); xorshift needs a
     // non-zero state.
-    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    let mut rng = Rng((z ^ (z >> 31)).max(1));
+    let z = vcsim::math::mix64(seed.wrapping_add(vcsim::math::SPLITMIX_GAMMA));
+    let mut rng = Rng(z.max(1));
     let mut rep = Report::default();
     let t0 = Instant::now();
     let hook = std::panic::take_hook();

@@ -27,7 +27,7 @@ pub struct Ppe {
     /// Outward wall normal for each fluid–boundary pair (as `jump`).
     normal: Vec<Vec3>,
     /// Row starts of `jump` (a copy of `Fluid::fb.start`).
-    start: Vec<u32>,
+    start: crate::csr::RowStarts,
     /// Unknown index of each particle, or [`DIRICHLET`].
     index: Vec<u32>,
     /// Lower triangle of the matrix (row ≥ column).
@@ -65,8 +65,8 @@ pub const CG_TOLERANCE: Real = 1e-9;
 #[derive(Default)]
 struct Csr {
     diag: Vec<Real>,
-    start: Vec<usize>,
-    col: Vec<usize>,
+    start: crate::csr::RowStarts,
+    col: Vec<u32>,
     val: Vec<Real>,
 }
 
@@ -83,8 +83,7 @@ impl Csr {
     fn assemble(&mut self, m: usize, lower: &[Triplet<usize, usize, Real>]) {
         self.diag.clear();
         self.diag.resize(m, 0.0);
-        self.start.clear();
-        self.start.resize(m + 1, 0);
+        self.start.reset(m);
         for t in lower {
             if t.row == t.col {
                 self.diag[t.row] += t.val;
@@ -93,17 +92,15 @@ impl Csr {
                 self.start[t.col + 1] += 1;
             }
         }
-        for r in 0..m {
-            self.start[r + 1] += self.start[r];
-        }
-        let nnz = self.start[m];
+        self.start.prefix_sum();
+        let nnz = self.start.entries();
         self.col.resize(nnz, 0);
         self.val.resize(nnz, 0.0);
         // Fill with a moving cursor per row (the row starts are restored after).
         for t in lower.iter().filter(|t| t.row != t.col) {
             for (a, b) in [(t.row, t.col), (t.col, t.row)] {
-                let at = self.start[a];
-                self.col[at] = b;
+                let at = self.start[a] as usize;
+                self.col[at] = b as u32;
                 self.val[at] = t.val;
                 self.start[a] += 1;
             }
@@ -118,8 +115,8 @@ impl Csr {
     fn apply(&self, x: &[Real], out: &mut [Real]) {
         crate::fluid::per_particle(out, |r| {
             let mut s = self.diag[r] * x[r];
-            for k in self.start[r]..self.start[r + 1] {
-                s += self.val[k] * x[self.col[k]];
+            for k in self.start.range(r) {
+                s += self.val[k] * x[self.col[k] as usize];
             }
             s
         });
@@ -211,7 +208,7 @@ impl Ppe {
         // Wall pressure jumps (Neumann condition, and the rise along the wall with
         // `wall_gravity`; module docs, **Walls**).
         let g_wall = self.wall_gravity;
-        self.start.clone_from(&f.fb.start);
+        self.start.copy_from(&f.fb.start);
         self.jump.clear();
         self.normal.clear();
         for i in 0..count {
