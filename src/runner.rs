@@ -341,52 +341,8 @@ pub fn run_from<O: Observer>(
     };
     for step in world.steps + 1..=total {
         let info = world.step();
-        totals.iterations += info.iterations as u64;
-        totals.max_iterations = totals.max_iterations.max(info.iterations);
-        totals.max_residual = totals.max_residual.max(info.residual);
-        totals.unconverged_steps += (!info.converged) as u64;
-        totals.substeps += world.last_substeps.substeps as u64;
-        totals.pressure_iterations += world.last_substeps.pressure_iterations as u64;
-        let k = world.last_impulses;
-        totals.impulses.0 += k.iterations as u64;
-        totals.impulses.1 = totals.impulses.1.max(k.iterations);
-        totals.impulses.2 += k.capped as u64;
-        totals.impulses.3 += k.energy_change;
-        totals.max_pressure_residual = totals
-            .max_pressure_residual
-            .max(world.last_substeps.pressure_residual);
-        if let Some((_, c)) = world.fluid.as_ref().and_then(|f| f.largest_compression()) {
-            if c > totals.max_compression.0 {
-                totals.max_compression = (c, world.time - world.dt);
-            }
-        }
-        if let Some(what) = non_finite(world) {
-            return Err(RunError::Diverged {
-                time: world.time,
-                step,
-                what,
-            });
-        }
-        if let Some((bound, value, limit, what)) = bounds.check(world) {
-            return Err(RunError::Bound {
-                time: world.time,
-                step,
-                bound,
-                value,
-                limit,
-                what,
-            });
-        }
-        if let Some(&(a, b)) = world.geometry.failed_pairs().first() {
-            return Err(RunError::Contacts {
-                time: world.time,
-                step,
-                what: format!(
-                    "bodies `{}` and `{}`",
-                    world.bodies[a].name, world.bodies[b].name
-                ),
-            });
-        }
+        totals.add_step(world, &info);
+        check_step(world, step, bounds)?;
         let on_grid = (step - base).is_multiple_of(every);
         let sampled = on_grid || step == total;
         if sampled {
@@ -414,19 +370,82 @@ pub fn run_from<O: Observer>(
             });
         }
     }
-    let report = RunReport {
-        steps: world.steps,
-        wall: start.elapsed() + Duration::from_secs_f64(totals.earlier_wall),
-        mean_iterations: totals.iterations as Real / world.steps.max(1) as Real,
-        max_iterations: totals.max_iterations,
-        max_residual: totals.max_residual,
-        unconverged_steps: totals.unconverged_steps,
-        samples: totals.samples,
-        max_compression: totals.max_compression,
-        mean_substeps: totals.substeps as Real / world.steps.max(1) as Real,
-        pressure_iterations: totals.pressure_iterations as Real / totals.substeps.max(1) as Real,
-        max_pressure_residual: totals.max_pressure_residual,
-        impulses: totals.impulses,
-    };
-    Ok((series, report))
+    let wall = start.elapsed() + Duration::from_secs_f64(totals.earlier_wall);
+    Ok((series, totals.report(world.steps, wall)))
+}
+
+impl Totals {
+    /// Adds the step `world` just took (its solve reported `info`).
+    fn add_step(&mut self, world: &World, info: &crate::solver::SolveInfo) {
+        self.iterations += info.iterations as u64;
+        self.max_iterations = self.max_iterations.max(info.iterations);
+        self.max_residual = self.max_residual.max(info.residual);
+        self.unconverged_steps += (!info.converged) as u64;
+        self.substeps += world.last_substeps.substeps as u64;
+        self.pressure_iterations += world.last_substeps.pressure_iterations as u64;
+        let k = world.last_impulses;
+        self.impulses.0 += k.iterations as u64;
+        self.impulses.1 = self.impulses.1.max(k.iterations);
+        self.impulses.2 += k.capped as u64;
+        self.impulses.3 += k.energy_change;
+        self.max_pressure_residual = self
+            .max_pressure_residual
+            .max(world.last_substeps.pressure_residual);
+        if let Some((_, c)) = world.fluid.as_ref().and_then(|f| f.largest_compression()) {
+            if c > self.max_compression.0 {
+                self.max_compression = (c, world.time - world.dt);
+            }
+        }
+    }
+
+    /// The report of a run of `steps` steps that took `wall` (s).
+    fn report(&self, steps: u64, wall: Duration) -> RunReport {
+        RunReport {
+            steps,
+            wall,
+            mean_iterations: self.iterations as Real / steps.max(1) as Real,
+            max_iterations: self.max_iterations,
+            max_residual: self.max_residual,
+            unconverged_steps: self.unconverged_steps,
+            samples: self.samples,
+            max_compression: self.max_compression,
+            mean_substeps: self.substeps as Real / steps.max(1) as Real,
+            pressure_iterations: self.pressure_iterations as Real / self.substeps.max(1) as Real,
+            max_pressure_residual: self.max_pressure_residual,
+            impulses: self.impulses,
+        }
+    }
+}
+
+/// The checks after every step: a finite state, within `bounds`, contacts that could be
+/// computed.
+fn check_step<E>(world: &World, step: u64, bounds: &Bounds) -> Result<(), RunError<E>> {
+    if let Some(what) = non_finite(world) {
+        return Err(RunError::Diverged {
+            time: world.time,
+            step,
+            what,
+        });
+    }
+    if let Some((bound, value, limit, what)) = bounds.check(world) {
+        return Err(RunError::Bound {
+            time: world.time,
+            step,
+            bound,
+            value,
+            limit,
+            what,
+        });
+    }
+    if let Some(&(a, b)) = world.geometry.failed_pairs().first() {
+        return Err(RunError::Contacts {
+            time: world.time,
+            step,
+            what: format!(
+                "bodies `{}` and `{}`",
+                world.bodies[a].name, world.bodies[b].name
+            ),
+        });
+    }
+    Ok(())
 }

@@ -224,55 +224,22 @@ fn long_functions(text: &str, limit: usize) -> Vec<(usize, String)> {
     out
 }
 
-/// Functions over 120 lines that are still to be split (issue 29), with their length when the
-/// rule came in: none may grow, none may join them, and each leaves the list once split.
-const LONG_FUNCTIONS_TO_SPLIT: &[(&str, &str, usize)] = &[
-    ("io/render/mod.rs", "render", 381),
-    ("solver/pgs.rs", "solve", 197),
-    ("cli/mod.rs", "run_cmd", 187),
-    ("fluid/isph/ppe.rs", "solve", 184),
-    ("solver/apgd.rs", "solve", 173),
-    ("constraints/density.rs", "build", 171),
-    ("model/shapes.rs", "build_shape", 163),
-    ("io/run.rs", "run", 136),
-    ("runner.rs", "run_from", 132),
-    ("fluid/wcsph/forces.rs", "rates", 127),
-];
-
 #[test]
 fn no_function_in_src_is_over_120_lines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     sources(&root, &mut files);
-    let mut bad = Vec::new();
-    let mut still_long = Vec::new();
+    let mut long = Vec::new();
     for f in files {
         let rel = f.strip_prefix(&root).unwrap().display().to_string();
         for (n, name) in long_functions(&std::fs::read_to_string(&f).unwrap(), 120) {
-            still_long.push((rel.clone(), name.clone()));
-            let known = LONG_FUNCTIONS_TO_SPLIT
-                .iter()
-                .find(|(file, func, _)| *file == rel && *func == name);
-            match known {
-                Some((_, _, was)) if n <= *was => {}
-                Some((_, _, was)) => {
-                    bad.push(format!("src/{rel}: `{name}` grew from {was} to {n} lines"))
-                }
-                None => bad.push(format!("src/{rel}: `{name}` is {n} lines")),
-            }
-        }
-    }
-    for (file, func, _) in LONG_FUNCTIONS_TO_SPLIT {
-        if !still_long.iter().any(|(f, n)| f == file && n == func) {
-            bad.push(format!(
-                "src/{file}: `{func}` was split: take it off the list"
-            ));
+            long.push(format!("src/{rel}: `{name}` is {n} lines"));
         }
     }
     assert!(
-        bad.is_empty(),
+        long.is_empty(),
         "functions a reader cannot hold (split them):\n{}",
-        bad.join("\n")
+        long.join("\n")
     );
 }
 

@@ -282,110 +282,50 @@ pub struct RunArgs {
     pub deny_warnings: bool,
 }
 
+/// `error: MESSAGE` on stderr and exit code `code` (2: bad input, 1: a failure).
+fn fail(code: u8, message: impl std::fmt::Display) -> ExitCode {
+    errln!("error: {message}");
+    ExitCode::from(code)
+}
+
 fn run_cmd(a: RunArgs) -> ExitCode {
+    match run_checked(a) {
+        Ok(code) | Err(code) => code,
+    }
+}
+
+/// `run`: every check before the run returns its exit code as the error.
+fn run_checked(a: RunArgs) -> Result<ExitCode, ExitCode> {
     let checkpoint = match a.resume.as_deref().map(crate::io::checkpoint::read) {
         None => None,
         Some(Ok(c)) => Some(c),
-        Some(Err(e)) => {
-            errln!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Some(Err(e)) => return Err(fail(2, e)),
     };
-    // The model: the file given, or the one saved in the checkpoint.
-    let (path, model, source) = match (&a.model, &checkpoint) {
-        (Some(p), _) => match load_file(p) {
-            Ok((m, s)) => (p.clone(), m, s),
-            Err(e) => return report_model_error(*e),
-        },
-        (None, Some(c)) => {
-            let p = PathBuf::from(&c.model_path);
-            match crate::model::parse_str(&p, &c.model_text) {
-                Ok(m) => (p, m, c.model_text.clone()),
-                Err(e) => return report_model_error(*e),
-            }
-        }
-        (None, None) => {
-            errln!("error: give a model file, or --resume DIR");
-            return ExitCode::from(2);
-        }
-    };
+    let (path, model, source) = run_model(&a, checkpoint.as_ref())?;
     let path = path.as_path();
-    // A resumed run ends where the run it resumes was to end, unless --end says otherwise.
-    let end = a
-        .end
-        .or(checkpoint.as_ref().map(|c| c.end))
-        .unwrap_or(model.time.end.0);
-    if !(end.is_finite() && end > 0.0) {
-        errln!("error: --end must be a positive number of seconds, got {end}");
-        return ExitCode::from(2);
-    }
-    if end < model.time.dt.0 {
-        errln!(
-            "error: --end {end} s is shorter than the model's time step dt = {} s",
-            model.time.dt.0
-        );
-        return ExitCode::from(2);
-    }
-    if end / model.time.dt.0 > crate::model::validate::MAX_STEPS {
-        errln!(
-            "error: --end {end} s with dt = {} s is more than {:e} steps",
-            model.time.dt.0,
-            crate::model::validate::MAX_STEPS
-        );
-        return ExitCode::from(2);
-    }
-    if let Some(c) = &checkpoint {
-        if end < c.state.time + model.time.dt.0 {
-            errln!(
-                "error: the checkpoint is at t = {} s; the run's end ({end} s) must be at least \
-                 one step later (pass --end)",
-                c.state.time
-            );
-            return ExitCode::from(2);
-        }
-    }
-    let every = a.checkpoint_every.or(checkpoint.as_ref().map(|c| c.every));
-    if let Some(t) = every {
-        if !(t.is_finite() && t > 0.0) {
-            errln!("error: --checkpoint-every must be a positive number of seconds, got {t}");
-            return ExitCode::from(2);
-        }
-    }
+    let (end, every) = run_times(&a, &model, checkpoint.as_ref())?;
     if let Some(n) = a.threads {
         if n == 0 {
-            errln!("error: --threads must be at least 1");
-            return ExitCode::from(2);
+            return Err(fail(2, "--threads must be at least 1"));
         }
         if let Err(e) = rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build_global()
         {
-            errln!("error: cannot set up {n} threads: {e}");
-            return ExitCode::from(1);
+            return Err(fail(1, format!("cannot set up {n} threads: {e}")));
         }
     }
     let out = match &a.resume {
         Some(dir) => dir.clone(),
-        None => match choose_out_dir(path, a.out.clone()) {
-            Ok(o) => o,
-            Err(e) => {
-                errln!("error: {e}");
-                return ExitCode::from(2);
-            }
-        },
+        None => choose_out_dir(path, a.out.clone()).map_err(|e| fail(2, e))?,
     };
-    let mut world = match build_world(&model) {
-        Ok(w) => w,
-        Err(e) => return report_model_error(e.locate(path, &source)),
-    };
-    let probes = match crate::model::resolve_probes(&model, &world) {
-        Ok(p) => p,
-        Err(e) => return report_model_error(e.locate(path, &source)),
-    };
+    let mut world = build_world(&model).map_err(|e| report_model_error(e.locate(path, &source)))?;
+    let probes = crate::model::resolve_probes(&model, &world)
+        .map_err(|e| report_model_error(e.locate(path, &source)))?;
     let resume = match checkpoint {
         None => {
             if print_warnings(path, &source, &model, &world, a.deny_warnings) {
-                return ExitCode::from(2);
+                return Err(ExitCode::from(2));
             }
             errln!(
                 "running {} to t = {end} s, output in {}",
@@ -394,39 +334,7 @@ fn run_cmd(a: RunArgs) -> ExitCode {
             );
             None
         }
-        Some(c) => {
-            let columns: Vec<String> = probes.iter().flat_map(|p| p.columns(&world)).collect();
-            if columns != c.columns {
-                errln!(
-                    "error: {} has other probes than the checkpoint in {} (probes.csv columns \
-                     [{}], the checkpoint's [{}])",
-                    path.display(),
-                    out.display(),
-                    columns.join(", "),
-                    c.columns.join(", ")
-                );
-                return ExitCode::from(2);
-            }
-            let (t, step) = (c.state.time, c.state.steps);
-            if let Err(e) = world.restore(c.state) {
-                errln!(
-                    "error: {} does not fit the checkpoint in {}: {e}",
-                    path.display(),
-                    out.display()
-                );
-                return ExitCode::from(2);
-            }
-            errln!(
-                "resuming {} from its checkpoint at t = {t} s (step {step}) with {}, to t = \
-                 {end} s",
-                out.display(),
-                path.display()
-            );
-            Some(crate::io::run::Resume {
-                totals: c.totals,
-                output: c.output,
-            })
-        }
+        Some(c) => Some(resume_into(c, (path, &out, end), &probes, &mut world)?),
     };
     // SIGINT / SIGTERM: finish the current step, write everything, exit 130.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
@@ -446,7 +354,7 @@ fn run_cmd(a: RunArgs) -> ExitCode {
         resume,
         ..RunOptions::for_model(&model, out.clone(), end)
     };
-    match run(&mut world, &probes, &opts) {
+    Ok(match run(&mut world, &probes, &opts) {
         Ok(s) => {
             for w in &s.warnings {
                 errln!("warning: {w}");
@@ -455,17 +363,132 @@ fn run_cmd(a: RunArgs) -> ExitCode {
             outln!("  output           {}", out.display());
             ExitCode::SUCCESS
         }
-        Err(e @ crate::io::run::RunError::OutOfBounds { .. }) => {
-            errln!("error: {e}");
-            ExitCode::from(3)
-        }
+        Err(e @ crate::io::run::RunError::OutOfBounds { .. }) => fail(3, e),
         Err(e @ crate::io::run::RunError::Interrupted { .. }) => {
             errln!("{e}");
             ExitCode::from(130)
         }
-        Err(e) => {
-            errln!("error: {e}");
-            ExitCode::from(1)
+        Err(e) => fail(1, e),
+    })
+}
+
+/// The model of a run: the file given, or the one saved in the checkpoint; (path, model, text).
+fn run_model(
+    a: &RunArgs,
+    checkpoint: Option<&crate::io::checkpoint::Checkpoint>,
+) -> Result<(PathBuf, crate::model::Model, String), ExitCode> {
+    match (&a.model, checkpoint) {
+        (Some(p), _) => match load_file(p) {
+            Ok((m, s)) => Ok((p.clone(), m, s)),
+            Err(e) => Err(report_model_error(*e)),
+        },
+        (None, Some(c)) => {
+            let p = PathBuf::from(&c.model_path);
+            match crate::model::parse_str(&p, &c.model_text) {
+                Ok(m) => Ok((p, m, c.model_text.clone())),
+                Err(e) => Err(report_model_error(*e)),
+            }
+        }
+        (None, None) => Err(fail(2, "give a model file, or --resume DIR")),
+    }
+}
+
+/// The run's end (s) and checkpoint interval (s), checked against the model and the
+/// checkpoint. A resumed run ends where the run it resumes was to end, unless --end says
+/// otherwise.
+fn run_times(
+    a: &RunArgs,
+    model: &crate::model::Model,
+    checkpoint: Option<&crate::io::checkpoint::Checkpoint>,
+) -> Result<(f64, Option<f64>), ExitCode> {
+    let dt = model.time.dt.0;
+    let end = a
+        .end
+        .or(checkpoint.map(|c| c.end))
+        .unwrap_or(model.time.end.0);
+    if !(end.is_finite() && end > 0.0) {
+        return Err(fail(
+            2,
+            format!("--end must be a positive number of seconds, got {end}"),
+        ));
+    }
+    if end < dt {
+        return Err(fail(
+            2,
+            format!("--end {end} s is shorter than the model's time step dt = {dt} s"),
+        ));
+    }
+    let max = crate::model::validate::MAX_STEPS;
+    if end / dt > max {
+        return Err(fail(
+            2,
+            format!("--end {end} s with dt = {dt} s is more than {max:e} steps"),
+        ));
+    }
+    if let Some(c) = checkpoint {
+        if end < c.state.time + dt {
+            return Err(fail(
+                2,
+                format!(
+                    "the checkpoint is at t = {} s; the run's end ({end} s) must be at least \
+                     one step later (pass --end)",
+                    c.state.time
+                ),
+            ));
         }
     }
+    let every = a.checkpoint_every.or(checkpoint.map(|c| c.every));
+    if let Some(t) = every {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(fail(
+                2,
+                format!("--checkpoint-every must be a positive number of seconds, got {t}"),
+            ));
+        }
+    }
+    Ok((end, every))
+}
+
+/// Puts the checkpoint `c` of the run in `out` into `world` (built from the model at `path`,
+/// whose probes must be the checkpoint's), to go on to `end` (s).
+fn resume_into(
+    c: crate::io::checkpoint::Checkpoint,
+    (path, out, end): (&Path, &Path, f64),
+    probes: &[crate::probe::Probe],
+    world: &mut crate::pipeline::World,
+) -> Result<crate::io::run::Resume, ExitCode> {
+    let columns: Vec<String> = probes.iter().flat_map(|p| p.columns(world)).collect();
+    if columns != c.columns {
+        return Err(fail(
+            2,
+            format!(
+                "{} has other probes than the checkpoint in {} (probes.csv columns [{}], the \
+                 checkpoint's [{}])",
+                path.display(),
+                out.display(),
+                columns.join(", "),
+                c.columns.join(", ")
+            ),
+        ));
+    }
+    let (t, step) = (c.state.time, c.state.steps);
+    if let Err(e) = world.restore(c.state) {
+        return Err(fail(
+            2,
+            format!(
+                "{} does not fit the checkpoint in {}: {e}",
+                path.display(),
+                out.display()
+            ),
+        ));
+    }
+    errln!(
+        "resuming {} from its checkpoint at t = {t} s (step {step}) with {}, to t = {end} s",
+        out.display(),
+        path.display()
+    );
+    Ok(crate::io::run::Resume {
+        totals: c.totals,
+        output: c.output,
+    })
 }

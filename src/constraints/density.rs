@@ -198,17 +198,24 @@ impl DensityRows {
         masses: &[BodyMass],
         density_error: &mut Vec<Real>,
     ) {
-        let (ff, fb) = (&fluid.ff, &fluid.fb);
         assert_eq!(
-            ff.start.len(),
+            fluid.ff.start.len(),
             fluid.len() + 1,
             "build_rows needs update_neighbours first"
         );
+        self.reset(fluid, layout, density_error);
+        self.fluid_rows(fluid, h, density_error);
+        self.nf = fluid.len();
+        self.build_wall_rows(fluid, h);
+        self.body_entries(fluid, masses);
+        self.finish(fluid);
+    }
+
+    /// Sizes the rows' storage for `fluid` (the fluid rows' structure is the neighbour lists').
+    fn reset(&mut self, fluid: &Fluid, layout: &VelocityLayout, density_error: &mut Vec<Real>) {
+        let (ff, fb) = (&fluid.ff, &fluid.fb);
         let p = &fluid.params;
-        let k = p.kernel;
-        let v0 = fluid.volume;
         let n = fluid.len();
-        let (pos, boundary) = (&fluid.pos, &fluid.boundary);
         self.dof0 = layout.particle_dof0();
         let minv = 1.0 / fluid.mass;
         self.minv = if p.planar {
@@ -233,6 +240,18 @@ impl DensityRows {
         density_error.resize(n, 0.0);
         self.fb_coef.clear();
         self.fb_coef.resize(fb.list.len(), Vec3::zeros());
+    }
+
+    /// Each fluid row's coefficients, diagonal, density error and bias, in blocks of rows in
+    /// parallel.
+    fn fluid_rows(&mut self, fluid: &Fluid, h: Real, density_error: &mut [Real]) {
+        let (ff, fb) = (&fluid.ff, &fluid.fb);
+        let p = &fluid.params;
+        let k = p.kernel;
+        let v0 = fluid.volume;
+        let n = fluid.len();
+        let (pos, boundary) = (&fluid.pos, &fluid.boundary);
+        let minv = 1.0 / fluid.mass;
         let per = p.periodic;
         // Per-row coefficients, in blocks of rows (each block writes its own slices of the
         // outputs, so the result does not depend on which thread takes it; nothing is
@@ -325,9 +344,11 @@ impl DensityRows {
         } else {
             blocks.par_bridge().for_each(work);
         }
-        self.nf = n;
-        self.build_wall_rows(fluid, h);
-        self.body_entries(fluid, masses);
+    }
+
+    /// Warm starts, blocks and (for PGS) the colouring of all rows.
+    fn finish(&mut self, fluid: &Fluid) {
+        let (p, n, unilateral) = (&fluid.params, fluid.len(), self.unilateral);
         self.warm.clear();
         self.warm.extend_from_slice(&fluid.lambda);
         self.warm

@@ -6,12 +6,11 @@ use super::checkpoint::{self, Checkpoint, OutputMark};
 use super::csv_out::CsvSeries;
 use super::plot::{plot_panels, Panel};
 use super::vtk::VtkWriter;
-use crate::pipeline::{Stage, World};
+use crate::pipeline::World;
 use crate::probe::Probe;
 use crate::runner::{self, Observer, Progress, RunReport, Series, Totals};
 use crate::Real;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -309,56 +308,8 @@ pub fn run(world: &mut World, probes: &[Probe], opts: &RunOptions) -> Result<Run
     std::fs::create_dir_all(&dir).map_err(io)?;
     let columns: Vec<String> = probes.iter().flat_map(|p| p.columns(world)).collect();
     let total_steps = (opts.end / world.dt).round().max(1.0) as u64;
-    let bar = if opts.progress {
-        ProgressBar::new(total_steps)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} t = {msg} s | {per_sec} (steps) | ETA {eta}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_position(world.steps);
-    let fluid = world.fluid.is_some();
-    let (csv, vtk, frame) = match &opts.resume {
-        None => (
-            CsvSeries::create(&dir, &columns, fluid).map_err(io)?,
-            if opts.vtk {
-                Some(VtkWriter::new(&dir, world).map_err(io)?)
-            } else {
-                None
-            },
-            0,
-        ),
-        Some(r) => (
-            CsvSeries::resume(&dir, &columns, fluid, &r.output.csv).map_err(io)?,
-            if opts.vtk {
-                let o = &r.output;
-                let v = VtkWriter::resume(&dir, world, o.frames.clone(), o.fluid_frames.clone());
-                Some(v.map_err(io)?)
-            } else {
-                None
-            },
-            r.output.frame,
-        ),
-    };
-    let mut files = Files {
-        csv,
-        vtk,
-        frame,
-        bar,
-        stop: opts.stop.clone(),
-        plan: opts.checkpoint.clone().map(|c| Plan {
-            opts: c,
-            dir: dir.clone(),
-            end: opts.end,
-            columns: columns.clone(),
-            last: world.time,
-            written: false,
-        }),
-        before: OutputMark::default(),
-        good: None,
-    };
+    let mut files = open_files(world, &columns, opts).map_err(io)?;
+    files.bar = progress_bar(total_steps, world.steps, opts.progress);
     let result = runner::run_from(
         world,
         probes,
@@ -372,53 +323,7 @@ pub fn run(world: &mut World, probes: &[Probe], opts: &RunOptions) -> Result<Run
     let (series, report) = match result {
         Ok(r) => r,
         Err(runner::RunError::Observer(e)) => return Err(io(e)),
-        Err(runner::RunError::Interrupted { time, step }) => {
-            files.csv.flush().map_err(io)?;
-            if let Some(v) = files.vtk.as_ref() {
-                v.write_collection().map_err(io)?;
-            }
-            let message = format!(
-                "interrupted at step {step}, t = {time:.6} s{}",
-                files.resume_hint()
-            );
-            let text = format!(
-                "run summary\n  {message} (of {total_steps} steps); every output up to there is \
-                 written\n  frames           {}\n",
-                files.frame
-            );
-            std::fs::write(dir.join("summary.txt"), text).map_err(io)?;
-            return Err(RunError::Interrupted {
-                message,
-                dir: dir.display().to_string(),
-            });
-        }
-        Err(e) => {
-            let _ = files.csv.flush();
-            if let Some(v) = files.vtk.as_ref() {
-                let _ = v.write_collection();
-            }
-            let _ = files.write_last_good();
-            let hint = files.resume_hint();
-            let dir = dir.display().to_string();
-            return Err(match e {
-                runner::RunError::Diverged { time, step, what } => RunError::Diverged {
-                    time,
-                    step,
-                    body: what,
-                    dir,
-                },
-                e @ runner::RunError::Bound { .. } => {
-                    let message = format!("{e}{hint}");
-                    let text = format!("run summary\n  stopped: {message}\n");
-                    let _ = std::fs::write(opts.out.join("summary.txt"), text);
-                    RunError::OutOfBounds { message, dir }
-                }
-                e => RunError::Stopped {
-                    message: e.to_string(),
-                    dir,
-                },
-            });
-        }
+        Err(e) => return Err(stopped(e, &mut files, opts, total_steps)),
     };
     files.csv.flush().map_err(io)?;
     if let Some(v) = files.vtk.as_ref() {
@@ -432,9 +337,141 @@ pub fn run(world: &mut World, probes: &[Probe], opts: &RunOptions) -> Result<Run
                 .push(format!("the plot could not be drawn: {e}"));
         }
     }
-    summary.text = summary_text(world, &opts.description, &summary);
+    summary.text = super::summary::summary_text(world, &opts.description, &summary);
     std::fs::write(dir.join("summary.txt"), &summary.text).map_err(io)?;
     Ok(summary)
+}
+
+/// The progress bar of a run of `total` steps, at step `at` (hidden unless `shown`).
+fn progress_bar(total: u64, at: u64, shown: bool) -> ProgressBar {
+    let bar = if shown {
+        ProgressBar::new(total)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} t = {msg} s | {per_sec} (steps) | ETA {eta}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    bar.set_position(at);
+    bar
+}
+
+/// The run's output files in `opts.out`, new or (resuming) cut back to the checkpoint's marks.
+fn open_files(world: &World, columns: &[String], opts: &RunOptions) -> std::io::Result<Files> {
+    let dir = &opts.out;
+    let fluid = world.fluid.is_some();
+    let (csv, vtk, frame) = match &opts.resume {
+        None => (
+            CsvSeries::create(dir, columns, fluid)?,
+            if opts.vtk {
+                Some(VtkWriter::new(dir, world)?)
+            } else {
+                None
+            },
+            0,
+        ),
+        Some(r) => (
+            CsvSeries::resume(dir, columns, fluid, &r.output.csv)?,
+            if opts.vtk {
+                let o = &r.output;
+                Some(VtkWriter::resume(
+                    dir,
+                    world,
+                    o.frames.clone(),
+                    o.fluid_frames.clone(),
+                )?)
+            } else {
+                None
+            },
+            r.output.frame,
+        ),
+    };
+    Ok(Files {
+        csv,
+        vtk,
+        frame,
+        bar: ProgressBar::hidden(),
+        stop: opts.stop.clone(),
+        plan: opts.checkpoint.clone().map(|c| Plan {
+            opts: c,
+            dir: dir.clone(),
+            end: opts.end,
+            columns: columns.to_vec(),
+            last: world.time,
+            written: false,
+        }),
+        before: OutputMark::default(),
+        good: None,
+    })
+}
+
+/// A run that stopped before its end (interrupted, diverged, out of bounds): everything written
+/// up to there is flushed, the summary says where, and the error says how to go on.
+fn stopped(
+    e: runner::RunError<std::io::Error>,
+    files: &mut Files,
+    opts: &RunOptions,
+    total_steps: u64,
+) -> RunError {
+    let dir = &opts.out;
+    let io = |source: std::io::Error| RunError::Io {
+        dir: dir.display().to_string(),
+        source,
+    };
+    if let runner::RunError::Interrupted { time, step } = e {
+        let written = (|| {
+            files.csv.flush()?;
+            if let Some(v) = files.vtk.as_ref() {
+                v.write_collection()?;
+            }
+            Ok(())
+        })();
+        if let Err(e) = written {
+            return io(e);
+        }
+        let message = format!(
+            "interrupted at step {step}, t = {time:.6} s{}",
+            files.resume_hint()
+        );
+        let text = format!(
+            "run summary\n  {message} (of {total_steps} steps); every output up to there is \
+             written\n  frames           {}\n",
+            files.frame
+        );
+        if let Err(e) = std::fs::write(dir.join("summary.txt"), text) {
+            return io(e);
+        }
+        return RunError::Interrupted {
+            message,
+            dir: dir.display().to_string(),
+        };
+    }
+    let _ = files.csv.flush();
+    if let Some(v) = files.vtk.as_ref() {
+        let _ = v.write_collection();
+    }
+    let _ = files.write_last_good();
+    let hint = files.resume_hint();
+    let dir = dir.display().to_string();
+    match e {
+        runner::RunError::Diverged { time, step, what } => RunError::Diverged {
+            time,
+            step,
+            body: what,
+            dir,
+        },
+        e @ runner::RunError::Bound { .. } => {
+            let message = format!("{e}{hint}");
+            let text = format!("run summary\n  stopped: {message}\n");
+            let _ = std::fs::write(opts.out.join("summary.txt"), text);
+            RunError::OutOfBounds { message, dir }
+        }
+        e => RunError::Stopped {
+            message: e.to_string(),
+            dir,
+        },
+    }
 }
 
 fn summary_of(r: &RunReport, frames: usize, series: Series) -> RunSummary {
@@ -470,107 +507,4 @@ fn plot(
         });
     }
     plot_panels(&dir.join("plot.png"), &series.time, &panels).map_err(|e| e.to_string())
-}
-
-fn summary_text(world: &World, description: &str, summary: &RunSummary) -> String {
-    let s = &summary.report;
-    let mut t = String::new();
-    let _ = writeln!(t, "run summary");
-    if !description.is_empty() {
-        let _ = writeln!(t, "  model            {description}");
-    }
-    let _ = writeln!(t, "  solver           {}", world.solver.name());
-    let _ = writeln!(
-        t,
-        "  bodies           {} ({} dynamic), joints {}",
-        world.bodies.len(),
-        world.bodies.iter().filter(|b| b.is_dynamic()).count(),
-        world.joints.len()
-    );
-    if let Some(f) = world.fluid.as_ref() {
-        let _ = writeln!(
-            t,
-            "  fluid            {} particles, {} boundary particles; method {}",
-            f.len(),
-            f.boundary.len(),
-            world.fluid_method.name()
-        );
-    }
-    let _ = writeln!(
-        t,
-        "  unknowns         {} ({})",
-        world.dof_count(),
-        if world.dofs == crate::body::Dofs::Planar {
-            "2D: 3 per dynamic body, 2 per particle"
-        } else {
-            "6 per dynamic body, 3 per particle"
-        }
-    );
-    let _ = writeln!(
-        t,
-        "  steps            {} of dt = {} s, to t = {:.6} s",
-        s.steps, world.dt, world.time
-    );
-    let wall = s.wall.as_secs_f64();
-    let _ = writeln!(
-        t,
-        "  wall time        {:.3} s ({:.1} steps/s; {:.4} ms per step; {:.2} s per simulated second)",
-        wall,
-        s.steps as Real / wall.max(1e-9),
-        1e3 * wall / s.steps.max(1) as Real,
-        wall / (s.steps.max(1) as Real * world.dt)
-    );
-    let _ = writeln!(
-        t,
-        "  iterations       mean {:.2}, max {} (constraint solve)",
-        s.mean_iterations, s.max_iterations
-    );
-    if !world.fluid_method.in_solve() && world.fluid.is_some() {
-        let _ = writeln!(
-            t,
-            "  sub-steps        mean {:.2} per step (explicit fluid)",
-            s.mean_substeps
-        );
-    }
-    if !world.contact_resolver.rows_in_solve() {
-        let (sum, max, capped, de) = s.impulses;
-        let _ = writeln!(
-            t,
-            "  contacts         {}: mean {:.1} impulses per step, max {max}, {capped} steps capped; kinetic energy changed by {de:.6e} J in all",
-            world.contact_resolver.name(),
-            sum as Real / s.steps.max(1) as Real
-        );
-    }
-    if world.fluid_method.has_pressure_solve() {
-        let _ = writeln!(
-            t,
-            "  pressure solve   mean {:.1} CG iterations per sub-step, largest residual {:.2e}",
-            s.pressure_iterations, s.max_pressure_residual
-        );
-    }
-    let _ = writeln!(
-        t,
-        "  residual         max {:.3e} m/s; {} steps stopped at the iteration limit",
-        s.max_residual, s.unconverged_steps
-    );
-    if world.fluid.is_some() {
-        let (c, at) = s.max_compression;
-        let _ = writeln!(
-            t,
-            "  compression      largest {c:.3e} (t = {at:.6} s; checked every step)"
-        );
-    }
-    let _ = writeln!(t, "  frames           {}", summary.frames);
-    let _ = writeln!(t, "  wall time per stage (total, per step):");
-    for st in Stage::ALL {
-        let d = world.timings.get(st).as_secs_f64();
-        let _ = writeln!(
-            t,
-            "    {:<16} {:>9.4} s  {:>9.2} µs",
-            st.name(),
-            d,
-            1e6 * d / s.steps.max(1) as Real
-        );
-    }
-    t
 }

@@ -5,7 +5,8 @@
 //! cylinder whose axis is z), a capsule a stadium prism, a convex hull of `(x, y)` points a
 //! polygonal prism, a cuboid gets `hz = thickness / 2`.
 
-use super::schema::ShapeDef;
+use super::schema::{PartDef, ShapeDef};
+use super::values::V3;
 use crate::body::Dofs;
 use crate::math::{to_pv, Iso, Quat, Real, Vec3};
 use parry3d_f64::math::Vector;
@@ -146,24 +147,7 @@ pub fn build_shape(
         ShapeDef::FacetedBall {
             radius,
             subdivisions,
-        } => {
-            if planar {
-                return err("FacetedBall is a 3D shape; in a planar model use Ball or ConvexHull");
-            }
-            if *subdivisions > MAX_SUBDIVISIONS {
-                return Err(ShapeError(format!(
-                    "{subdivisions} subdivisions; at most {MAX_SUBDIVISIONS} (2 562 vertices)"
-                )));
-            }
-            let pts: Vec<_> = icosphere(*subdivisions)
-                .iter()
-                .map(|p| to_pv(&(p * radius.0)))
-                .collect();
-            match SharedShape::convex_hull(&pts) {
-                Some(s) => (s, Iso::identity()),
-                None => return err("could not build the faceted ball"),
-            }
-        }
+        } => faceted_ball(radius.0, *subdivisions, planar)?,
         ShapeDef::Cuboid { half_extents } => {
             let h = half_extents.0;
             let z = if planar { hz } else { h.2 };
@@ -177,30 +161,7 @@ pub fn build_shape(
         ShapeDef::Capsule {
             half_height,
             radius,
-        } => {
-            if planar {
-                let (hh, r) = (half_height.0, radius.0);
-                let n = 24;
-                let mut pts = Vec::with_capacity(4 * (n + 1));
-                for (cy, start) in [(hh, 0.0), (-hh, std::f64::consts::PI)] {
-                    for i in 0..=n {
-                        let a = start + std::f64::consts::PI * i as Real / n as Real;
-                        let (x, y) = (r * a.cos(), cy + r * a.sin());
-                        pts.push(Vector::new(x, y, -hz));
-                        pts.push(Vector::new(x, y, hz));
-                    }
-                }
-                match SharedShape::convex_hull(&pts) {
-                    Some(s) => (s, Iso::identity()),
-                    None => return err("could not build the planar capsule"),
-                }
-            } else {
-                (
-                    SharedShape::capsule_y(half_height.0, radius.0),
-                    Iso::identity(),
-                )
-            }
-        }
+        } => capsule(half_height.0, radius.0, planar, hz)?,
         ShapeDef::Cylinder {
             half_height,
             radius,
@@ -215,67 +176,140 @@ pub fn build_shape(
                 Iso::identity(),
             )
         }
-        ShapeDef::ConvexHull { points } => {
-            let mut pts = Vec::new();
-            for p in points {
-                if planar {
-                    pts.push(Vector::new(p.0, p.1, -hz));
-                    pts.push(Vector::new(p.0, p.1, hz));
-                } else {
-                    pts.push(to_pv(&p.vec()));
-                }
-            }
-            match SharedShape::convex_hull(&pts) {
-                Some(s) if s.mass_properties(1.0).inv_mass.is_finite() && s.mass_properties(1.0).inv_mass > 0.0 => {
-                    (s, Iso::identity())
-                }
-                _ => return err("the convex hull of these points has no volume (need at least 3 non-collinear points in 2D, 4 non-coplanar in 3D)"),
-            }
-        }
-        ShapeDef::TriMesh { vertices, indices } => {
-            if planar {
-                return err("TriMesh is a 3D shape; in a planar model use ConvexHull or Compound");
-            }
-            let nv = vertices.len() as u32;
-            if let Some(t) = indices.iter().find(|t| t.0 >= nv || t.1 >= nv || t.2 >= nv) {
-                return Err(ShapeError(format!(
-                    "triangle ({}, {}, {}) refers to a vertex beyond the {} given",
-                    t.0, t.1, t.2, nv
-                )));
-            }
-            let v = vertices.iter().map(|p| to_pv(&p.vec())).collect();
-            let i = indices.iter().map(|t| [t.0, t.1, t.2]).collect();
-            match SharedShape::trimesh(v, i) {
-                Ok(s) => (s, Iso::identity()),
-                Err(e) => return Err(ShapeError(format!("invalid triangle mesh: {e}"))),
-            }
-        }
-        ShapeDef::Compound { parts } => {
-            if parts.is_empty() {
-                return err("a compound needs at least one part");
-            }
-            let mut shapes = Vec::new();
-            for part in parts {
-                if matches!(
-                    part.shape,
-                    ShapeDef::Compound { .. } | ShapeDef::TriMesh { .. }
-                ) {
-                    return err(
-                        "compound parts must be convex shapes (no nested Compound or TriMesh)",
-                    );
-                }
-                let (s, off) = build_shape(&part.shape, dofs, thickness)?;
-                let Some(rot) = part.rotation.quat() else {
-                    return err("a compound part's rotation has a zero axis or quaternion");
-                };
-                let mut pos = part.position.vec();
-                if planar {
-                    pos.z = 0.0;
-                }
-                let pose = Iso::from_parts(pos.into(), rot) * off;
-                shapes.push((pose.into(), s));
-            }
-            (SharedShape::compound(shapes), Iso::identity())
-        }
+        ShapeDef::ConvexHull { points } => convex_hull(points, planar, hz)?,
+        ShapeDef::TriMesh { vertices, indices } => trimesh(vertices, indices, planar)?,
+        ShapeDef::Compound { parts } => compound(parts, dofs, thickness)?,
     })
+}
+
+/// A faceted ball of circumscribed `radius` (m), its icosphere split `subdivisions` times.
+fn faceted_ball(
+    radius: Real,
+    subdivisions: u8,
+    planar: bool,
+) -> Result<(SharedShape, Iso), ShapeError> {
+    let err = |m: &str| Err(ShapeError(m.to_string()));
+    if planar {
+        return err("FacetedBall is a 3D shape; in a planar model use Ball or ConvexHull");
+    }
+    if subdivisions > MAX_SUBDIVISIONS {
+        return Err(ShapeError(format!(
+            "{subdivisions} subdivisions; at most {MAX_SUBDIVISIONS} (2 562 vertices)"
+        )));
+    }
+    let pts: Vec<_> = icosphere(subdivisions)
+        .iter()
+        .map(|p| to_pv(&(p * radius)))
+        .collect();
+    match SharedShape::convex_hull(&pts) {
+        Some(s) => Ok((s, Iso::identity())),
+        None => err("could not build the faceted ball"),
+    }
+}
+
+/// A capsule along y (m), in a planar model a stadium prism of depth `2 hz` (m).
+fn capsule(
+    half_height: Real,
+    radius: Real,
+    planar: bool,
+    hz: Real,
+) -> Result<(SharedShape, Iso), ShapeError> {
+    let err = |m: &str| Err(ShapeError(m.to_string()));
+    if planar {
+        let (hh, r) = (half_height, radius);
+        let n = 24;
+        let mut pts = Vec::with_capacity(4 * (n + 1));
+        for (cy, start) in [(hh, 0.0), (-hh, std::f64::consts::PI)] {
+            for i in 0..=n {
+                let a = start + std::f64::consts::PI * i as Real / n as Real;
+                let (x, y) = (r * a.cos(), cy + r * a.sin());
+                pts.push(Vector::new(x, y, -hz));
+                pts.push(Vector::new(x, y, hz));
+            }
+        }
+        match SharedShape::convex_hull(&pts) {
+            Some(s) => Ok((s, Iso::identity())),
+            None => err("could not build the planar capsule"),
+        }
+    } else {
+        Ok((SharedShape::capsule_y(half_height, radius), Iso::identity()))
+    }
+}
+
+/// The convex hull of `points` (m), in a planar model a prism of depth `2 hz` (m).
+fn convex_hull(points: &[V3], planar: bool, hz: Real) -> Result<(SharedShape, Iso), ShapeError> {
+    let err = |m: &str| Err(ShapeError(m.to_string()));
+    let mut pts = Vec::new();
+    for p in points {
+        if planar {
+            pts.push(Vector::new(p.0, p.1, -hz));
+            pts.push(Vector::new(p.0, p.1, hz));
+        } else {
+            pts.push(to_pv(&p.vec()));
+        }
+    }
+    match SharedShape::convex_hull(&pts) {
+        Some(s) if s.mass_properties(1.0).inv_mass.is_finite() && s.mass_properties(1.0).inv_mass > 0.0 => {
+            Ok((s, Iso::identity()))
+        }
+        _ => err("the convex hull of these points has no volume (need at least 3 non-collinear points in 2D, 4 non-coplanar in 3D)"),
+    }
+}
+
+/// A triangle mesh (3D only) of `vertices` (m) and `indices`.
+fn trimesh(
+    vertices: &[V3],
+    indices: &[(u32, u32, u32)],
+    planar: bool,
+) -> Result<(SharedShape, Iso), ShapeError> {
+    let err = |m: &str| Err(ShapeError(m.to_string()));
+    if planar {
+        return err("TriMesh is a 3D shape; in a planar model use ConvexHull or Compound");
+    }
+    let nv = vertices.len() as u32;
+    if let Some(t) = indices.iter().find(|t| t.0 >= nv || t.1 >= nv || t.2 >= nv) {
+        return Err(ShapeError(format!(
+            "triangle ({}, {}, {}) refers to a vertex beyond the {} given",
+            t.0, t.1, t.2, nv
+        )));
+    }
+    let v = vertices.iter().map(|p| to_pv(&p.vec())).collect();
+    let i = indices.iter().map(|t| [t.0, t.1, t.2]).collect();
+    match SharedShape::trimesh(v, i) {
+        Ok(s) => Ok((s, Iso::identity())),
+        Err(e) => Err(ShapeError(format!("invalid triangle mesh: {e}"))),
+    }
+}
+
+/// A compound of convex `parts` placed in the body frame.
+fn compound(
+    parts: &[PartDef],
+    dofs: Dofs,
+    thickness: Real,
+) -> Result<(SharedShape, Iso), ShapeError> {
+    let err = |m: &str| Err(ShapeError(m.to_string()));
+    let planar = dofs == Dofs::Planar;
+    if parts.is_empty() {
+        return err("a compound needs at least one part");
+    }
+    let mut shapes = Vec::new();
+    for part in parts {
+        if matches!(
+            part.shape,
+            ShapeDef::Compound { .. } | ShapeDef::TriMesh { .. }
+        ) {
+            return err("compound parts must be convex shapes (no nested Compound or TriMesh)");
+        }
+        let (s, off) = build_shape(&part.shape, dofs, thickness)?;
+        let Some(rot) = part.rotation.quat() else {
+            return err("a compound part's rotation has a zero axis or quaternion");
+        };
+        let mut pos = part.position.vec();
+        if planar {
+            pos.z = 0.0;
+        }
+        let pose = Iso::from_parts(pos.into(), rot) * off;
+        shapes.push((pose.into(), s));
+    }
+    Ok((SharedShape::compound(shapes), Iso::identity()))
 }

@@ -99,6 +99,78 @@ fn project_all<R: RowSet>(rows: &R, x: &mut [Real]) {
     }
 }
 
+/// Per-row bias and compliance, one scale per block (the mean `J M⁻¹ Jᵀ + ε` of its rows: the
+/// residual's, and with diagonal scaling the step's) and the step's diagonal scaling `dinv`.
+fn row_data<R: RowSet>(p: &ApgdParams, rows: &R, [dinv, scale, bias, comp]: [&mut [Real]; 4]) {
+    for k in 0..rows.len() {
+        bias[k] = rows.bias(k);
+        comp[k] = rows.compliance(k);
+    }
+    block_scales(rows, scale);
+    for (di, &d) in dinv.iter_mut().zip(scale.iter()) {
+        *di = if p.diagonal_scaling && d > 1e-300 {
+            1.0 / d
+        } else {
+            1.0
+        };
+    }
+}
+
+/// The Lipschitz constant of `∇f` estimated from `x` and `x + 1`: `|∇f(x + 1) − ∇f(x)| / √n`
+/// (at least 1e-12); leaves `∇f(x)` in `gx`.
+fn initial_lipschitz<R: RowSet>(
+    rows: &R,
+    c: &Constants,
+    vstar: &[Real],
+    x: &[Real],
+    u: &mut [Real],
+    [gx, g, tmp]: [&mut [Real]; 3],
+) -> Real {
+    let n = rows.len();
+    gradient(rows, c, vstar, x, u, gx);
+    for k in 0..n {
+        tmp[k] = x[k] + 1.0;
+    }
+    gradient(rows, c, vstar, tmp, u, g);
+    let num: Real = g
+        .iter()
+        .zip(gx.iter())
+        .map(|(a, b)| (a - b) * (a - b))
+        .sum::<Real>()
+        .sqrt();
+    (num / (n as Real).sqrt()).max(1e-12)
+}
+
+/// `g = (1 + β) gx − β gx_prev`: the affine gradient at the extrapolated point from the
+/// gradients at the last two iterates (`g = gx` when β = 0).
+fn extrapolate(g: &mut [Real], gx: &[Real], gx_prev: &[Real], beta: Real) {
+    if beta == 0.0 {
+        g.copy_from_slice(gx);
+    } else {
+        fill(g, |k| (1.0 + beta) * gx[k] - beta * gx_prev[k]);
+    }
+}
+
+/// Nesterov's momentum after an iterate: `y = x` and θ = 1 on a `restart`, else
+/// `y = x + β (x − x_prev)` with θ's next value. Returns (β of y, θ).
+fn momentum(
+    theta: Real,
+    restart: bool,
+    x: &[Real],
+    x_prev: &[Real],
+    y: &mut [Real],
+) -> (Real, Real) {
+    let theta_next = 0.5 * (-theta * theta + theta * (theta * theta + 4.0).sqrt());
+    let beta = theta * (1.0 - theta) / (theta * theta + theta_next);
+    if restart {
+        y.copy_from_slice(x);
+        (0.0, 1.0)
+    } else {
+        fill(y, |k| x[k] + beta * (x[k] - x_prev[k]));
+        (beta, theta_next)
+    }
+}
+
 /// Runs APGD. `lambda`: warm start in, impulses out; `v`: `v*` in, `v⁺` out.
 pub fn solve<R: RowSet>(
     p: &ApgdParams,
@@ -116,48 +188,21 @@ pub fn solve<R: RowSet>(
     }
     let ndof = v.len();
     let Workspace { bufs, partials, .. } = ws;
-    let [vstar, u, r, x, x_prev, y, g, gx, gx_prev, best, tmp, dinv, scale, bias, comp] =
-        super::take(bufs, 15, n.max(ndof))
+    // Two vectors over the velocities (v*, u = M⁻¹ Jᵀ λ), the others over the rows.
+    let all = super::take(bufs, 15, n.max(ndof));
+    for (i, b) in all.iter_mut().enumerate() {
+        b.truncate(if i < 2 { ndof } else { n });
+    }
+    let [vstar, u, r, x, x_prev, y, g, gx, gx_prev, best, tmp, dinv, scale, bias, comp] = all
     else {
         unreachable!()
     };
-    for b in [&mut *dinv, &mut *scale, &mut *bias, &mut *comp] {
-        b.truncate(n);
-    }
-    for k in 0..n {
-        bias[k] = rows.bias(k);
-        comp[k] = rows.compliance(k);
-    }
+    row_data(p, rows, [dinv, scale, bias, comp]);
     let c = Constants {
         bias,
         compliance: comp,
     };
-    // One scale per block (the mean `J M⁻¹ Jᵀ + ε` of its rows): the residual's, and with
-    // diagonal scaling the step's.
-    block_scales(rows, scale);
-    for (di, &d) in dinv.iter_mut().zip(scale.iter()) {
-        *di = if p.diagonal_scaling && d > 1e-300 {
-            1.0 / d
-        } else {
-            1.0
-        };
-    }
-    vstar.truncate(ndof);
     vstar.copy_from_slice(v);
-    u.truncate(ndof);
-    for b in [
-        &mut *r,
-        &mut *x,
-        &mut *x_prev,
-        &mut *y,
-        &mut *g,
-        &mut *gx,
-        &mut *gx_prev,
-        &mut *best,
-        &mut *tmp,
-    ] {
-        b.truncate(n);
-    }
     // r = J v* + b (the gradient at λ = 0).
     rows.mul_j(vstar, r);
     for (rk, b) in r.iter_mut().zip(c.bias) {
@@ -171,18 +216,7 @@ pub fn solve<R: RowSet>(
     }
     project_all(rows, x);
     // Initial Lipschitz estimate from two nearby points; gx = ∇f(x).
-    gradient(rows, &c, vstar, x, u, gx);
-    for k in 0..n {
-        tmp[k] = x[k] + 1.0;
-    }
-    gradient(rows, &c, vstar, tmp, u, g);
-    let num: Real = g
-        .iter()
-        .zip(gx.iter())
-        .map(|(a, b)| (a - b) * (a - b))
-        .sum::<Real>()
-        .sqrt();
-    let mut lip = (num / (n as Real).sqrt()).max(1e-12);
+    let mut lip = initial_lipschitz(rows, &c, vstar, x, u, [gx, g, tmp]);
     let mut t = 1.0 / lip;
     let mut theta: Real = 1.0;
     y.copy_from_slice(x);
@@ -198,12 +232,7 @@ pub fn solve<R: RowSet>(
         // g = ∇f(y). The gradient is affine, ∇f(λ) = N λ + r, so at the extrapolated point
         // it is the same combination of the gradients at x and x_prev, both already known:
         // one gradient (two products) per iteration instead of two.
-        if beta_y == 0.0 {
-            g.copy_from_slice(gx);
-        } else {
-            let (gx, gx_prev) = (&*gx, &*gx_prev);
-            fill(g, |k| (1.0 + beta_y) * gx[k] - beta_y * gx_prev[k]);
-        }
+        extrapolate(g, gx, gx_prev, beta_y);
         let fy = {
             let (y, g, r) = (&*y, &*g, &*r);
             0.5 * sums4(n, partials, |k| [y[k] * (g[k] + r[k]), 0.0, 0.0, 0.0])[0]
@@ -249,18 +278,7 @@ pub fn solve<R: RowSet>(
             converged = true;
             break;
         }
-        let theta_next = 0.5 * (-theta * theta + theta * (theta * theta + 4.0).sqrt());
-        let beta = theta * (1.0 - theta) / (theta * theta + theta_next);
-        if restart_test > 0.0 {
-            y.copy_from_slice(x);
-            beta_y = 0.0;
-            theta = 1.0;
-        } else {
-            let (x, x_prev) = (&*x, &*x_prev);
-            fill(y, |k| x[k] + beta * (x[k] - x_prev[k]));
-            beta_y = beta;
-            theta = theta_next;
-        }
+        (beta_y, theta) = momentum(theta, restart_test > 0.0, x, x_prev, y);
         lip *= 0.9;
         t = 1.0 / lip;
     }

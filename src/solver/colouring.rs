@@ -258,6 +258,23 @@ pub(crate) struct Sweep<'a> {
 }
 
 impl Sweep<'_> {
+    /// Sweeps every colour of `colouring` in order (forward or backward as the sweep goes);
+    /// `lc` holds the impulses in colouring order. Returns the largest velocity-scaled change.
+    pub(crate) fn colours(&self, colouring: &Colouring, lc: &mut [Real]) -> Real {
+        let mut m: Real = 0.0;
+        for i in 0..COLOURS {
+            let colour = if self.forward { i } else { COLOURS - 1 - i };
+            let g = colouring.colour(colour);
+            if g.is_empty() {
+                continue;
+            }
+            let bounds = &colouring.group_start[g.start..=g.end];
+            let (a, z) = (bounds[0] as usize, bounds[bounds.len() - 1] as usize);
+            m = m.max(self.groups(bounds, &mut lc[a..z]));
+        }
+        m
+    }
+
     /// Sweeps the groups between the boundaries `bounds` (positions in colouring order; `lc`
     /// holds the impulses of positions `bounds[0]..bounds[last]`), splitting them between
     /// threads. Returns the largest velocity-scaled change.

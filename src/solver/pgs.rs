@@ -101,76 +101,20 @@ pub fn solve<R: RowSet>(
     let mut iterations = 0;
     let mut converged = false;
     let blocks = rows.blocks();
-    // Factor the matrices of multi-row bilateral blocks once per solve.
-    offsets.clear();
-    factors.clear();
-    for b in blocks {
-        offsets.push(factors.len());
-        if let BlockKind::Bilateral { len } = b.kind {
-            if len > 1 {
-                let at = factors.len();
-                factors.resize(at + len * len, 0.0);
-                for i in 0..len {
-                    for j in 0..len {
-                        let mut a = rows.coupling(b.start + i, b.start + j);
-                        if i == j {
-                            a += rows.compliance(b.start + i);
-                        }
-                        factors[at + i * len + j] = a;
-                    }
-                }
-                cholesky_in_place(&mut factors[at..at + len * len], len);
-            }
-        }
-    }
+    factor_blocks(rows, blocks, offsets, factors);
     let factors = &*factors;
     // The coloured family (one block per row, blocks `fam.start..fam.end`) and its rows' data
     // in colouring order.
     let col = rows.coloured().filter(|c| !c.colouring.rows.is_empty());
-    let fam = match &col {
-        Some(c) => {
-            let b0 = blocks.partition_point(|b| b.start < c.offset);
-            b0..b0 + c.len
-        }
-        None => blocks.len()..blocks.len(),
-    };
-    if let Some(c) = &col {
-        for (p, &k) in c.colouring.rows.iter().enumerate() {
-            let k = c.offset + k as usize;
-            lc[p] = lambda[k];
-            dc[p] = d[k];
-            bc[p] = rows.bias(k);
-            ec[p] = rows.compliance(k);
-            lo[p] = match blocks[fam.start + k - c.offset].kind {
-                BlockKind::Unilateral => 0.0,
-                BlockKind::Bilateral { len: 1 } => Real::NEG_INFINITY,
-                kind => unreachable!("a coloured row must be a block of one row, not {kind:?}"),
-            };
-        }
-    }
+    let fam = gather_coloured(rows, col.as_ref(), lambda, d, [lc, dc, bc, ec, lo]);
     let (dc, bc, ec, lo) = (&*dc, &*bc, &*ec, &*lo);
-    let update = |bi: usize, lambda: &mut [Real], v: &mut [Real]| -> Real {
-        let b = &blocks[bi];
-        let k = b.start;
-        let row = |k: usize, lo: Real, hi: Real, lambda: &mut [Real], v: &mut [Real]| {
-            row_update(rows, d, lambda, v, omega, k, lo, hi)
-        };
-        match b.kind {
-            BlockKind::Bilateral { len: 1 } => {
-                row(k, Real::NEG_INFINITY, Real::INFINITY, lambda, v)
-            }
-            BlockKind::Bilateral { len } => {
-                let f = &factors[offsets[bi]..offsets[bi] + len * len];
-                block_update(rows, f, lambda, v, omega, k, len)
-            }
-            BlockKind::Unilateral => row(k, 0.0, Real::INFINITY, lambda, v),
-            BlockKind::Friction { mu } => {
-                let normal = row(k, 0.0, Real::INFINITY, lambda, v);
-                let lim = mu * lambda[k];
-                let t1 = row(k + 1, -lim, lim, lambda, v);
-                normal.max(t1).max(row(k + 2, -lim, lim, lambda, v))
-            }
-        }
+    let up = Updater {
+        rows,
+        blocks,
+        d,
+        factors,
+        offsets,
+        omega,
     };
     for it in 0..p.max_iterations {
         iterations += 1;
@@ -178,25 +122,16 @@ pub fn solve<R: RowSet>(
         // Symmetric Gauss–Seidel: sweep forward, then backward. Forward order: the blocks before
         // the coloured family, its colours, its serial rows, the blocks after it.
         let forward = it % 2 == 0;
-        let serial = |range: std::ops::Range<usize>, lambda: &mut [Real], v: &mut [Real]| {
-            let mut m: Real = 0.0;
-            if forward {
-                range.for_each(|bi| m = m.max(update(bi, lambda, v)));
-            } else {
-                range.rev().for_each(|bi| m = m.max(update(bi, lambda, v)));
-            }
-            m
-        };
         let (first, last) = if forward {
             (0..fam.start, fam.end..blocks.len())
         } else {
             (fam.end..blocks.len(), 0..fam.start)
         };
-        max_change = max_change.max(serial(first, lambda, v));
+        max_change = max_change.max(up.serial(first, forward, lambda, v));
         if let Some(c) = &col {
             let family_serial = |lambda: &mut [Real], v: &mut [Real]| {
                 let mut m: Real = 0.0;
-                let mut one = |k: &u32| m = m.max(update(fam.start + *k as usize, lambda, v));
+                let mut one = |k: &u32| m = m.max(up.update(fam.start + *k as usize, lambda, v));
                 if forward {
                     c.colouring.serial.iter().for_each(&mut one);
                 } else {
@@ -219,26 +154,13 @@ pub fn solve<R: RowSet>(
                 forward,
                 v: shared,
             };
-            for i in 0..super::colouring::COLOURS {
-                let colour = if forward {
-                    i
-                } else {
-                    super::colouring::COLOURS - 1 - i
-                };
-                let g = c.colouring.colour(colour);
-                if g.is_empty() {
-                    continue;
-                }
-                let bounds = &c.colouring.group_start[g.start..=g.end];
-                let (a, z) = (bounds[0] as usize, bounds[bounds.len() - 1] as usize);
-                max_change = max_change.max(sweep.groups(bounds, &mut lc[a..z]));
-            }
+            max_change = max_change.max(sweep.colours(c.colouring, lc));
             shared.store(v);
             if forward {
                 max_change = max_change.max(family_serial(lambda, v));
             }
         }
-        max_change = max_change.max(serial(last, lambda, v));
+        max_change = max_change.max(up.serial(last, forward, lambda, v));
         if max_change < p.tolerance {
             converged = true;
             break;
@@ -250,17 +172,148 @@ pub fn solve<R: RowSet>(
         }
     }
     // Report the same residual measure as APGD (on the box projection PGS solves).
+    SolveInfo {
+        iterations,
+        residual: residual(rows, lambda, v, w, scale),
+        converged,
+    }
+}
+
+/// What a block update reads: the rows, their blocks, the diagonals `d`, the factors of
+/// multi-row bilateral blocks, the relaxation ω.
+struct Updater<'a, R> {
+    rows: &'a R,
+    blocks: &'a [super::Block],
+    d: &'a [Real],
+    factors: &'a [Real],
+    offsets: &'a [usize],
+    omega: Real,
+}
+
+impl<R: RowSet> Updater<'_, R> {
+    /// Projected update of block `bi`; returns the largest velocity-scaled change.
+    #[inline]
+    fn update(&self, bi: usize, lambda: &mut [Real], v: &mut [Real]) -> Real {
+        let (rows, d, omega) = (self.rows, self.d, self.omega);
+        let b = &self.blocks[bi];
+        let k = b.start;
+        let row = |k: usize, lo: Real, hi: Real, lambda: &mut [Real], v: &mut [Real]| {
+            row_update(rows, d, lambda, v, omega, k, lo, hi)
+        };
+        match b.kind {
+            BlockKind::Bilateral { len: 1 } => {
+                row(k, Real::NEG_INFINITY, Real::INFINITY, lambda, v)
+            }
+            BlockKind::Bilateral { len } => {
+                let f = &self.factors[self.offsets[bi]..self.offsets[bi] + len * len];
+                block_update(rows, f, lambda, v, omega, k, len)
+            }
+            BlockKind::Unilateral => row(k, 0.0, Real::INFINITY, lambda, v),
+            BlockKind::Friction { mu } => {
+                let normal = row(k, 0.0, Real::INFINITY, lambda, v);
+                let lim = mu * lambda[k];
+                let t1 = row(k + 1, -lim, lim, lambda, v);
+                normal.max(t1).max(row(k + 2, -lim, lim, lambda, v))
+            }
+        }
+    }
+
+    /// Updates the blocks of `range` in order (`forward`) or in reverse.
+    fn serial(
+        &self,
+        range: std::ops::Range<usize>,
+        forward: bool,
+        lambda: &mut [Real],
+        v: &mut [Real],
+    ) -> Real {
+        let mut m: Real = 0.0;
+        if forward {
+            range.for_each(|bi| m = m.max(self.update(bi, lambda, v)));
+        } else {
+            range
+                .rev()
+                .for_each(|bi| m = m.max(self.update(bi, lambda, v)));
+        }
+        m
+    }
+}
+
+/// Factors the matrices of multi-row bilateral blocks (once per solve): block `b`'s factor is
+/// `factors[offsets[b]..]`.
+fn factor_blocks<R: RowSet>(
+    rows: &R,
+    blocks: &[super::Block],
+    offsets: &mut Vec<usize>,
+    factors: &mut Vec<Real>,
+) {
+    offsets.clear();
+    factors.clear();
+    for b in blocks {
+        offsets.push(factors.len());
+        if let BlockKind::Bilateral { len } = b.kind {
+            if len > 1 {
+                let at = factors.len();
+                factors.resize(at + len * len, 0.0);
+                for i in 0..len {
+                    for j in 0..len {
+                        let mut a = rows.coupling(b.start + i, b.start + j);
+                        if i == j {
+                            a += rows.compliance(b.start + i);
+                        }
+                        factors[at + i * len + j] = a;
+                    }
+                }
+                cholesky_in_place(&mut factors[at..at + len * len], len);
+            }
+        }
+    }
+}
+
+/// The coloured family's blocks (one per row; empty without a coloured family) and its rows'
+/// data in colouring order: impulse, diagonal, bias, compliance and lower bound.
+fn gather_coloured<R: RowSet>(
+    rows: &R,
+    col: Option<&super::Coloured>,
+    lambda: &[Real],
+    d: &[Real],
+    [lc, dc, bc, ec, lo]: [&mut [Real]; 5],
+) -> std::ops::Range<usize> {
+    let blocks = rows.blocks();
+    let Some(c) = col else {
+        return blocks.len()..blocks.len();
+    };
+    let b0 = blocks.partition_point(|b| b.start < c.offset);
+    let fam_blocks = &blocks[b0..];
+    for (p, &k) in c.colouring.rows.iter().enumerate() {
+        let k = c.offset + k as usize;
+        lc[p] = lambda[k];
+        dc[p] = d[k];
+        bc[p] = rows.bias(k);
+        ec[p] = rows.compliance(k);
+        lo[p] = match fam_blocks[k - c.offset].kind {
+            BlockKind::Unilateral => 0.0,
+            BlockKind::Bilateral { len: 1 } => Real::NEG_INFINITY,
+            kind => unreachable!("a coloured row must be a block of one row, not {kind:?}"),
+        };
+    }
+    b0..b0 + c.len
+}
+
+/// The residual of the solution (the same measure as APGD's, on the box projection PGS
+/// solves): `w = J v + b + ε λ` into `w`, block scales into `scale`.
+fn residual<R: RowSet>(
+    rows: &R,
+    lambda: &[Real],
+    v: &[Real],
+    w: &mut [Real],
+    scale: &mut [Real],
+) -> Real {
     rows.mul_j(v, w);
-    for k in 0..n {
+    for k in 0..rows.len() {
         w[k] += rows.bias(k) + rows.compliance(k) * lambda[k];
     }
     block_scales(rows, scale);
-    let res = residual_scaled(blocks, scale, lambda, w, false);
-    SolveInfo {
-        iterations,
-        residual: res,
-        converged,
-    }
+    residual_scaled(rows.blocks(), scale, lambda, w, false)
 }
 
 /// One projected row update; returns the velocity-scaled change `D_k |Δλ_k|`.

@@ -202,16 +202,37 @@ impl Ppe {
         h: Real,
     ) -> (Real, usize) {
         let count = f.len();
-        let (k, v0, per) = (f.params.kernel, f.volume, f.params.periodic);
-        let (rho0, kappa) = (f.params.rho0, f.kappa);
-        let weight = laplacian_weight(f);
-        // Wall pressure jumps (Neumann condition, and the rise along the wall with
-        // `wall_gravity`; module docs, **Walls**).
+        self.wall_jumps(f, bvel, h);
+        let (m, closed) = self.number_unknowns(n, p.surface, count);
+        self.assemble(f, p, n, h, m, closed);
+        // Warm start from the last pressures.
+        let mut sol = std::mem::take(&mut self.sol);
+        sol.clear();
+        sol.resize(m, 0.0);
+        if f.pressure.len() == count {
+            for (i, &ix) in self.index.iter().enumerate() {
+                if ix != DIRICHLET {
+                    sol[ix as usize] = f.pressure[i];
+                }
+            }
+        }
+        let (residual, iterations) = self.solve_linear(p.solver, m, &mut sol);
+        self.write_pressures(f, &sol, closed);
+        f.density_error.clear();
+        f.density_error.extend(n.iter().map(|x| x - 1.0));
+        self.sol = sol;
+        (residual, iterations)
+    }
+
+    /// The wall pressure jumps (Neumann condition, and the rise along the wall with
+    /// `wall_gravity`; module docs, **Walls**) and outward normals of every fluid–boundary pair.
+    fn wall_jumps(&mut self, f: &Fluid, bvel: &[Vec3], h: Real) {
+        let (per, rho0) = (f.params.periodic, f.params.rho0);
         let g_wall = self.wall_gravity;
         self.start.copy_from(&f.fb.start);
         self.jump.clear();
         self.normal.clear();
-        for i in 0..count {
+        for i in 0..f.len() {
             for &b in f.fb.of(i) {
                 let b = b as usize;
                 let d = per.delta(&f.boundary[b], &f.pos[i]);
@@ -229,23 +250,35 @@ impl Ppe {
                 self.normal.push(nrm);
             }
         }
-        // Unknowns: every particle off the free surface. In a closed domain (no surface) the
-        // matrix is singular (a constant pressure solves the homogeneous problem): the
-        // right-hand side's mean is removed (the discrete compatibility condition of the pure
-        // Neumann problem) and a relative 1e-12 added to the diagonal, which picks the
-        // zero-mean solution (004 §5); every particle keeps its row.
+    }
+
+    /// Numbers the unknowns: every particle off the free surface (`n_i ≥ surface`). Returns
+    /// their count and whether the domain of the `count` particles is closed (no free
+    /// surface). In a closed domain the
+    /// matrix is singular (a constant pressure solves the homogeneous problem): the
+    /// right-hand side's mean is removed (the discrete compatibility condition of the pure
+    /// Neumann problem) and a relative 1e-12 added to the diagonal, which picks the
+    /// zero-mean solution (004 §5); every particle keeps its row.
+    fn number_unknowns(&mut self, n: &[Real], surface: Real, count: usize) -> (usize, bool) {
         self.index.clear();
         let mut unknowns = 0u32;
         for &ni in n {
-            if ni < p.surface {
+            if ni < surface {
                 self.index.push(DIRICHLET);
             } else {
                 self.index.push(unknowns);
                 unknowns += 1;
             }
         }
-        let closed = unknowns as usize == count && count > 0;
-        let m = unknowns as usize;
+        (unknowns as usize, unknowns as usize == count && count > 0)
+    }
+
+    /// The matrix (lower triangle, as triplets) and right-hand side of the `m` unknowns.
+    fn assemble(&mut self, f: &Fluid, p: &IsphParams, n: &[Real], h: Real, m: usize, closed: bool) {
+        let count = f.len();
+        let (k, v0, per) = (f.params.kernel, f.volume, f.params.periodic);
+        let (rho0, kappa) = (f.params.rho0, f.kappa);
+        let weight = laplacian_weight(f);
         let ps = self.surface_pressure;
         self.triplets.clear();
         self.rhs.clear();
@@ -316,20 +349,14 @@ impl Ppe {
                 t.val += eps;
             }
         }
-        // Warm start from the last pressures.
-        let mut sol = std::mem::take(&mut self.sol);
-        sol.clear();
-        sol.resize(m, 0.0);
-        if f.pressure.len() == count {
-            for (i, &ix) in self.index.iter().enumerate() {
-                if ix != DIRICHLET {
-                    sol[ix as usize] = f.pressure[i];
-                }
-            }
-        }
+    }
+
+    /// Solves the assembled system for the `m` unknowns into `sol` (holding the warm start);
+    /// returns the relative residual and the CG iterations.
+    fn solve_linear(&mut self, solver: PpeSolver, m: usize, sol: &mut [Real]) -> (Real, usize) {
         let (mut residual, mut iterations) = (0.0, 0);
         if m > 0 {
-            match p.solver {
+            match solver {
                 PpeSolver::Direct => {
                     let solved =
                         SparseColMat::<usize, Real>::try_new_from_triplets(m, m, &self.triplets)
@@ -349,11 +376,18 @@ impl Ppe {
                 }
                 PpeSolver::Cg => {
                     self.csr.assemble(m, &self.triplets);
-                    iterations = self.csr.pcg(&self.rhs, &mut sol, &mut self.cg);
+                    iterations = self.csr.pcg(&self.rhs, sol, &mut self.cg);
                 }
             }
-            residual = self.residual(&sol);
+            residual = self.residual(sol);
         }
+        (residual, iterations)
+    }
+
+    /// The particles' pressures (Pa) from the solution: the surface pressure on free-surface
+    /// particles, zero-mean in a closed domain, never negative with a free surface.
+    fn write_pressures(&self, f: &mut Fluid, sol: &[Real], closed: bool) {
+        let (ps, count) = (self.surface_pressure, f.len());
         f.pressure.resize(count, 0.0);
         for (pi, &ix) in f.pressure.iter_mut().zip(&self.index) {
             *pi = if ix == DIRICHLET {
@@ -372,10 +406,6 @@ impl Ppe {
             let mean = f.pressure.iter().sum::<Real>() / count as Real;
             f.pressure.iter_mut().for_each(|x| *x -= mean);
         }
-        f.density_error.clear();
-        f.density_error.extend(n.iter().map(|x| x - 1.0));
-        self.sol = sol;
-        (residual, iterations)
     }
 
     /// Added mass of body `body` (owner index), centre of mass `com` (m), over a sub-step `h`

@@ -289,58 +289,76 @@ impl Fluid {
             (a, dr + dcoef * diff)
         };
         per_particle_pair(&mut s.acc, &mut s.drho, body);
-        let nb = bx.len();
-        let dynamic = p.walls == WallTreatment::Dynamic;
-        if dynamic {
-            s.bdrho.resize(nb, 0.0);
-            let bf = &self.bf;
-            per_particle(&mut s.bdrho, |b| {
-                let mut dr = 0.0;
-                for &i in bf.of(b) {
-                    let i = i as usize;
-                    let d = per.delta(&bx[b], &pos[i]);
-                    if let Some(f) = pair.gradient_factor(&k, d.norm_squared()) {
-                        dr += pair.m * f * (bv[b] - vel[i]).dot(&d);
-                    }
-                }
-                dr
-            });
+        if p.walls == WallTreatment::Dynamic {
+            self.wall_density_rates(&pair, s);
         }
         if let Some(weight) = body_weight {
-            // The reaction of every fluid–body pair, on the body (per unit thickness in 2D):
-            // per boundary particle in parallel, then summed per body in particle order.
-            let t = self.params.thickness;
-            let (owner, bf) = (&self.owner, &self.bf);
-            s.bforce.resize(nb, Vec3::zeros());
-            per_particle(&mut s.bforce, |b| {
-                let mut fsum = Vec3::zeros();
-                if owner[b] == STATIC {
-                    return fsum;
+            self.add_body_forces(&pair, s, weight);
+        }
+    }
+
+    /// Dynamic walls: each wall particle's density rate `s.bdrho` (kg/m³/s) from the continuity
+    /// equation over its fluid neighbours.
+    fn wall_density_rates(&self, pair: &Pair, s: &mut WcsphScratch) {
+        let (k, per) = (self.params.kernel, self.params.periodic);
+        let (pos, vel, bx, bv, bf) = (&self.pos, &self.vel, &self.boundary, &s.bvel, &self.bf);
+        s.bdrho.resize(bx.len(), 0.0);
+        per_particle(&mut s.bdrho, |b| {
+            let mut dr = 0.0;
+            for &i in bf.of(b) {
+                let i = i as usize;
+                let d = per.delta(&bx[b], &pos[i]);
+                if let Some(f) = pair.gradient_factor(&k, d.norm_squared()) {
+                    dr += pair.m * f * (bv[b] - vel[i]).dot(&d);
                 }
-                for &i in bf.of(b) {
-                    let i = i as usize;
-                    let d = per.delta(&pos[i], &bx[b]);
-                    let r2 = d.norm_squared();
-                    if let Some(f) = pair.gradient_factor(&k, r2) {
-                        let (vib, ri) = (vel[i] - bv[b], rho[i]);
-                        let pi = if bdry[b] { 0.0 } else { press[i] };
-                        let (aib, _) = pair.terms(&d, r2, f, &vib, ri, pi, brho[b], bpress[b]);
-                        let extra = pair.no_slip_extra(&d, &surf[b], r2, f, &vib, ri, brho[b]);
-                        fsum -= (aib + extra) * pair.m * t;
-                    }
-                }
-                fsum
-            });
-            for (b, fsum) in s.bforce.iter().enumerate() {
-                let o = self.owner[b];
-                if o == STATIC {
-                    continue;
-                }
-                let o = o as usize;
-                let arm = bx[b] - s.body_com.get(o).copied().unwrap_or_default();
-                self.body_force[o] += fsum * weight;
-                self.body_torque[o] += arm.cross(fsum) * weight;
             }
+            dr
+        });
+    }
+
+    /// Adds `weight` times the fluid's force (N) and torque (N·m) on each body to
+    /// [`Fluid::body_force`] / [`Fluid::body_torque`]: the reaction of every fluid–body pair,
+    /// on the body (per unit thickness in 2D), per boundary particle in parallel, then summed
+    /// per body in particle order.
+    fn add_body_forces(&mut self, pair: &Pair, s: &mut WcsphScratch, weight: Real) {
+        let (k, per, t) = (
+            self.params.kernel,
+            self.params.periodic,
+            self.params.thickness,
+        );
+        let (pos, vel, rho, press) = (&self.pos, &self.vel, &self.rho, &s.press);
+        let (bx, bv, brho, bpress) = (&self.boundary, &s.bvel, &self.brho, &s.bpress);
+        let (bdry, surf) = (&s.bdry, &self.to_surface);
+        let (owner, bf) = (&self.owner, &self.bf);
+        s.bforce.resize(bx.len(), Vec3::zeros());
+        per_particle(&mut s.bforce, |b| {
+            let mut fsum = Vec3::zeros();
+            if owner[b] == STATIC {
+                return fsum;
+            }
+            for &i in bf.of(b) {
+                let i = i as usize;
+                let d = per.delta(&pos[i], &bx[b]);
+                let r2 = d.norm_squared();
+                if let Some(f) = pair.gradient_factor(&k, r2) {
+                    let (vib, ri) = (vel[i] - bv[b], rho[i]);
+                    let pi = if bdry[b] { 0.0 } else { press[i] };
+                    let (aib, _) = pair.terms(&d, r2, f, &vib, ri, pi, brho[b], bpress[b]);
+                    let extra = pair.no_slip_extra(&d, &surf[b], r2, f, &vib, ri, brho[b]);
+                    fsum -= (aib + extra) * pair.m * t;
+                }
+            }
+            fsum
+        });
+        for (b, fsum) in s.bforce.iter().enumerate() {
+            let o = self.owner[b];
+            if o == STATIC {
+                continue;
+            }
+            let o = o as usize;
+            let arm = self.boundary[b] - s.body_com.get(o).copied().unwrap_or_default();
+            self.body_force[o] += fsum * weight;
+            self.body_torque[o] += arm.cross(fsum) * weight;
         }
     }
 }

@@ -1,0 +1,111 @@
+//! The run summary (`summary.txt`): what ran, for how long, how the solves went, the largest
+//! compression, and per stage where the time went.
+
+use super::run::RunSummary;
+use crate::pipeline::{Stage, World};
+use crate::Real;
+use std::fmt::Write as _;
+
+/// The text of `summary.txt` for a finished run of `world`.
+pub(super) fn summary_text(world: &World, description: &str, summary: &RunSummary) -> String {
+    let s = &summary.report;
+    let mut t = String::new();
+    let _ = writeln!(t, "run summary");
+    if !description.is_empty() {
+        let _ = writeln!(t, "  model            {description}");
+    }
+    let _ = writeln!(t, "  solver           {}", world.solver.name());
+    let _ = writeln!(
+        t,
+        "  bodies           {} ({} dynamic), joints {}",
+        world.bodies.len(),
+        world.bodies.iter().filter(|b| b.is_dynamic()).count(),
+        world.joints.len()
+    );
+    if let Some(f) = world.fluid.as_ref() {
+        let _ = writeln!(
+            t,
+            "  fluid            {} particles, {} boundary particles; method {}",
+            f.len(),
+            f.boundary.len(),
+            world.fluid_method.name()
+        );
+    }
+    let _ = writeln!(
+        t,
+        "  unknowns         {} ({})",
+        world.dof_count(),
+        if world.dofs == crate::body::Dofs::Planar {
+            "2D: 3 per dynamic body, 2 per particle"
+        } else {
+            "6 per dynamic body, 3 per particle"
+        }
+    );
+    let _ = writeln!(
+        t,
+        "  steps            {} of dt = {} s, to t = {:.6} s",
+        s.steps, world.dt, world.time
+    );
+    let wall = s.wall.as_secs_f64();
+    let _ = writeln!(
+        t,
+        "  wall time        {:.3} s ({:.1} steps/s; {:.4} ms per step; {:.2} s per simulated second)",
+        wall,
+        s.steps as Real / wall.max(1e-9),
+        1e3 * wall / s.steps.max(1) as Real,
+        wall / (s.steps.max(1) as Real * world.dt)
+    );
+    let _ = writeln!(
+        t,
+        "  iterations       mean {:.2}, max {} (constraint solve)",
+        s.mean_iterations, s.max_iterations
+    );
+    if !world.fluid_method.in_solve() && world.fluid.is_some() {
+        let _ = writeln!(
+            t,
+            "  sub-steps        mean {:.2} per step (explicit fluid)",
+            s.mean_substeps
+        );
+    }
+    if !world.contact_resolver.rows_in_solve() {
+        let (sum, max, capped, de) = s.impulses;
+        let _ = writeln!(
+            t,
+            "  contacts         {}: mean {:.1} impulses per step, max {max}, {capped} steps capped; kinetic energy changed by {de:.6e} J in all",
+            world.contact_resolver.name(),
+            sum as Real / s.steps.max(1) as Real
+        );
+    }
+    if world.fluid_method.has_pressure_solve() {
+        let _ = writeln!(
+            t,
+            "  pressure solve   mean {:.1} CG iterations per sub-step, largest residual {:.2e}",
+            s.pressure_iterations, s.max_pressure_residual
+        );
+    }
+    let _ = writeln!(
+        t,
+        "  residual         max {:.3e} m/s; {} steps stopped at the iteration limit",
+        s.max_residual, s.unconverged_steps
+    );
+    if world.fluid.is_some() {
+        let (c, at) = s.max_compression;
+        let _ = writeln!(
+            t,
+            "  compression      largest {c:.3e} (t = {at:.6} s; checked every step)"
+        );
+    }
+    let _ = writeln!(t, "  frames           {}", summary.frames);
+    let _ = writeln!(t, "  wall time per stage (total, per step):");
+    for st in Stage::ALL {
+        let d = world.timings.get(st).as_secs_f64();
+        let _ = writeln!(
+            t,
+            "    {:<16} {:>9.4} s  {:>9.2} µs",
+            st.name(),
+            d,
+            1e6 * d / s.steps.max(1) as Real
+        );
+    }
+    t
+}
