@@ -183,8 +183,6 @@ pub struct Fluid {
     pub rho: Vec<Real>,
     /// Density of each boundary particle (kg/m³) for WCSPH walls; empty otherwise.
     pub brho: Vec<Real>,
-    /// WCSPH state carried between model steps.
-    pub carry: wcsph::Carry,
     /// Fluid neighbours of each fluid particle (within the kernel support).
     pub ff: Neighbours,
     /// Boundary neighbours of each fluid particle.
@@ -201,6 +199,9 @@ pub struct Fluid {
     perm_id: Vec<u32>,
     perm_l: Vec<Real>,
     perm_rho: Vec<Real>,
+    /// The order of the last neighbour search: position `k` now holds the particle that was at
+    /// `last_order[k]` before it.
+    last_order: Vec<u32>,
     /// Velocities being computed from `vel` (swapped in; no allocation per step).
     next_vel: Vec<Vec3>,
     /// Velocity of the wall or body at each boundary particle (m/s; scratch of the explicit
@@ -250,7 +251,6 @@ impl Fluid {
             body_torque: Vec::new(),
             rho: Vec::new(),
             brho: Vec::new(),
-            carry: Default::default(),
             boundary,
             grid: CellGrid::default(),
             bgrid: CellGrid::default(),
@@ -263,6 +263,7 @@ impl Fluid {
             perm_id: Vec::new(),
             perm_l: Vec::new(),
             perm_rho: Vec::new(),
+            last_order: Vec::new(),
             next_vel: Vec::new(),
             wall_vel: Vec::new(),
             shift: Vec::new(),
@@ -402,13 +403,8 @@ impl Fluid {
         if self.pressure.len() == order.len() {
             permute(&mut self.pressure, order, &mut self.perm_rho);
         }
-        // (Verlet's previous sub-step; the scratch buffers are free again after each swap.)
-        if self.carry.prev_vel.len() == order.len() {
-            permute(&mut self.carry.prev_vel, order, &mut self.perm_vel);
-        }
-        if self.carry.prev_rho.len() == order.len() {
-            permute(&mut self.carry.prev_rho, order, &mut self.perm_rho);
-        }
+        // (A method's own per-particle arrays follow with `reorder_like_last_search`.)
+        self.last_order.clone_from(order);
         // Same points, now in cell order: the cells are unchanged, the items become 0..n.
         self.grid.renumber_sorted();
         self.ff.build(&self.pos, &self.grid, &self.pos, r, true);
@@ -441,6 +437,15 @@ impl Fluid {
             .build(&self.pos, &self.bgrid, &self.boundary, r, false);
         self.bf
             .build(&self.boundary, &self.grid, &self.pos, r, false);
+    }
+
+    /// Puts a per-particle array that a fluid method keeps (in the particles' order before the
+    /// last neighbour search) into their order now, with `scratch` as the new buffer; an array
+    /// of another length is left as it is.
+    pub fn reorder_like_last_search<T: Copy>(&self, v: &mut Vec<T>, scratch: &mut Vec<T>) {
+        if v.len() == self.last_order.len() {
+            permute(v, &self.last_order, scratch);
+        }
     }
 
     /// Whether the neighbour lists belong to the current particles (false before the first
@@ -482,7 +487,6 @@ pub struct FluidState {
     /// WCSPH densities of the particles and walls (empty for the constraint method).
     rho: Vec<Real>,
     brho: Vec<Real>,
-    carry: wcsph::Carry,
 }
 
 impl Fluid {
@@ -503,7 +507,6 @@ impl Fluid {
             bdens: self.bdens.clone(),
             rho: self.rho.clone(),
             brho: self.brho.clone(),
-            carry: self.carry.clone(),
         }
     }
 
@@ -559,7 +562,6 @@ impl Fluid {
         self.bdens = s.bdens;
         self.rho = s.rho;
         self.brho = s.brho;
-        self.carry = s.carry;
         Ok(())
     }
 }

@@ -18,8 +18,9 @@ pub const FILE: &str = "checkpoint.bin";
 const MAGIC: &[u8; 8] = b"VCSIMCKP";
 /// 2: the totals carry the largest compression.
 /// 3: WCSPH densities and the next sub-step; 4: Verlet's previous sub-step; 6: the fluid
-/// method's own state (ISPH's body velocities one step back moved there from the fluid).
-const VERSION: u32 = 6;
+/// method's own state (ISPH's body velocities one step back moved there from the fluid); 7:
+/// WCSPH's carried state there too.
+const VERSION: u32 = 7;
 
 /// How far the output files had got at a checkpoint.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -32,8 +32,7 @@ pub fn default_sound_speed(
 }
 
 /// WCSPH as a fluid method ([`crate::fluid::FluidMethod`]): its parameters and sub-step
-/// buffers; the state it carries between steps is [`Fluid::carry`] (per-particle arrays the
-/// neighbour search keeps in cell order).
+/// buffers, with the state it carries between steps ([`super::Carry`], saved in checkpoints).
 pub struct Wcsph {
     /// Parameters, the sound speed resolved.
     pub params: WcsphParams,
@@ -74,5 +73,19 @@ impl crate::fluid::FluidMethod for Wcsph {
 
     fn unused_fields(&self) -> &'static [&'static str] {
         &["velocity_filter"]
+    }
+
+    fn save_state(&self) -> Vec<u8> {
+        postcard::to_stdvec(&self.scratch.carry).unwrap_or_default()
+    }
+
+    fn restore_state(&mut self, bytes: &[u8]) -> Result<(), String> {
+        self.scratch.carry = if bytes.is_empty() {
+            Default::default()
+        } else {
+            postcard::from_bytes(bytes)
+                .map_err(|e| format!("the checkpoint's WCSPH state cannot be read: {e}"))?
+        };
+        Ok(())
     }
 }

@@ -120,6 +120,12 @@ pub struct WcsphScratch {
     /// Centre of mass of each body (m), moved with the body's velocity over the sub-steps as
     /// its boundary particles are (the arm of the fluid's torque on the body).
     body_com: Vec<Vec3>,
+    /// What the fluid carries from one model step to the next (saved in checkpoints by the
+    /// method, [`Wcsph`]); everything else here is scratch.
+    pub(crate) carry: Carry,
+    /// Buffers for reordering the carried per-particle arrays after a neighbour search.
+    perm_vel: Vec<Vec3>,
+    perm_rho: Vec<Real>,
     /// Positions at the last neighbour search.
     x_search: Vec<Vec3>,
     b_search: Vec<Vec3>,
@@ -127,16 +133,17 @@ pub struct WcsphScratch {
 }
 
 impl WcsphScratch {
-    /// Moves the bodies' centres of mass by `vel · dt` (m/s, s).
-    fn advance_body_centres(&mut self, vel: &[Vec3], dt: Real) {
-        for (c, v) in self.body_com.iter_mut().zip(vel) {
+    /// Moves the bodies' centres of mass by their velocities at the step's start times `dt`
+    /// (s).
+    fn advance_body_centres(&mut self, dt: Real) {
+        for (c, v) in self.body_com.iter_mut().zip(&self.carry.body_vel) {
             *c += v * dt;
         }
     }
 }
 
 /// What a WCSPH fluid carries from one model step to the next besides its particles (saved in
-/// checkpoints, so a resumed run steps as the uninterrupted one).
+/// checkpoints by [`Wcsph`], so a resumed run steps as the uninterrupted one).
 #[derive(Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Carry {
     /// Sub-step proposed by the last sub-step (s); 0 before the first.
@@ -178,7 +185,7 @@ impl Fluid {
         }
         // Body particles at their bodies' poses; their velocities; the bodies' accelerations.
         s.body_acc.resize(bodies.len(), Vec3::zeros());
-        let c = &mut self.carry;
+        let c = &mut s.carry;
         if c.body_vel.len() != bodies.len() {
             c.body_vel = bodies.iter().map(|b| b.lin_vel).collect();
         }
@@ -211,16 +218,19 @@ impl Fluid {
         if nu > 0.0 {
             limit = limit.min(0.125 * hk * hk / nu);
         }
-        if self.carry.next_dt <= 0.0 || !self.carry.next_dt.is_finite() {
-            self.carry.next_dt = p.cfl * hk / p.c0();
+        if s.carry.next_dt <= 0.0 || !s.carry.next_dt.is_finite() {
+            s.carry.next_dt = p.cfl * hk / p.c0();
         }
         while t < dt * (1.0 - 1e-12) {
             // Equal sub-steps that end exactly at dt.
             let left = dt - t;
-            let k = (left / self.carry.next_dt.min(limit)).ceil().max(1.0);
+            let k = (left / s.carry.next_dt.min(limit)).ceil().max(1.0);
             let sub = left / k;
             if !s.searched || !self.within_skin(s) {
                 self.search(SKIN * self.params.kernel.support());
+                // Verlet's previous sub-step follows its particles into cell order.
+                self.reorder_like_last_search(&mut s.carry.prev_vel, &mut s.perm_vel);
+                self.reorder_like_last_search(&mut s.carry.prev_rho, &mut s.perm_rho);
                 s.x_search.clone_from(&self.pos);
                 s.b_search.clone_from(&self.boundary);
                 s.searched = true;
@@ -315,7 +325,7 @@ impl Fluid {
                 *r += drho[i] * half;
             });
         let dynamic = p.walls == WallTreatment::Dynamic;
-        s.advance_body_centres(&self.carry.body_vel, half);
+        s.advance_body_centres(half);
         for (b, x) in self.boundary.iter_mut().enumerate() {
             *x += s.bvel[b] * half;
             if dynamic {
@@ -347,7 +357,7 @@ impl Fluid {
         if self.params.shifting > 0.0 {
             self.shift_particles(sub);
         }
-        s.advance_body_centres(&self.carry.body_vel, half);
+        s.advance_body_centres(half);
         for (b, x) in self.boundary.iter_mut().enumerate() {
             *x += s.bvel[b] * half;
             if dynamic {
@@ -355,19 +365,24 @@ impl Fluid {
                 self.brho[b] = (s.br0[b] * (2.0 - eps) / (2.0 + eps)).max(self.params.rho0);
             }
         }
-        self.propose_substep(p, vmax, amax, rmax);
+        self.propose_substep(p, (vmax, amax, rmax), &mut s.carry);
     }
 
     /// The next sub-step (004 eq. 41) from the largest squared speed `vmax` (m²/s²), squared
     /// acceleration `amax` (m²/s⁴) and density `rmax` (kg/m³; the sound speed grows with it).
-    fn propose_substep(&mut self, p: &WcsphParams, vmax: Real, amax: Real, rmax: Real) {
+    fn propose_substep(
+        &self,
+        p: &WcsphParams,
+        (vmax, amax, rmax): (Real, Real, Real),
+        c: &mut Carry,
+    ) {
         let hk = self.params.kernel.h;
         let cmax = p.c0() * (rmax / self.params.rho0).powi(3);
         let mut next = hk / (cmax + vmax.sqrt());
         if amax > 0.0 {
             next = next.min((hk / amax.sqrt()).sqrt());
         }
-        self.carry.next_dt = p.cfl * next;
+        c.next_dt = p.cfl * next;
     }
 
     /// One Verlet sub-step of `sub` (s), an Euler step every `every` sub-steps; `weight` =
@@ -384,7 +399,7 @@ impl Fluid {
         self.wall_state(p, g, s);
         self.rates(p, g, s, Some(weight));
         let (n, nb) = (self.len(), self.boundary.len());
-        let c = &mut self.carry;
+        let c = &mut s.carry;
         if c.prev_vel.len() != n || c.prev_rho.len() != n || c.prev_brho.len() != nb {
             c.prev_vel.clone_from(&self.vel);
             c.prev_rho.clone_from(&self.rho);
@@ -424,10 +439,10 @@ impl Fluid {
         if self.params.shifting > 0.0 {
             self.shift_particles(sub);
         }
-        let c = &mut self.carry;
+        s.advance_body_centres(sub);
+        let c = &mut s.carry;
         let dynamic = p.walls == WallTreatment::Dynamic;
         let rho0 = self.params.rho0;
-        s.advance_body_centres(&c.body_vel, sub);
         for (b, x) in self.boundary.iter_mut().enumerate() {
             *x += s.bvel[b] * sub;
             if dynamic {
@@ -441,6 +456,6 @@ impl Fluid {
                 c.prev_brho[b] = r;
             }
         }
-        self.propose_substep(p, vmax, amax, rmax);
+        self.propose_substep(p, (vmax, amax, rmax), &mut s.carry);
     }
 }
