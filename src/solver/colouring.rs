@@ -40,9 +40,9 @@ pub const COLOURS: usize = 2;
 #[derive(Debug, Default, Clone)]
 pub struct Colouring {
     /// Colour c has the groups `colour_start[c]..colour_start[c + 1]` (length `COLOURS + 1`).
-    pub colour_start: Vec<u32>,
+    pub colour_start: crate::csr::RowStarts,
     /// Group g has the rows `rows[group_start[g]..group_start[g + 1]]`.
-    pub group_start: Vec<u32>,
+    pub group_start: crate::csr::RowStarts,
     /// Coloured rows, by colour, then group, then row index.
     pub rows: Vec<u32>,
     /// Rows swept one by one after the colours, in row order.
@@ -158,16 +158,16 @@ impl Colouring {
         for c in 0..nkeys {
             self.count[c + 1] += self.count[c];
         }
-        self.group_start.push(0);
+        self.group_start.begin();
+        self.colour_start.begin();
         for keys in [0..m + 1, m + 1..nkeys] {
-            self.colour_start.push(self.group_start.len() as u32 - 1);
             for key in keys {
                 if self.count[key + 1] > self.count[key] {
-                    self.group_start.push(self.count[key + 1]);
+                    self.group_start.close_row(self.count[key + 1] as usize);
                 }
             }
+            self.colour_start.close_row(self.group_start.rows());
         }
-        self.colour_start.push(self.group_start.len() as u32 - 1);
         let coloured = n - self.serial.len();
         self.rows.resize(coloured, 0);
         for (k, &key) in self.keys.iter().enumerate() {
@@ -181,12 +181,12 @@ impl Colouring {
 
     /// Number of groups.
     pub fn groups(&self) -> usize {
-        self.group_start.len().saturating_sub(1)
+        self.group_start.rows()
     }
 
     /// The groups of colour `c` (indices into [`Colouring::group_start`]).
     pub fn colour(&self, c: usize) -> Range<usize> {
-        self.colour_start[c] as usize..self.colour_start[c + 1] as usize
+        self.colour_start.range(c)
     }
 }
 
