@@ -3,19 +3,22 @@
 //! ```text
 //! 0 motion            kinematic bodies with a prescribed motion: velocities  (body)
 //!                     to their poses at the step's end
-//! 1 neighbours        fluid particles: cell sort, neighbour lists          (fluid)
-//! 1b explicit fluid   WCSPH, ISPH: the fluid's sub-steps over the step, the  (fluid)
-//!                     bodies moving as they are; the fluid's force on them
-//! 2 external forces   bodies: gravity, applied forces, gyroscopic step;    (body, fluid)
-//!                     fluid: gravity, viscosity, velocity filter            -> v*
+//! 1 neighbours        FluidMethod::find_neighbours (constraint: cell sort,  (fluid)
+//!                     neighbour lists)
+//! 1b explicit fluid   FluidMethod::advance (WCSPH, ISPH: sub-steps over the  (fluid)
+//!                     step, bodies moving as they are; the fluid's force on them)
+//! 2 external forces   bodies: gravity, applied forces (+ a partitioned      (body, fluid)
+//!                     fluid's force), gyroscopic step, FluidMethod::couple_body;
+//!                     FluidMethod::external (gravity, viscosity, filter)    -> v*
 //! 3 geometry          broad + narrow phase                                  -> contacts (warm λ)
-//! 3b impulses         impulse contact resolvers only (ETI, SQM, SMM): the   (body)
-//!                     contacts resolved on the bodies' v*; no contact rows
-//! 4 rows              each row family from the state and v*                 (constraints)
-//!                     contacts + friction, joints | fluid density + wall, particle contacts
+//! 3b impulses         ContactResolver::resolve unless its contacts are rows (body)
+//!                     (ETI, SQM, SMM): contacts resolved on the bodies' v*
+//! 4 rows              contacts + friction (if rows), joints;                (constraints)
+//!                     FluidMethod::build_rows (density + wall, particle contacts)
 //! 5 solve             PGS | APGD over the stacked families, read back       -> λ, v⁺, SolveInfo
+//!                     (FluidMethod::read_back)
 //! 6 integrate         bodies: symplectic Euler, quaternion exp map;         (body, fluid)
-//!                     prescribed poses set exactly; fluid: x += h v⁺, shifting
+//!                     prescribed poses set exactly; FluidMethod::integrate
 //! ```
 //!
 //! The velocity vector is laid out once per step ([`VelocityLayout`]: bodies, then particles).
