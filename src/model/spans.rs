@@ -31,6 +31,7 @@ impl Spans {
             src: source.as_bytes(),
             at: 0,
             out: Spans::default(),
+            recording: true,
         };
         w.value("");
         w.out
@@ -84,6 +85,8 @@ struct Walker<'a> {
     src: &'a [u8],
     at: usize,
     out: Spans,
+    /// Whether values are recorded (not while reading a map's key).
+    recording: bool,
 }
 
 impl Walker<'_> {
@@ -165,7 +168,9 @@ impl Walker<'_> {
         let Some(c) = self.peek() else {
             return false;
         };
-        self.out.entries.entry(path.to_string()).or_insert(self.at);
+        if self.recording {
+            self.out.entries.entry(path.to_string()).or_insert(self.at);
+        }
         match c {
             b'(' => self.parens(path),
             b'[' => self.list(path),
@@ -292,7 +297,10 @@ impl Walker<'_> {
                 _ => {}
             }
             let start = self.at;
-            if !self.value(&format!("{path}{{key}}")) {
+            self.recording = false;
+            let key_read = self.value(path);
+            self.recording = true;
+            if !key_read {
                 return false;
             }
             let key = String::from_utf8_lossy(&self.src[start..self.at])
@@ -358,6 +366,11 @@ Model(
         assert_eq!(at("fluid.method.cfl"), at("fluid"));
         assert!(at("contact.resolver").starts_with("Model("));
         assert!(!Spans::of(TEXT).contains("bodies[2]"));
+        // A map's keys are not values of their own.
+        let map = Spans::of(r#"(m: {"a": 1, "b": (x: 2)})"#);
+        assert!(map.contains("m.a") && map.contains("m.b.x"));
+        // "", "m", "m.a", "m.b", "m.b.x": nothing for the keys themselves.
+        assert_eq!(map.entries.len(), 5);
         let s = Spans::of(TEXT);
         assert!(TEXT[s.locate_key("fluid.spacing")..].starts_with("spacing: 0.02"));
         assert_eq!(s.locate_key("bodies[0]"), s.locate("bodies[0]"));

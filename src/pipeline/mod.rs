@@ -97,7 +97,8 @@ pub struct World {
     pub joints: Vec<Joint>,
     /// Constraint solver.
     pub solver: SolverChoice,
-    /// Contact parameters.
+    /// Contact parameters. (Their `resolver` is the model's description; the step uses
+    /// [`World::contact_resolver`], built from it.)
     pub contact: ContactParams,
     /// How the fluid is advanced (the constraint method unless the model names another).
     pub fluid_method: Box<dyn FluidMethod>,

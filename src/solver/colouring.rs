@@ -81,8 +81,6 @@ impl Colouring {
         self.dofs = dofs;
         self.rows.clear();
         self.serial.clear();
-        self.group_start.clear();
-        self.colour_start.clear();
         self.cuts.clear();
         let axis = if planar { 1 } else { 2 };
         let at = |k: usize| point(k).map(|p| p[axis]).filter(|x| x.is_finite());
