@@ -57,6 +57,7 @@ pub mod pipeline;
 pub mod probe;
 pub mod runner;
 pub mod solver;
+pub mod study;
 
 pub use math::Real;
 pub use model::{build_world, load_file, parse_str, Model, ModelError};

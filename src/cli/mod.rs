@@ -1,6 +1,8 @@
 //! Command-line interface (clap): `run`, `check`. Thin: parses, calls the library, owns the exit
 //! codes — 0 success, 1 run failure (I/O, divergence), 2 bad input (usage or model file).
 
+pub mod study;
+
 use crate::io::{run, RunOptions};
 use std::io::Write as _;
 
@@ -43,7 +45,8 @@ pub struct Cli {
 pub enum Command {
     /// Run a model and write CSV series, VTK frames, a plot and a summary into a run folder.
     Run(RunArgs),
-    /// Validate a model and summarise it (bodies, degrees of freedom, constraint rows).
+    /// Validate a model and summarise it (bodies, degrees of freedom, constraint rows); or
+    /// check a study file (every case a valid model).
     Check {
         /// The model file (RON).
         model: PathBuf,
@@ -52,6 +55,10 @@ pub enum Command {
         #[arg(long)]
         deny_warnings: bool,
     },
+    /// Run a comparative study: a base model, axes that change its fields, metrics and
+    /// figures (a study file in RON); writes table.csv, report.md and the figures. Resumable;
+    /// runs its cases in parallel, as shards (--shard, --merge) or under mpirun (feature `mpi`).
+    Study(study::StudyArgs),
     /// Draw PNG frames (and optionally a GIF) of a finished run: particles coloured by a field
     /// with a colour bar and the time, bodies in their pose, walls grey.
     Render {
@@ -123,6 +130,7 @@ pub fn main() -> ExitCode {
             deny_warnings,
         } => check(&model, deny_warnings),
         Command::Run(args) => run_cmd(args),
+        Command::Study(args) => study::run(args),
         Command::Render { run_dir, opts } => {
             let start = std::time::Instant::now();
             match crate::io::render::render(&run_dir, &opts) {
@@ -190,6 +198,9 @@ fn print_warnings(
 }
 
 fn check(path: &Path, deny_warnings: bool) -> ExitCode {
+    if std::fs::read_to_string(path).is_ok_and(|t| crate::study::is_study(&t)) {
+        return study::check(path);
+    }
     let (model, source) = match load_file(path) {
         Ok(m) => m,
         Err(e) => return report_model_error(*e),

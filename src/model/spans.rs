@@ -20,6 +20,8 @@
 #[derive(Debug, Default, Clone)]
 pub struct Spans {
     entries: std::collections::HashMap<String, usize>,
+    /// Offset just past each value (where its text ends, before any white space).
+    ends: std::collections::HashMap<String, usize>,
     /// Offset of the key of each struct field (`name` in `name: value`).
     keys: std::collections::HashMap<String, usize>,
 }
@@ -64,6 +66,19 @@ impl Spans {
     /// Whether the text holds a value at exactly `path`.
     pub fn contains(&self, path: &str) -> bool {
         self.entries.contains_key(path)
+    }
+
+    /// The byte range of the value at exactly `path` (its whole text: `Apgd(tolerance: 1e-3)`,
+    /// `[1, 2]`, `"name"`), if the text holds it and the walker read it to its end.
+    pub fn range(&self, path: &str) -> Option<std::ops::Range<usize>> {
+        Some(*self.entries.get(path)?..*self.ends.get(path)?)
+    }
+
+    /// How many items the list at `path` holds (`path[0]`, `path[1]`, ... in the text).
+    pub fn items(&self, path: &str) -> usize {
+        (0..)
+            .take_while(|&i| self.entries.contains_key(&item(path, i)))
+            .count()
     }
 }
 
@@ -171,6 +186,15 @@ impl Walker<'_> {
         if self.recording {
             self.out.entries.entry(path.to_string()).or_insert(self.at);
         }
+        let ok = self.value_text(c, path);
+        if ok && self.recording {
+            self.out.ends.entry(path.to_string()).or_insert(self.at);
+        }
+        ok
+    }
+
+    /// The text of a value starting with `c` at the cursor.
+    fn value_text(&mut self, c: u8, path: &str) -> bool {
         match c {
             b'(' => self.parens(path),
             b'[' => self.list(path),
@@ -361,17 +385,27 @@ Model(
 
     #[test]
     fn a_missing_path_falls_back_to_its_nearest_holder() {
+        let s = Spans::of(TEXT);
         assert_eq!(at("bodies[0].material"), at("bodies[0]"));
         assert!(at("bodies[0]").starts_with("(name: \"a"));
         assert_eq!(at("fluid.method.cfl"), at("fluid"));
         assert!(at("contact.resolver").starts_with("Model("));
         assert!(!Spans::of(TEXT).contains("bodies[2]"));
+        let r = s.range("solver").unwrap();
+        assert_eq!(&TEXT[r], "Apgd(tolerance: 1e-3)");
+        let r = s.range("bodies[1].shape").unwrap();
+        assert_eq!(&TEXT[r], "Cuboid(half_extents: (1, 2))");
+        assert_eq!(&TEXT[s.range("time.dt").unwrap()], "0.001");
+        assert_eq!(&TEXT[s.range("bodies[0].name").unwrap()], r#""a \"quoted\" (name)""#);
+        assert_eq!(s.items("bodies"), 2);
+        assert_eq!(s.items("joints"), 1);
+        assert_eq!(s.items("materials"), 0);
+        assert!(s.range("contact").is_none());
         // A map's keys are not values of their own.
         let map = Spans::of(r#"(m: {"a": 1, "b": (x: 2)})"#);
         assert!(map.contains("m.a") && map.contains("m.b.x"));
         // "", "m", "m.a", "m.b", "m.b.x": nothing for the keys themselves.
         assert_eq!(map.entries.len(), 5);
-        let s = Spans::of(TEXT);
         assert!(TEXT[s.locate_key("fluid.spacing")..].starts_with("spacing: 0.02"));
         assert_eq!(s.locate_key("bodies[0]"), s.locate("bodies[0]"));
     }

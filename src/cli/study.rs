@@ -1,0 +1,241 @@
+//! `vcsim study` and `vcsim check` of a study file.
+
+use crate::study::{self, cluster, exec::ExecOptions};
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+/// The arguments of `study`.
+#[derive(Debug, clap::Args)]
+pub struct StudyArgs {
+    /// The study file (RON). With --merge it may be left out (the shard folders name it).
+    #[arg(required_unless_present = "merge")]
+    pub study: Option<PathBuf>,
+    /// Output folder. Default: runs/STUDY (STUDY: file name without extension). A folder
+    /// holding this study's earlier output is resumed: finished cases whose model is unchanged
+    /// are not rerun.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Cases run at once on this machine. Default: as many as there are cores (each case then
+    /// gets cores / jobs threads).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+    /// Threads per case. Default: the cores divided among the jobs.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Run only shard I of N (every N-th case, starting with case I): for a scheduler's job
+    /// array. Join the shards' folders with --merge.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Join the case folders of these shard outputs into --out and write the report.
+    #[arg(long, num_args = 1.., value_name = "DIR")]
+    pub merge: Vec<PathBuf>,
+    /// Rerun cases that failed before (by default a failed case with an unchanged model is
+    /// reported again, not rerun).
+    #[arg(long)]
+    pub rerun_failed: bool,
+}
+
+fn say(m: impl std::fmt::Display) {
+    let _ = writeln!(std::io::stdout(), "{m}");
+}
+
+fn fail(code: u8, m: impl std::fmt::Display) -> ExitCode {
+    let _ = writeln!(std::io::stderr(), "error: {m}");
+    ExitCode::from(code)
+}
+
+fn located(e: crate::model::ModelError) -> ExitCode {
+    let _ = writeln!(std::io::stderr(), "{:?}", miette::Report::new(e));
+    ExitCode::from(2)
+}
+
+fn command_line() -> String {
+    std::env::args().collect::<Vec<_>>().join(" ")
+}
+
+/// `vcsim check STUDY.ron`: the study reads, every level applies, every case is a valid model.
+pub fn check(path: &Path) -> ExitCode {
+    let s = match study::load_study(path) {
+        Ok(s) => s,
+        Err(e) => return located(*e),
+    };
+    if let Err(e) = study::check_names(&s) {
+        return located(*e);
+    }
+    let bad: Vec<&String> = s.cases.iter().filter_map(|c| c.error.as_ref()).collect();
+    for e in &bad {
+        let _ = writeln!(std::io::stderr(), "error: {}: {e}", path.display());
+    }
+    let axes: Vec<String> = s.axes.iter().map(|a| format!("{} ×{}", a.name, a.levels.len())).collect();
+    if !bad.is_empty() {
+        return fail(2, format!("{} of {} cases are invalid", bad.len(), s.cases.len()));
+    }
+    say(format!("{}: ok (a study)", path.display()));
+    if !s.def.description.is_empty() {
+        say(format!("  {}", s.def.description.lines().next().unwrap_or("")));
+    }
+    say(format!("  base model  {}", s.model_path.display()));
+    say(format!("  axes        {} ({:?})", axes.join(", "), s.def.combine));
+    say(format!("  cases       {}: {}", s.cases.len(), s.cases.iter().map(|c| c.label.as_str()).collect::<Vec<_>>().join(", ")));
+    say(format!("  metrics     {}", study::report::metric_defs(&s).iter().map(study::metrics::name).collect::<Vec<_>>().join(", ")));
+    say(format!("  figures     {}", s.def.plots.len()));
+    ExitCode::SUCCESS
+}
+
+/// `vcsim study`.
+pub fn run(a: StudyArgs) -> ExitCode {
+    if !a.merge.is_empty() {
+        return merge(&a);
+    }
+    let Some(path) = a.study.as_deref() else {
+        return fail(2, "a study file is needed");
+    };
+    let s = match study::load_study(path) {
+        Ok(s) => s,
+        Err(e) => return located(*e),
+    };
+    let refs = match study::check_names(&s) {
+        Ok(r) => r,
+        Err(e) => return located(*e),
+    };
+    let mut shard = match a.shard.as_deref().map(cluster::parse_shard).transpose() {
+        Ok(x) => x,
+        Err(e) => return fail(2, e),
+    };
+    let ranks = mpi_ranks();
+    if let Some((rank, size)) = ranks.as_ref().map(|r| (r.0, r.1)).filter(|r| r.1 > 1) {
+        if shard.is_some() {
+            return fail(2, "--shard and mpirun divide the cases each; use one of them");
+        }
+        shard = Some((rank + 1, size));
+    }
+    let root = ranks.as_ref().is_none_or(|r| r.0 == 0);
+    let out = match study::choose_out(&s, a.out.clone()) {
+        Ok(o) => o,
+        Err(e) => return fail(2, e),
+    };
+    let which: Vec<usize> = match shard {
+        Some((i, n)) => cluster::shard(s.cases.len(), i, n),
+        None => (0..s.cases.len()).collect(),
+    };
+    let origin = study::Origin { study: study::absolute(path), shard: if ranks.is_some() { None } else { shard } };
+    if let Err(e) = origin.write(&out) {
+        return fail(1, format!("cannot write into {}: {e}", out.display()));
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let _ = signal_hook::flag::register(sig, stop.clone());
+    }
+    let opts = ExecOptions {
+        out: out.clone(),
+        jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1),
+        threads: a.threads.unwrap_or(0),
+        progress: root,
+        rerun_failed: a.rerun_failed,
+        stop: stop.clone(),
+    };
+    if root {
+        say(format!("study {}: {} cases{} into {}", path.display(), s.cases.len(),
+            shard.map(|(i, n)| format!(" ({} in shard {i}/{n})", which.len())).unwrap_or_default(), out.display()));
+    }
+    let outcome = match study::exec::run_cases(&s, &which, &opts) {
+        Ok(o) => o,
+        Err(e) => return fail(1, format!("cannot write the cases into {}: {e}", out.display())),
+    };
+    if let Err(e) = gather(&ranks, &s, &which, &out) {
+        return fail(1, e);
+    }
+    if !root {
+        return ExitCode::SUCCESS;
+    }
+    say(format!("  ran {}, skipped {} (unchanged since their result), failed {}", outcome.ran.len(), outcome.skipped.len(), outcome.failed.len()));
+    for &i in &outcome.failed {
+        if let Some(study::result::Status::Failed(why)) = study::result::CaseResult::read(&study::exec::case_dir(&out, &s.cases[i])).map(|r| r.status) {
+            say(format!("  failed: {}: {why}", s.cases[i].label));
+        }
+    }
+    report(&s, &refs, &out, outcome.interrupted)
+}
+
+fn report(s: &study::Study, refs: &[study::metrics::Reference], out: &Path, interrupted: bool) -> ExitCode {
+    match study::write_report(s, refs, out, &command_line()) {
+        Ok(w) => {
+            say(format!("  {} done, {} failed, {} not run", w.counts.0, w.counts.1, w.counts.2));
+            say(format!("  table  {}", w.table.display()));
+            say(format!("  report {}", w.report.display()));
+            for f in &w.figures {
+                say(format!("  figure {}.png (and .svg)", f.display()));
+            }
+            if interrupted {
+                say("  interrupted: the finished cases are kept; run the same command again to go on");
+                return ExitCode::from(130);
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(1, format!("cannot write the report into {}: {e}", out.display())),
+    }
+}
+
+fn merge(a: &StudyArgs) -> ExitCode {
+    let Some(out) = a.out.clone() else {
+        return fail(2, "--merge needs --out, the folder the merged study goes into");
+    };
+    let (path, copied) = match cluster::merge(a.study.as_deref(), &a.merge, &out) {
+        Ok(x) => x,
+        Err(e) => return fail(2, e),
+    };
+    let s = match study::load_study(&path) {
+        Ok(s) => s,
+        Err(e) => return located(*e),
+    };
+    let refs = match study::check_names(&s) {
+        Ok(r) => r,
+        Err(e) => return located(*e),
+    };
+    say(format!("merged {copied} case folders from {} shard folders into {}", a.merge.len(), out.display()));
+    report(&s, &refs, &out, false)
+}
+
+/// (rank, size) under MPI with the `mpi` feature; `None` without it.
+#[cfg(feature = "mpi")]
+type Ranks = Option<(usize, usize, cluster::ranks::Ranks)>;
+#[cfg(not(feature = "mpi"))]
+type Ranks = Option<(usize, usize)>;
+
+#[cfg(feature = "mpi")]
+fn mpi_ranks() -> Ranks {
+    let r = cluster::ranks::Ranks::init()?;
+    Some((r.rank(), r.size(), r))
+}
+#[cfg(not(feature = "mpi"))]
+fn mpi_ranks() -> Ranks {
+    None
+}
+
+/// Under MPI: every rank sends its finished cases to rank 0, which writes them into its output
+/// folder (a no-op on a shared file system).
+#[cfg(feature = "mpi")]
+fn gather(ranks: &Ranks, s: &study::Study, which: &[usize], out: &Path) -> Result<(), String> {
+    let Some((rank, size, r)) = ranks else { return Ok(()) };
+    if *size < 2 {
+        return Ok(());
+    }
+    if *rank == 0 {
+        for bytes in r.gather_at_root() {
+            let files: Vec<(String, String, String)> = ron::from_str(&String::from_utf8_lossy(&bytes)).map_err(|e| format!("a rank sent unreadable results: {e}"))?;
+            cluster::unpack(&files, out).map_err(|e| e.to_string())?;
+        }
+    } else {
+        let text = ron::to_string(&cluster::pack(s, which, out)).map_err(|e| e.to_string())?;
+        r.send_to_root(text.as_bytes());
+    }
+    r.barrier();
+    Ok(())
+}
+#[cfg(not(feature = "mpi"))]
+fn gather(_: &Ranks, _: &study::Study, _: &[usize], _: &Path) -> Result<(), String> {
+    Ok(())
+}
