@@ -113,6 +113,7 @@ pub fn run(a: StudyArgs) -> ExitCode {
         shard = Some((rank + 1, size));
     }
     let root = ranks.as_ref().is_none_or(|r| r.0 == 0);
+    let under_mpi = ranks.as_ref().is_some_and(|r| r.1 > 1);
     let out = match study::choose_out(&s, a.out.clone()) {
         Ok(o) => o,
         Err(e) => return fail(2, e),
@@ -123,6 +124,8 @@ pub fn run(a: StudyArgs) -> ExitCode {
     };
     let origin = study::Origin { study: study::absolute(path), shard: if ranks.is_some() { None } else { shard } };
     if let Err(e) = origin.write(&out) {
+        // Other ranks wait for this one's cases: send them none.
+        let _ = gather(&ranks, &s, &[], &out);
         return fail(1, format!("cannot write into {}: {e}", out.display()));
     }
     let stop = Arc::new(AtomicBool::new(false));
@@ -139,11 +142,19 @@ pub fn run(a: StudyArgs) -> ExitCode {
     };
     if root {
         say(format!("study {}: {} cases{} into {}", path.display(), s.cases.len(),
-            shard.map(|(i, n)| format!(" ({} in shard {i}/{n})", which.len())).unwrap_or_default(), out.display()));
+            match shard {
+                Some((_, n)) if under_mpi => format!(" across {n} MPI ranks ({} on rank 0)", which.len()),
+                Some((i, n)) => format!(" ({} in shard {i}/{n})", which.len()),
+                None => String::new(),
+            },
+            out.display()));
     }
     let outcome = match study::exec::run_cases(&s, &which, &opts) {
         Ok(o) => o,
-        Err(e) => return fail(1, format!("cannot write the cases into {}: {e}", out.display())),
+        Err(e) => {
+            let _ = gather(&ranks, &s, &[], &out);
+            return fail(1, format!("cannot write the cases into {}: {e}", out.display()));
+        }
     };
     if let Err(e) = gather(&ranks, &s, &which, &out) {
         return fail(1, e);
@@ -151,7 +162,7 @@ pub fn run(a: StudyArgs) -> ExitCode {
     if !root {
         return ExitCode::SUCCESS;
     }
-    say(format!("  ran {}, skipped {} (unchanged since their result), failed {}", outcome.ran.len(), outcome.skipped.len(), outcome.failed.len()));
+    say(format!("  {}ran {}, skipped {} (unchanged since their result), failed {}", if under_mpi { "rank 0 " } else { "" }, outcome.ran.len(), outcome.skipped.len(), outcome.failed.len()));
     for &i in &outcome.failed {
         if let Some(study::result::Status::Failed(why)) = study::result::CaseResult::read(&study::exec::case_dir(&out, &s.cases[i])).map(|r| r.status) {
             say(format!("  failed: {}: {why}", s.cases[i].label));

@@ -225,11 +225,12 @@ fn axes(path: &Path, source: &str, spans: &Spans, def: &StudyDef) -> Result<Vec<
 /// caused it, in the study file.
 fn apply_checked(study: &Path, source: &str, model_path: &Path, text: &str, changes: &[Change], what: &str) -> Result<String, Box<ModelError>> {
     let (out, ranges) = apply(text, changes).map_err(|(k, m)| {
-        err(study, source, changes[k].field_at, "field", format!("{what}: field `{}`: {m}", changes[k].field))
+        err(study, source, changes[k].field_at, &changes[k].field, format!("{what}: {m}"))
     })?;
     if let Err(e) = crate::model::load::parse_str(model_path, &out) {
         let o = offset_of(&out, e.line, e.column);
-        let k = ranges.iter().rposition(|(_, r)| r.contains(&o) || r.end == o).map(|i| ranges[i].0);
+        let hit = ranges.iter().rev().find(|(_, r, _)| r.contains(&o) || r.end == o);
+        let k = hit.map(|h| h.0);
         let unknown = e.message.starts_with("Unexpected field");
         let (k, inside) = match k {
             Some(k) => (k, true),
@@ -239,43 +240,47 @@ fn apply_checked(study: &Path, source: &str, model_path: &Path, text: &str, chan
             return Err(e);
         };
         let field = e.field.clone().unwrap_or_default();
-        let message = if inside {
-            format!("{what}: field `{}`: {}", c.field, e.message)
+        let (path, message) = if inside {
+            (c.field.as_str(), format!("{what}: {}", e.message))
         } else {
-            format!("{what}: with `{}` set to `{}`, the model's field `{field}` is invalid: {}", c.field, c.value, e.message)
+            (field.as_str(), format!("{what}: with `{}` set to `{}`, the model's field `{field}` is invalid: {}", c.field, c.value, e.message))
         };
-        let at = if unknown { c.field_at } else { c.value_at };
-        return Err(err(study, source, at, if unknown { "field" } else { "values" }, message));
+        // Within the value's text, the same character of the study file's value.
+        let within = hit.map(|h| o.saturating_sub(h.2)).filter(|&d| hit.is_some_and(|h| o >= h.2) && d < c.value.len());
+        let at = if unknown { c.field_at } else { c.value_at + within.unwrap_or(0) };
+        return Err(err(study, source, at, path, message));
     }
     Ok(out)
 }
 
 /// `text` with `changes` applied in order, and the range of each change's text in the result
 /// (by change index); or the index of the change whose path fails and why.
-/// The text after some changes and, per change, the range of its text in it.
-type Applied = (String, Vec<(usize, Range<usize>)>);
+/// The text after some changes and, per change, the range of its text in it and where its
+/// value starts.
+type Applied = (String, Vec<(usize, Range<usize>, usize)>);
 
 fn apply(text: &str, changes: &[Change]) -> Result<Applied, (usize, String)> {
     let mut t = text.to_string();
-    let mut ranges: Vec<(usize, Range<usize>)> = Vec::new();
+    let mut ranges: Vec<(usize, Range<usize>, usize)> = Vec::new();
     for (k, c) in changes.iter().enumerate() {
         for p in splice::resolve(&t, &c.field).map_err(|m| (k, m))? {
             let old = crate::model::spans::Spans::of(&t).range(&p);
-            let (next, r) = splice::set_one(&t, &p, &c.value).map_err(|m| (k, m))?;
+            let (next, r, v) = splice::set_one(&t, &p, &c.value).map_err(|m| (k, m))?;
             let (a, b, len) = match old {
                 Some(o) => (o.start, o.end, c.value.len()),
                 None => (r.start, r.start, next.len() - t.len()),
             };
             let delta = len as isize - (b - a) as isize;
             let shift = |x: usize| (x as isize + delta) as usize;
-            for (_, q) in ranges.iter_mut() {
+            for (_, q, v) in ranges.iter_mut() {
                 if q.start >= b {
                     *q = shift(q.start)..shift(q.end);
+                    *v = shift(*v);
                 } else if q.end >= b {
                     q.end = shift(q.end);
                 }
             }
-            ranges.push((k, r));
+            ranges.push((k, r, v));
             t = next;
         }
     }

@@ -47,6 +47,26 @@ impl Reference {
                 let mass = density.0 * w * h;
                 Some((omega * omega * amplitude.0 * mass * (1.0 + 8.0 * w / h * sum)).abs())
             }
+            Source::Poiseuille { force, viscosity, height, length, density } => {
+                let (f, nu, h) = (force.0, viscosity.0, height.0);
+                let pi = std::f64::consts::PI;
+                let u = |y: f64| {
+                    let mut u = f * y * (h - y) / (2.0 * nu);
+                    for n in 0..100 {
+                        let k = (2 * n + 1) as f64;
+                        u -= 4.0 * f * h * h / (nu * pi.powi(3) * k.powi(3)) * (k * pi * y / h).sin() * (-k * k * pi * pi * nu * x / (h * h)).exp();
+                    }
+                    u
+                };
+                // Simpson's rule over the channel (400 intervals).
+                let n = 400;
+                let dy = h / n as f64;
+                let sum: f64 = (0..=n).map(|i| {
+                    let w = if i == 0 || i == n { 1.0 } else if i % 2 == 1 { 4.0 } else { 2.0 };
+                    w * u(i as f64 * dy).powi(2)
+                }).sum();
+                Some(0.5 * density.0 * length.0 * sum * dy / 3.0)
+            }
             Source::Data { .. } => None,
         }
     }
@@ -254,14 +274,17 @@ fn one(d: &MetricDef, refs: &[Reference], case: &CaseData, done: &[(String, Resu
             let free: Vec<f64> = free.iter().map(|n| n.0).collect();
             amplitude(t, v, f, &free, from.unwrap_or(0.0))
         }
-        MetricDef::Error { column: c, reference: r, norm, until, .. } => {
+        MetricDef::Error { column: c, reference: r, norm, from, until, .. } => {
             let (t, v) = column(case.series, c)?;
-            point_error(t, v, reference(r)?, *norm, *until)
+            point_error(t, v, reference(r)?, *norm, (*from, *until))
         }
         MetricDef::Deviation { metric, reference: r, x, .. } => {
             let m = done.iter().find(|(n, _)| n == metric).ok_or_else(|| format!("no earlier metric named `{metric}`"))?.1.clone()?;
             let r = reference(r)?;
-            let xv = super::expand::field_number(model()?, x)? * r.x_scale;
+            let xv = match x {
+                Some(x) => super::expand::field_number(model()?, x)? * r.x_scale,
+                None => 0.0,
+            };
             let y = r.eval(xv).ok_or_else(|| format!("reference `{}` is not a function", r.name))?;
             Ok((m * r.y_scale - y) / y)
         }
@@ -299,10 +322,20 @@ pub fn amplitude(t: &[f64], v: &[f64], f: f64, free: &[f64], from: f64) -> Resul
     Ok(x[0].hypot(x[1]))
 }
 
-/// The error of (t, v) against a data reference's points.
-pub fn point_error(t: &[f64], v: &[f64], r: &Reference, norm: Norm, until: Option<f64>) -> Result<f64, String> {
+/// The error of (t, v) against a reference: at its data points (interpolated), or with its
+/// formula at every sample; abscissae within `window` (reference units) only.
+pub fn point_error(t: &[f64], v: &[f64], r: &Reference, norm: Norm, window: (Option<f64>, Option<f64>)) -> Result<f64, String> {
+    let inside = |x: f64| window.0.is_none_or(|a| x >= a) && window.1.is_none_or(|b| x <= b);
     let mut e = Vec::new();
-    for &(xr, yr) in r.points.iter().filter(|p| until.is_none_or(|u| p.0 <= u)) {
+    if r.function.is_some() {
+        for (&t, &y) in t.iter().zip(v) {
+            let x = t * r.x_scale;
+            if let Some(f) = r.eval(x).filter(|_| inside(x)) {
+                e.push((y * r.y_scale - f, f));
+            }
+        }
+    }
+    for &(xr, yr) in r.points.iter().filter(|p| inside(p.0)) {
         let ts = xr / r.x_scale;
         let Some(k) = t.iter().position(|&x| x >= ts) else { continue };
         let y = if k == 0 {
@@ -341,15 +374,15 @@ mod tests {
         let v: Vec<f64> = t.iter().map(|t| 2.0 * t).collect();
         let pts: Vec<(f64, f64)> = [1.5, 3.0, 7.25, 12.0].iter().map(|&x| (x, 1.1 * x / 10.0)).collect();
         let r = reference(pts, 10.0, 0.5);
-        let rel = point_error(&t, &v, &r, Norm::MeanRelative, None).unwrap();
+        let rel = point_error(&t, &v, &r, Norm::MeanRelative, (None, None)).unwrap();
         assert!((rel - 0.1 / 1.1).abs() < 1e-12, "{rel}");
-        let max_abs = point_error(&t, &v, &r, Norm::MaxAbs, None).unwrap();
+        let max_abs = point_error(&t, &v, &r, Norm::MaxAbs, (None, None)).unwrap();
         assert!((max_abs - 0.1 * 0.725).abs() < 1e-12, "{max_abs}");
         // `until` drops the points after X = 3.
-        let rms = point_error(&t, &v, &r, Norm::Rms, Some(3.0)).unwrap();
+        let rms = point_error(&t, &v, &r, Norm::Rms, (None, Some(3.0))).unwrap();
         let want = ((0.015f64.powi(2) + 0.03f64.powi(2)) / 2.0).sqrt();
         assert!((rms - want).abs() < 1e-12, "{rms} {want}");
-        assert!(point_error(&t, &v, &reference(vec![(50.0, 1.0)], 1.0, 1.0), Norm::Rms, None).is_err());
+        assert!(point_error(&t, &v, &reference(vec![(50.0, 1.0)], 1.0, 1.0), Norm::Rms, (None, None)).is_err());
     }
 
     #[test]
@@ -372,5 +405,19 @@ mod tests {
         // The model's header: 1.43 times the rigid mass' force, 570 N/m.
         let f = r.eval(0.75).unwrap();
         assert!((f - 570.0).abs() < 5.0, "{f}");
+    }
+
+    #[test]
+    fn poiseuille_energy_tends_to_the_parabolas() {
+        let n = super::super::schema::Num;
+        let r = Reference {
+            function: Some(Source::Poiseuille { force: n(0.01), viscosity: n(1e-3), height: n(0.2), length: n(0.1), density: n(1000.0) }),
+            ..reference(vec![], 1.0, 1.0)
+        };
+        // Steady: u = f y (h − y) / 2ν, ∫u² dy = (f / 2ν)² h⁵ / 30.
+        let steady = 0.5 * 1000.0 * 0.1 * (0.01f64 / 2e-3).powi(2) * 0.2f64.powi(5) / 30.0;
+        assert!((r.eval(1e4).unwrap() / steady - 1.0).abs() < 1e-9);
+        assert!(r.eval(0.0).unwrap().abs() < 1e-9 * steady);
+        assert!(r.eval(2.0).unwrap() < r.eval(5.0).unwrap());
     }
 }

@@ -47,7 +47,7 @@ pub fn check_names(study: &Study) -> Result<Vec<Reference>, Box<ModelError>> {
     for (i, m) in study.def.metrics.iter().enumerate() {
         use schema::MetricDef as M;
         let wanted = match m {
-            M::Error { reference, .. } => refs.iter().find(|r| &r.name == reference).map(|r| !r.points.is_empty()).ok_or(reference),
+            M::Error { reference, .. } => refs.iter().find(|r| &r.name == reference).map(|_| true).ok_or(reference),
             M::Deviation { reference, metric, .. } => {
                 if !names[..i].contains(metric) {
                     return Err(at(&format!("metrics[{i}].metric"), "metric", format!("no earlier metric named `{metric}` (metrics before it: {})", names[..i].join(", "))));
@@ -58,7 +58,7 @@ pub fn check_names(study: &Study) -> Result<Vec<Reference>, Box<ModelError>> {
         };
         match wanted {
             Err(r) => return Err(at(&format!("metrics[{i}].reference"), "reference", format!("no reference named `{r}` (references: {})", refs.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", ")))),
-            Ok(false) => return Err(at(&format!("metrics[{i}].reference"), "reference", "`Error` compares with data points and `Deviation` with a formula; this reference is the other kind".into())),
+            Ok(false) => return Err(at(&format!("metrics[{i}].reference"), "reference", "`Deviation` compares with a formula, and this reference is data points; use `Error`".into())),
             Ok(true) => {}
         }
     }

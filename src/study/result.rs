@@ -79,9 +79,10 @@ impl CaseResult {
     }
 }
 
-/// Writes `text` to `path` through `path.tmp` and a rename.
+/// Writes `text` to `path` through a temporary file of this process and a rename (ranks of an
+/// MPI job may write the same file at once).
 pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
     std::fs::write(&tmp, text)?;
     std::fs::rename(&tmp, path)
 }

@@ -216,9 +216,10 @@ pub enum MetricDef {
         #[serde(default)]
         name: Option<String>,
     },
-    /// Error of a probe column against a data reference: the series is mapped into the
-    /// reference's units (its `x_scale`, `y_scale`) and interpolated at each reference point
-    /// inside the run (and with X ≤ `until`, in reference units).
+    /// Error of a probe column against a reference: the series is mapped into the reference's
+    /// units (its `x_scale`, `y_scale`) and compared at each data point inside the run
+    /// (interpolated), or with a formula at every sample; only abscissae within
+    /// `from ≤ X ≤ until` (reference units) count.
     Error {
         /// The probe column.
         column: String,
@@ -226,6 +227,9 @@ pub enum MetricDef {
         reference: String,
         /// How the point errors are summarised.
         norm: Norm,
+        /// First reference abscissa compared (reference units).
+        #[serde(default)]
+        from: Option<f64>,
         /// Last reference abscissa compared (reference units).
         #[serde(default)]
         until: Option<f64>,
@@ -240,8 +244,10 @@ pub enum MetricDef {
         metric: String,
         /// The analytic reference's name.
         reference: String,
-        /// The model field that gives x (mapped by the reference's `x_scale`).
-        x: String,
+        /// The model field that gives x (mapped by the reference's `x_scale`); none for a
+        /// constant reference.
+        #[serde(default)]
+        x: Option<String>,
         /// The metric's name (default `deviation <metric>`).
         #[serde(default)]
         name: Option<String>,
@@ -353,6 +359,22 @@ pub enum Source {
         /// Intercept.
         #[serde(default)]
         intercept: Option<Num>,
+    },
+    /// Transient plane Poiseuille flow from rest (Morris, Fox & Zhu 1997; 004 eq. 60, sign
+    /// fixed): the fluid's kinetic energy (J per metre of thickness) at time x (s) between
+    /// no-slip plates `height` (m) apart, over a periodic `length` (m), driven by a body force
+    /// `force` (m/s²), kinematic viscosity `viscosity` (m²/s), `density` (kg/m³).
+    Poiseuille {
+        /// Body force along the channel (m/s²).
+        force: Num,
+        /// Kinematic viscosity (m²/s).
+        viscosity: Num,
+        /// Distance between the plates (m).
+        height: Num,
+        /// Periodic length of the channel (m).
+        length: Num,
+        /// Density (kg/m³).
+        density: Num,
     },
     /// Dodge's linear force amplitude (N per metre of thickness in 2D) on a rectangular tank
     /// of `width` (m) holding water `depth` (m) deep of `density` (kg/m³), shaken sideways

@@ -121,17 +121,18 @@ pub fn resolve(text: &str, path: &str) -> Result<Vec<String>, String> {
     Ok(paths)
 }
 
-/// `text` with the value at the concrete path `path` replaced by `value` (RON text), and the
-/// byte range the new text occupies. A field the text does not hold is added to its nearest
+/// `text` with the value at the concrete path `path` replaced by `value` (RON text), the byte
+/// range the new text occupies (the value, with the field's key when it was added) and where
+/// the value starts. A field the text does not hold is added to its nearest
 /// enclosing struct, nesting `(field: ...)` for missing parents.
-pub fn set_one(text: &str, path: &str, value: &str) -> Result<(String, Range<usize>), String> {
+pub fn set_one(text: &str, path: &str, value: &str) -> Result<(String, Range<usize>, usize), String> {
     let spans = Spans::of(text);
     if let Some(r) = spans.range(path) {
         let mut out = String::with_capacity(text.len() + value.len());
         out.push_str(&text[..r.start]);
         out.push_str(value);
         out.push_str(&text[r.end..]);
-        return Ok((out, r.start..r.start + value.len()));
+        return Ok((out, r.start..r.start + value.len(), r.start));
     }
     // The deepest enclosing value the text holds; the rest must be field names.
     let mut holder = path;
@@ -171,6 +172,7 @@ pub fn set_one(text: &str, path: &str, value: &str) -> Result<(String, Range<usi
             insert.push('(');
         }
     }
+    let value_start = insert.len();
     insert.push_str(value);
     insert.push_str(&")".repeat(missing.len() - 1));
     let empty = body[open + 1..].trim_start().starts_with(')');
@@ -183,7 +185,7 @@ pub fn set_one(text: &str, path: &str, value: &str) -> Result<(String, Range<usi
     out.push_str(&text[..at]);
     out.push_str(&insert);
     out.push_str(&text[at..]);
-    Ok((out, at..at + new_len))
+    Ok((out, at..at + new_len, at + value_start))
 }
 
 #[cfg(test)]
@@ -210,10 +212,11 @@ mod tests {
         let all = set("bodies[*].material", "\"steel\"");
         assert_eq!(all.matches("material: \"steel\"").count(), 2);
         // The value's new range.
-        let (t, r) = set_one(M, "time.end", "3").unwrap();
-        assert_eq!(&t[r], "3");
-        let (t, r) = set_one(M, "solver", "Pgs(sweeps: 5)").unwrap();
+        let (t, r, v) = set_one(M, "time.end", "3").unwrap();
+        assert_eq!((&t[r], &t[v..v + 1]), ("3", "3"));
+        let (t, r, v) = set_one(M, "solver", "Pgs(sweeps: 5)").unwrap();
         assert_eq!(&t[r], "solver: Pgs(sweeps: 5)");
+        assert!(t[v..].starts_with("Pgs(sweeps: 5), "));
     }
 
     #[test]

@@ -1,0 +1,130 @@
+//! The same tiny study on one machine, as two shards merged, and under `mpirun -n 2` (the
+//! `mpi` feature) gives the same `table.csv`, apart from its wall-time columns.
+//!
+//! The MPI run needs OpenMPI (`mpirun`) and builds vcsim with `--features mpi` into
+//! `target/mpi`; without `mpirun` that part is skipped with a message, unless
+//! `VCSIM_REQUIRE_MPI` is set (CI sets it, so there it cannot be skipped).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const COLUMN: &str = r#"Model(
+    scene: (dimension: Two, gravity: (0, -9.81)),
+    time: (dt: 0.001, end: 0.05),
+    solver: Apgd(max_iterations: 100, tolerance: 1e-3),
+    bodies: [
+        (name: "floor", kind: Static, shape: Cuboid(half_extents: (0.3, 0.03)), position: (0.2, -0.03)),
+        (name: "left", kind: Static, shape: Cuboid(half_extents: (0.03, 0.15)), position: (-0.03, 0.15)),
+        (name: "right", kind: Static, shape: Cuboid(half_extents: (0.03, 0.15)), position: (0.43, 0.15)),
+        (name: "box", shape: Cuboid(half_extents: (0.03, 0.03)), position: (0.3, 0.1), mass: 1.8),
+    ],
+    fluid: (spacing: 0.01, regions: [Box(min: (0, 0), max: (0.1, 0.2))]),
+    output: (every: 0.01, vtk: false, plot: false),
+    probes: [Front(1, 0, 0), DensityError, Position("box")],
+)
+"#;
+
+const STUDY: &str = r#"Study(
+    model: "column.ron",
+    axes: [
+        Cases(name: "method", levels: [
+            (label: "apgd"),
+            (label: "pgs", set: [("solver", Pgs(max_iterations: 10, tolerance: 1e-9))]),
+            (label: "wcsph", set: [("fluid.method", Wcsph())]),
+        ]),
+        Field(name: "dt", field: "time.dt", values: [1e-3, 2e-3]),
+    ],
+    metrics: [
+        Final(column: "front(1 0 0)"), Mean(column: "max_compression"), Final(column: "box.pos.y"),
+        Run(WallTime), Run(TimePerStep), Run(MeanIterations), Run(LargestCompression),
+    ],
+    plots: [Series(column: "front(1 0 0)")],
+)
+"#;
+
+fn vcsim(bin: &Path, args: &[&str]) -> Output {
+    Command::new(bin).args(args).output().unwrap()
+}
+
+fn ok(o: Output) -> Output {
+    assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    o
+}
+
+/// The table without its wall-time columns.
+fn table(dir: &Path) -> String {
+    let t = std::fs::read_to_string(dir.join("table.csv")).unwrap();
+    let head: Vec<&str> = t.lines().next().unwrap().split(',').collect();
+    let keep: Vec<usize> = (0..head.len()).filter(|&i| !matches!(head[i], "wall_s" | "ms_per_step" | "wall_per_sim_s")).collect();
+    assert_eq!(keep.len(), head.len() - 2);
+    t.lines()
+        .map(|l| {
+            let cells: Vec<&str> = l.split(',').collect();
+            keep.iter().map(|&i| cells[i]).collect::<Vec<_>>().join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn scratch() -> PathBuf {
+    let d = std::env::temp_dir().join(format!("vcsim-study-cluster-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(d.join("column.ron"), COLUMN).unwrap();
+    std::fs::write(d.join("s.ron"), STUDY).unwrap();
+    d
+}
+
+/// vcsim built with the `mpi` feature, or `None` (with a message) when OpenMPI is missing.
+fn mpi_build() -> Option<PathBuf> {
+    let required = std::env::var_os("VCSIM_REQUIRE_MPI").is_some();
+    if Command::new("mpirun").arg("--version").output().is_err() {
+        assert!(!required, "VCSIM_REQUIRE_MPI is set but mpirun is not installed");
+        eprintln!("mpirun not found: the MPI part of this test is skipped (install openmpi-bin, libopenmpi-dev and libclang-dev)");
+        return None;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let target = root.join("target").join("mpi");
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let o = Command::new(cargo)
+        .current_dir(root)
+        .args(["build", "--release", "--features", "mpi", "--bin", "vcsim", "--target-dir"])
+        .arg(&target)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "building with --features mpi failed:\n{}", String::from_utf8_lossy(&o.stderr));
+    Some(target.join("release").join("vcsim"))
+}
+
+#[test]
+fn one_machine_shards_and_mpi_give_the_same_table() {
+    let d = scratch();
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_vcsim"));
+    let s = d.join("s.ron");
+    let s = s.to_str().unwrap();
+    let path = |n: &str| d.join(n).to_str().unwrap().to_string();
+    ok(vcsim(&bin, &["study", s, "--out", &path("one"), "--jobs", "2"]));
+    let one = table(&d.join("one"));
+    assert_eq!(one.lines().count(), 7, "{one}");
+    assert_eq!(one.matches(",done,").count(), 6, "{one}");
+    // Two shards (as two array jobs would run them), then merged.
+    ok(vcsim(&bin, &["study", s, "--out", &path("a"), "--shard", "1/2", "--threads", "1"]));
+    let o = ok(vcsim(&bin, &["study", s, "--out", &path("b"), "--shard", "2/2", "--threads", "2"]));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("3 in shard 2/2"));
+    let half = std::fs::read_to_string(d.join("b/table.csv")).unwrap();
+    assert_eq!(half.matches(",not run,").count(), 3, "{half}");
+    ok(vcsim(&bin, &["study", "--merge", &path("a"), &path("b"), "--out", &path("merged")]));
+    assert_eq!(table(&d.join("merged")), one);
+    assert!(d.join("merged/series-0.png").exists());
+    // Under MPI.
+    if let Some(mpi) = mpi_build() {
+        let o = Command::new("mpirun")
+            .args(["--allow-run-as-root", "--oversubscribe", "-n", "2"])
+            .arg(&mpi)
+            .args(["study", s, "--out", &path("mpi"), "--jobs", "1"])
+            .output()
+            .unwrap();
+        ok(o);
+        assert_eq!(table(&d.join("mpi")), one);
+    }
+}
