@@ -2,8 +2,8 @@
 //! grains, e = 0.3, dt = 1/600 s, energy-tracking impulses) run to its end at μ = 0.1, 0.3
 //! and 0.6; the angle of the cone on the plate (the `Repose` probe, fixed-base method) must
 //! rise with μ, as in 002's Fig. 13 and Zhou et al.'s experiments it cites.
-//! `cargo run --release --example repose_study` runs the same and writes the table and plot
-//! (numbers in the book's contacts chapter).
+//! `vcsim study models/studies/repose.ron` runs the same with ETI and the complementarity rows
+//! and writes the table and plot (numbers in the book's repose page).
 
 use rayon::prelude::*;
 use vcsim::model::values::NonNegative;

@@ -47,11 +47,18 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn vcsim(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_vcsim")).args(args).output().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_vcsim"))
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 fn text(o: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr))
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
 }
 
 fn study(dir: &Path, body: &str) -> PathBuf {
@@ -63,39 +70,75 @@ fn study(dir: &Path, body: &str) -> PathBuf {
 #[test]
 fn axes_expand_into_cross_products_and_lists() {
     let d = scratch("expand");
-    let p = study(&d, r#"    axes: [
+    let p = study(
+        &d,
+        r#"    axes: [
         Field(name: "dt", field: "time.dt", values: [1e-3, 2e-3, 4e-3]),
         Field(name: "e", field: "materials[rubber].restitution", values: [0.2, 0.9], labels: ["soft", "hard"]),
-    ],"#);
+    ],"#,
+    );
     let s = vcsim::study::load_study(&p).unwrap();
     let labels: Vec<&str> = s.cases.iter().map(|c| c.label.as_str()).collect();
-    assert_eq!(labels, ["1e-3/soft", "1e-3/hard", "2e-3/soft", "2e-3/hard", "4e-3/soft", "4e-3/hard"]);
+    assert_eq!(
+        labels,
+        [
+            "1e-3/soft",
+            "1e-3/hard",
+            "2e-3/soft",
+            "2e-3/hard",
+            "4e-3/soft",
+            "4e-3/hard"
+        ]
+    );
     let c = &s.cases[3];
-    assert!(c.text.contains("time: (dt: 2e-3, end: 0.2)") && c.text.contains("restitution: 0.9)"), "{}", c.text);
-    assert!(c.text.starts_with("// A ball dropped"), "the case keeps the model's text");
+    assert!(
+        c.text.contains("time: (dt: 2e-3, end: 0.2)") && c.text.contains("restitution: 0.9)"),
+        "{}",
+        c.text
+    );
+    assert!(
+        c.text.starts_with("// A ball dropped"),
+        "the case keeps the model's text"
+    );
     assert!(s.cases.iter().all(|c| c.error.is_none()));
     // A list: level k of every axis; a Cases axis sets several fields, one added to the text.
-    let p = study(&d, r#"    combine: Zip,
+    let p = study(
+        &d,
+        r#"    combine: Zip,
     axes: [
         Field(name: "dt", field: "time.dt", values: [1e-3, 2e-3]),
         Cases(name: "ball", levels: [
             (label: "light", value: 1, set: [("bodies[ball].mass", 0.5), ("bodies[ball].velocity", (0, 0, 1))]),
             (label: "heavy", value: 2, set: [("bodies[ball].mass", 5)]),
         ]),
-    ],"#);
+    ],"#,
+    );
     let s = vcsim::study::load_study(&p).unwrap();
     let labels: Vec<&str> = s.cases.iter().map(|c| c.label.as_str()).collect();
     assert_eq!(labels, ["1e-3/light", "2e-3/heavy"]);
-    assert!(s.cases[0].text.contains("(velocity: (0, 0, 1), mass: 0.5, name: \"ball\""), "{}", s.cases[0].text);
+    assert!(
+        s.cases[0]
+            .text
+            .contains("(velocity: (0, 0, 1), mass: 0.5, name: \"ball\""),
+        "{}",
+        s.cases[0].text
+    );
     let m = vcsim::model::load::parse_str(&p, &s.cases[1].text).unwrap();
     assert_eq!(m.bodies[1].mass.map(|x| x.0), Some(5.0));
     assert_eq!(m.time.dt.0, 2e-3);
     assert_eq!(s.axes[1].levels[1].value, Some(2.0));
     // Zip needs axes of one length.
-    let p = study(&d, r#"    combine: Zip,
-    axes: [Field(name: "dt", field: "time.dt", values: [1e-3, 2e-3]), Field(name: "e", field: "materials[0].restitution", values: [0.5])],"#);
+    let p = study(
+        &d,
+        r#"    combine: Zip,
+    axes: [Field(name: "dt", field: "time.dt", values: [1e-3, 2e-3]), Field(name: "e", field: "materials[0].restitution", values: [0.5])],"#,
+    );
     let e = vcsim::study::load_study(&p).unwrap_err();
-    assert!(e.to_string().contains("axis `e` has 1 levels and axis `dt` has 2"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("axis `e` has 1 levels and axis `dt` has 2"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -105,42 +148,72 @@ fn a_metric_against_reference_data_has_the_known_error() {
     let t: Vec<f64> = (0..=10).map(|k| k as f64 * 0.1).collect();
     let v: Vec<f64> = t.iter().map(|t| 2.0 * t).collect();
     let d = scratch("metric");
-    std::fs::write(d.join("ref.csv"), "# synthetic\nseries,X,Y\na,1.5,0.165\na,3,0.33\nb,3,99\na,7.25,0.7975\n").unwrap();
+    std::fs::write(
+        d.join("ref.csv"),
+        "# synthetic\nseries,X,Y\na,1.5,0.165\na,3,0.33\nb,3,99\na,7.25,0.7975\n",
+    )
+    .unwrap();
     let defs = vec![ron::from_str::<vcsim::study::schema::ReferenceDef>(
         r#"(name: "r", source: Data(file: "ref.csv", series: Some("a"), x: "X", y: "Y"), x_scale: Some(10), y_scale: Some("1/2"))"#,
     ).unwrap()];
     let refs = vcsim::study::metrics::load_references(&d.join("s.ron"), &defs).unwrap();
     assert_eq!(refs[0].points.len(), 3, "the rows of series b are left out");
     use vcsim::study::schema::Norm;
-    let e = vcsim::study::metrics::point_error(&t, &v, &refs[0], Norm::MeanRelative, (None, None)).unwrap();
+    let e = vcsim::study::metrics::point_error(&t, &v, &refs[0], Norm::MeanRelative, (None, None))
+        .unwrap();
     assert!((e - 0.1 / 1.1).abs() < 1e-12, "{e}");
-    let e = vcsim::study::metrics::point_error(&t, &v, &refs[0], Norm::MaxAbs, (None, None)).unwrap();
+    let e =
+        vcsim::study::metrics::point_error(&t, &v, &refs[0], Norm::MaxAbs, (None, None)).unwrap();
     assert!((e - 0.0725).abs() < 1e-12, "{e}");
 }
 
 #[test]
 fn a_rerun_skips_finished_cases_and_reruns_changed_ones() {
     let d = scratch("rerun");
-    let axes = |v: &str| format!(r#"    axes: [Field(name: "dt", field: "time.dt", values: [{v}])],
-    metrics: [Final(column: "ball.pos.z"), Min(column: "ball.pos.z", name: "lowest"), Run(Steps)],"#);
+    let axes = |v: &str| {
+        format!(
+            r#"    axes: [Field(name: "dt", field: "time.dt", values: [{v}])],
+    metrics: [Final(column: "ball.pos.z"), Min(column: "ball.pos.z", name: "lowest"), Run(Steps)],"#
+        )
+    };
     let p = study(&d, &axes("1e-3, 2e-3"));
     let out = d.join("out");
     let o = vcsim(&["study", p.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o));
     assert!(text(&o).contains("ran 2, skipped 0"), "{}", text(&o));
     let table = std::fs::read_to_string(out.join("table.csv")).unwrap();
-    assert!(table.starts_with("case,dt,status,reason,ball.pos.z,lowest,steps\n"), "{table}");
-    assert!(table.contains("1e-3,1e-3,done,,") && table.contains(",200.0\n") && table.contains(",100.0\n"), "{table}");
+    assert!(
+        table.starts_with("case,dt,status,reason,ball.pos.z,lowest,steps\n"),
+        "{table}"
+    );
+    assert!(
+        table.contains("1e-3,1e-3,done,,")
+            && table.contains(",200.0\n")
+            && table.contains(",100.0\n"),
+        "{table}"
+    );
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(report.contains("| 2e-3 | 2e-3 | done |"), "{report}");
-    let kept = std::fs::metadata(out.join("cases/1e-3/result.ron")).unwrap().modified().unwrap();
+    let kept = std::fs::metadata(out.join("cases/1e-3/result.ron"))
+        .unwrap()
+        .modified()
+        .unwrap();
     // Change one level: only that case runs again.
     let p = study(&d, &axes("1e-3, 4e-3"));
     let o = vcsim(&["study", p.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(text(&o).contains("ran 1, skipped 1"), "{}", text(&o));
-    assert_eq!(std::fs::metadata(out.join("cases/1e-3/result.ron")).unwrap().modified().unwrap(), kept);
+    assert_eq!(
+        std::fs::metadata(out.join("cases/1e-3/result.ron"))
+            .unwrap()
+            .modified()
+            .unwrap(),
+        kept
+    );
     let table = std::fs::read_to_string(out.join("table.csv")).unwrap();
-    assert!(table.contains("4e-3,4e-3,done,,") && table.contains(",50.0\n") && !table.contains("2e-3"), "{table}");
+    assert!(
+        table.contains("4e-3,4e-3,done,,") && table.contains(",50.0\n") && !table.contains("2e-3"),
+        "{table}"
+    );
     // The same command again runs nothing.
     let o = vcsim(&["study", p.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(text(&o).contains("ran 0, skipped 2"), "{}", text(&o));
@@ -148,7 +221,12 @@ fn a_rerun_skips_finished_cases_and_reruns_changed_ones() {
     let other = d.join("other");
     std::fs::create_dir_all(&other).unwrap();
     std::fs::write(other.join("notes.txt"), "mine").unwrap();
-    let o = vcsim(&["study", p.to_str().unwrap(), "--out", other.to_str().unwrap()]);
+    let o = vcsim(&[
+        "study",
+        p.to_str().unwrap(),
+        "--out",
+        other.to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert_eq!(std::fs::read_dir(&other).unwrap().count(), 1);
 }
@@ -159,46 +237,97 @@ fn a_failing_case_is_reported_and_the_others_run() {
     // dt = 0.02 s with end = 0.01 s is invalid only in combination; dt = 0.02 s moves the
     // collapsing column's particles more than a spacing per step: the run leaves its bounds.
     let p = d.join("s.ron");
-    std::fs::write(&p, r#"Study(
+    std::fs::write(
+        &p,
+        r#"Study(
     model: "column.ron",
     axes: [
         Field(name: "dt", field: "time.dt", values: [0.001, 0.02]),
         Field(name: "end", field: "time.end", values: [0.1, 0.01]),
     ],
     metrics: [Final(column: "front(1 0 0)"), Run(Steps)],
-)"#).unwrap();
+)"#,
+    )
+    .unwrap();
     let o = vcsim(&["check", p.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("case `0.02/0.01`: field `dt`: the time step (0.02 s) is longer than the run"), "{}", text(&o));
+    assert!(
+        text(&o).contains(
+            "case `0.02/0.01`: field `dt`: the time step (0.02 s) is longer than the run"
+        ),
+        "{}",
+        text(&o)
+    );
     let out = d.join("out");
     let o = vcsim(&["study", p.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", text(&o));
     let table = std::fs::read_to_string(out.join("table.csv")).unwrap();
-    let row = |label: &str| table.lines().find(|l| l.starts_with(&format!("{label},"))).unwrap_or_else(|| panic!("{table}")).to_string();
-    assert!(row("0.001/0.1").contains(",done,,") && row("0.001/0.1").ends_with(",100.0"), "{table}");
-    assert!(row("0.001/0.01").contains(",done,,") && row("0.001/0.01").ends_with(",10.0"), "{table}");
-    assert!(row("0.02/0.01").contains(",failed,invalid: case `0.02/0.01`: field `dt`: the time step"), "{table}");
+    let row = |label: &str| {
+        table
+            .lines()
+            .find(|l| l.starts_with(&format!("{label},")))
+            .unwrap_or_else(|| panic!("{table}"))
+            .to_string()
+    };
+    assert!(
+        row("0.001/0.1").contains(",done,,") && row("0.001/0.1").ends_with(",100.0"),
+        "{table}"
+    );
+    assert!(
+        row("0.001/0.01").contains(",done,,") && row("0.001/0.01").ends_with(",10.0"),
+        "{table}"
+    );
+    assert!(
+        row("0.02/0.01").contains(",failed,invalid: case `0.02/0.01`: field `dt`: the time step"),
+        "{table}"
+    );
     let blown = row("0.02/0.1");
-    assert!(blown.contains(",failed,\"the run left its bounds after step 2") && blown.contains("max_cfl"), "{blown}");
+    assert!(
+        blown.contains(",failed,\"the run left its bounds after step 2")
+            && blown.contains("max_cfl"),
+        "{blown}"
+    );
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
-    assert!(report.contains("- `0.02/0.1` failed: the run left its bounds"), "{report}");
+    assert!(
+        report.contains("- `0.02/0.1` failed: the run left its bounds"),
+        "{report}"
+    );
 }
 
 #[test]
 fn a_bad_field_or_value_is_located_in_the_study_file() {
     let d = scratch("located");
     let cases = [
-        (r#"Field(name: "dt", field: "time.dtt", values: [1e-3])"#, "s.ron:4:30", "field `time.dtt`: level `1e-3` of axis `dt`: Unexpected field named `dtt` in `Time`"),
-        (r#"Field(name: "dt", field: "time.dt", values: [1e-3, -1])"#, "s.ron:4:56", "field `time.dt`: level `-1` of axis `dt`: expected a positive number (> 0), got -1"),
-        (r#"Field(name: "m", field: "bodies[rock].density", values: [1])"#, "s.ron:4:29", "no item of `bodies` is named `rock` (names: ground, ball)"),
-        (r#"Field(name: "r", field: "contact.resolver", values: [Eti(divider: "x")])"#, "s.ron:4:70", "level `Eti(divider: \"x\")` of axis `r`"),
+        (
+            r#"Field(name: "dt", field: "time.dtt", values: [1e-3])"#,
+            "s.ron:4:30",
+            "field `time.dtt`: level `1e-3` of axis `dt`: Unexpected field named `dtt` in `Time`",
+        ),
+        (
+            r#"Field(name: "dt", field: "time.dt", values: [1e-3, -1])"#,
+            "s.ron:4:56",
+            "field `time.dt`: level `-1` of axis `dt`: expected a positive number (> 0), got -1",
+        ),
+        (
+            r#"Field(name: "m", field: "bodies[rock].density", values: [1])"#,
+            "s.ron:4:29",
+            "no item of `bodies` is named `rock` (names: ground, ball)",
+        ),
+        (
+            r#"Field(name: "r", field: "contact.resolver", values: [Eti(divider: "x")])"#,
+            "s.ron:4:70",
+            "level `Eti(divider: \"x\")` of axis `r`",
+        ),
     ];
     for (axis, at, what) in cases {
         let p = study(&d, &format!("    axes: [\n    {axis}],"));
         let o = vcsim(&["check", p.to_str().unwrap()]);
         assert_eq!(o.status.code(), Some(2), "{axis}: {}", text(&o));
         let t = text(&o);
-        assert!(t.contains(at) && t.contains(what), "{axis}: expected {at} and `{what}`:\n{t}");
+        assert!(
+            t.contains(at) && t.contains(what),
+            "{axis}: expected {at} and `{what}`:\n{t}"
+        );
     }
     // A study file's own typo.
     let p = study(&d, "    axes: [],\n    metrix: [],");
@@ -217,4 +346,124 @@ fn every_shipped_study_checks() {
         n += 1;
     }
     assert!(n >= 7, "{n} shipped studies");
+}
+
+#[test]
+fn a_study_too_large_to_hold_is_refused_before_it_starts() {
+    let d = scratch("huge");
+    let values = (1..=100)
+        .map(|k| format!("{}e-5", k))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let axes = (0..5)
+        .map(|a| format!("Field(name: \"a{a}\", field: \"time.dt\", values: [{values}])"))
+        .collect::<Vec<_>>()
+        .join(",\n        ");
+    let p = study(&d, &format!("    axes: [\n        {axes}\n    ],"));
+    let o = vcsim(&["check", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(
+        text(&o).contains("the axes make 10000000000 cases; a study may have at most 10000"),
+        "{}",
+        text(&o)
+    );
+}
+
+#[test]
+fn sigint_keeps_the_finished_cases_and_the_same_command_goes_on() {
+    let d = scratch("sigint");
+    let p = d.join("s.ron");
+    std::fs::write(&p, r#"Study(model: "column.ron", axes: [Field(name: "end", field: "time.end", values: [0.01, 30])], metrics: [Run(Steps)])"#).unwrap();
+    let out = d.join("out");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vcsim"))
+        .args([
+            "study",
+            p.to_str().unwrap(),
+            "--jobs",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for the short case's result, then interrupt the long one.
+    let t0 = std::time::Instant::now();
+    while !out.join("cases/0.01/result.ron").exists() {
+        assert!(t0.elapsed().as_secs() < 60, "the first case never finished");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let t1 = std::time::Instant::now();
+    let o = child.wait_with_output().unwrap();
+    assert!(
+        t1.elapsed().as_secs() < 10,
+        "the study did not stop promptly"
+    );
+    assert_eq!(o.status.code(), Some(130), "{}", text(&o));
+    let table = std::fs::read_to_string(out.join("table.csv")).unwrap();
+    assert!(
+        table.contains("0.01,0.01,done,,10.0") && table.contains("30,30,not run,,"),
+        "{table}"
+    );
+    assert!(!out.join("cases/30/result.ron").exists());
+    // The same command skips the finished case (the long one is shortened so the test ends).
+    std::fs::write(&p, r#"Study(model: "column.ron", axes: [Field(name: "end", field: "time.end", values: [0.01, 0.02])], metrics: [Run(Steps)])"#).unwrap();
+    let o = vcsim(&["study", p.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(text(&o).contains("ran 1, skipped 1"), "{}", text(&o));
+}
+
+#[test]
+fn mutated_study_files_never_panic() {
+    // Byte- and token-level mutations of a study file (the shared model fuzzer's mutator), each
+    // checked: `check` exits 0 or 2, never panics, on every one.
+    #[path = "common/fuzz.rs"]
+    #[allow(dead_code)]
+    mod fuzz;
+    let d = scratch("fuzz");
+    let base = r#"Study(
+    model: "ball.ron",
+    set: [("time.end", 0.1)],
+    axes: [
+        Field(name: "dt", field: "time.dt", values: [1e-3, 2e-3], labels: ["a", "b"]),
+        Cases(name: "ball", levels: [(label: "x", value: 1, set: [("bodies[ball].mass", 2)]), (label: "y")]),
+    ],
+    metrics: [Final(column: "ball.pos.z"), Error(column: "ball.pos.z", reference: "r", norm: Rms, from: 0, until: 1), Run(Steps)],
+    references: [(name: "r", source: Line(slope: 0, intercept: "0.1*2"), x_scale: "sqrt(4)")],
+    plots: [Series(column: "ball.pos.z", references: ["r"]), Response(metric: "steps", x: "dt", group: "ball")],
+)"#;
+    let mut rng = fuzz::Rng(0x57d1);
+    let p = d.join("f.ron");
+    let start = std::time::Instant::now();
+    let mut n = 0;
+    while start.elapsed().as_secs() < 8 {
+        let text = fuzz::mutate(base, &mut rng);
+        std::fs::write(&p, &text).unwrap();
+        let t = std::time::Instant::now();
+        let o = vcsim(&["check", p.to_str().unwrap()]);
+        let keep = d.join(format!("failed-{n}.ron"));
+        if !matches!(o.status.code(), Some(0) | Some(2)) || t.elapsed().as_secs() > 5 {
+            std::fs::write(&keep, &text).unwrap();
+        }
+        assert!(
+            matches!(o.status.code(), Some(0) | Some(2)),
+            "check panicked or failed on {}:\n{}",
+            keep.display(),
+            self::text(&o)
+        );
+        assert!(
+            t.elapsed().as_secs() <= 5,
+            "check took {:?} on {}",
+            t.elapsed(),
+            keep.display()
+        );
+        n += 1;
+    }
+    assert!(n > 50, "{n} inputs");
 }

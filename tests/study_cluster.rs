@@ -47,7 +47,12 @@ fn vcsim(bin: &Path, args: &[&str]) -> Output {
 }
 
 fn ok(o: Output) -> Output {
-    assert!(o.status.success(), "{}{}", String::from_utf8_lossy(&o.stdout), String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
     o
 }
 
@@ -55,7 +60,9 @@ fn ok(o: Output) -> Output {
 fn table(dir: &Path) -> String {
     let t = std::fs::read_to_string(dir.join("table.csv")).unwrap();
     let head: Vec<&str> = t.lines().next().unwrap().split(',').collect();
-    let keep: Vec<usize> = (0..head.len()).filter(|&i| !matches!(head[i], "wall_s" | "ms_per_step" | "wall_per_sim_s")).collect();
+    let keep: Vec<usize> = (0..head.len())
+        .filter(|&i| !matches!(head[i], "wall_s" | "ms_per_step" | "wall_per_sim_s"))
+        .collect();
     assert_eq!(keep.len(), head.len() - 2);
     t.lines()
         .map(|l| {
@@ -79,7 +86,10 @@ fn scratch() -> PathBuf {
 fn mpi_build() -> Option<PathBuf> {
     let required = std::env::var_os("VCSIM_REQUIRE_MPI").is_some();
     if Command::new("mpirun").arg("--version").output().is_err() {
-        assert!(!required, "VCSIM_REQUIRE_MPI is set but mpirun is not installed");
+        assert!(
+            !required,
+            "VCSIM_REQUIRE_MPI is set but mpirun is not installed"
+        );
         eprintln!("mpirun not found: the MPI part of this test is skipped (install openmpi-bin, libopenmpi-dev and libclang-dev)");
         return None;
     }
@@ -88,11 +98,23 @@ fn mpi_build() -> Option<PathBuf> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let o = Command::new(cargo)
         .current_dir(root)
-        .args(["build", "--release", "--features", "mpi", "--bin", "vcsim", "--target-dir"])
+        .args([
+            "build",
+            "--release",
+            "--features",
+            "mpi",
+            "--bin",
+            "vcsim",
+            "--target-dir",
+        ])
         .arg(&target)
         .output()
         .unwrap();
-    assert!(o.status.success(), "building with --features mpi failed:\n{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "building with --features mpi failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     Some(target.join("release").join("vcsim"))
 }
 
@@ -103,17 +125,54 @@ fn one_machine_shards_and_mpi_give_the_same_table() {
     let s = d.join("s.ron");
     let s = s.to_str().unwrap();
     let path = |n: &str| d.join(n).to_str().unwrap().to_string();
-    ok(vcsim(&bin, &["study", s, "--out", &path("one"), "--jobs", "2"]));
+    ok(vcsim(
+        &bin,
+        &["study", s, "--out", &path("one"), "--jobs", "2"],
+    ));
     let one = table(&d.join("one"));
     assert_eq!(one.lines().count(), 7, "{one}");
     assert_eq!(one.matches(",done,").count(), 6, "{one}");
     // Two shards (as two array jobs would run them), then merged.
-    ok(vcsim(&bin, &["study", s, "--out", &path("a"), "--shard", "1/2", "--threads", "1"]));
-    let o = ok(vcsim(&bin, &["study", s, "--out", &path("b"), "--shard", "2/2", "--threads", "2"]));
+    ok(vcsim(
+        &bin,
+        &[
+            "study",
+            s,
+            "--out",
+            &path("a"),
+            "--shard",
+            "1/2",
+            "--threads",
+            "1",
+        ],
+    ));
+    let o = ok(vcsim(
+        &bin,
+        &[
+            "study",
+            s,
+            "--out",
+            &path("b"),
+            "--shard",
+            "2/2",
+            "--threads",
+            "2",
+        ],
+    ));
     assert!(String::from_utf8_lossy(&o.stdout).contains("3 in shard 2/2"));
     let half = std::fs::read_to_string(d.join("b/table.csv")).unwrap();
     assert_eq!(half.matches(",not run,").count(), 3, "{half}");
-    ok(vcsim(&bin, &["study", "--merge", &path("a"), &path("b"), "--out", &path("merged")]));
+    ok(vcsim(
+        &bin,
+        &[
+            "study",
+            "--merge",
+            &path("a"),
+            &path("b"),
+            "--out",
+            &path("merged"),
+        ],
+    ));
     assert_eq!(table(&d.join("merged")), one);
     assert!(d.join("merged/series-0.png").exists());
     // Under MPI.

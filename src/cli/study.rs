@@ -69,18 +69,47 @@ pub fn check(path: &Path) -> ExitCode {
     for e in &bad {
         let _ = writeln!(std::io::stderr(), "error: {}: {e}", path.display());
     }
-    let axes: Vec<String> = s.axes.iter().map(|a| format!("{} ×{}", a.name, a.levels.len())).collect();
+    let axes: Vec<String> = s
+        .axes
+        .iter()
+        .map(|a| format!("{} ×{}", a.name, a.levels.len()))
+        .collect();
     if !bad.is_empty() {
-        return fail(2, format!("{} of {} cases are invalid", bad.len(), s.cases.len()));
+        return fail(
+            2,
+            format!("{} of {} cases are invalid", bad.len(), s.cases.len()),
+        );
     }
     say(format!("{}: ok (a study)", path.display()));
     if !s.def.description.is_empty() {
-        say(format!("  {}", s.def.description.lines().next().unwrap_or("")));
+        say(format!(
+            "  {}",
+            s.def.description.lines().next().unwrap_or("")
+        ));
     }
     say(format!("  base model  {}", s.model_path.display()));
-    say(format!("  axes        {} ({:?})", axes.join(", "), s.def.combine));
-    say(format!("  cases       {}: {}", s.cases.len(), s.cases.iter().map(|c| c.label.as_str()).collect::<Vec<_>>().join(", ")));
-    say(format!("  metrics     {}", study::report::metric_defs(&s).iter().map(study::metrics::name).collect::<Vec<_>>().join(", ")));
+    say(format!(
+        "  axes        {} ({:?})",
+        axes.join(", "),
+        s.def.combine
+    ));
+    say(format!(
+        "  cases       {}: {}",
+        s.cases.len(),
+        s.cases
+            .iter()
+            .map(|c| c.label.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    say(format!(
+        "  metrics     {}",
+        study::report::metric_defs(&s)
+            .iter()
+            .map(study::metrics::name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
     say(format!("  figures     {}", s.def.plots.len()));
     ExitCode::SUCCESS
 }
@@ -108,7 +137,10 @@ pub fn run(a: StudyArgs) -> ExitCode {
     let ranks = mpi_ranks();
     if let Some((rank, size)) = ranks.as_ref().map(|r| (r.0, r.1)).filter(|r| r.1 > 1) {
         if shard.is_some() {
-            return fail(2, "--shard and mpirun divide the cases each; use one of them");
+            return fail(
+                2,
+                "--shard and mpirun divide the cases each; use one of them",
+            );
         }
         shard = Some((rank + 1, size));
     }
@@ -122,7 +154,10 @@ pub fn run(a: StudyArgs) -> ExitCode {
         Some((i, n)) => cluster::shard(s.cases.len(), i, n),
         None => (0..s.cases.len()).collect(),
     };
-    let origin = study::Origin { study: study::absolute(path), shard: if ranks.is_some() { None } else { shard } };
+    let origin = study::Origin {
+        study: study::absolute(path),
+        shard: if ranks.is_some() { None } else { shard },
+    };
     if let Err(e) = origin.write(&out) {
         // Other ranks wait for this one's cases: send them none.
         let _ = gather(&ranks, &s, &[], &out);
@@ -134,26 +169,37 @@ pub fn run(a: StudyArgs) -> ExitCode {
     }
     let opts = ExecOptions {
         out: out.clone(),
-        jobs: a.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1),
+        jobs: a
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1),
         threads: a.threads.unwrap_or(0),
         progress: root,
         rerun_failed: a.rerun_failed,
         stop: stop.clone(),
     };
     if root {
-        say(format!("study {}: {} cases{} into {}", path.display(), s.cases.len(),
+        say(format!(
+            "study {}: {} cases{} into {}",
+            path.display(),
+            s.cases.len(),
             match shard {
-                Some((_, n)) if under_mpi => format!(" across {n} MPI ranks ({} on rank 0)", which.len()),
+                Some((_, n)) if under_mpi =>
+                    format!(" across {n} MPI ranks ({} on rank 0)", which.len()),
                 Some((i, n)) => format!(" ({} in shard {i}/{n})", which.len()),
                 None => String::new(),
             },
-            out.display()));
+            out.display()
+        ));
     }
     let outcome = match study::exec::run_cases(&s, &which, &opts) {
         Ok(o) => o,
         Err(e) => {
             let _ = gather(&ranks, &s, &[], &out);
-            return fail(1, format!("cannot write the cases into {}: {e}", out.display()));
+            return fail(
+                1,
+                format!("cannot write the cases into {}: {e}", out.display()),
+            );
         }
     };
     if let Err(e) = gather(&ranks, &s, &which, &out) {
@@ -162,19 +208,36 @@ pub fn run(a: StudyArgs) -> ExitCode {
     if !root {
         return ExitCode::SUCCESS;
     }
-    say(format!("  {}ran {}, skipped {} (unchanged since their result), failed {}", if under_mpi { "rank 0 " } else { "" }, outcome.ran.len(), outcome.skipped.len(), outcome.failed.len()));
+    say(format!(
+        "  {}ran {}, skipped {} (unchanged since their result), failed {}",
+        if under_mpi { "rank 0 " } else { "" },
+        outcome.ran.len(),
+        outcome.skipped.len(),
+        outcome.failed.len()
+    ));
     for &i in &outcome.failed {
-        if let Some(study::result::Status::Failed(why)) = study::result::CaseResult::read(&study::exec::case_dir(&out, &s.cases[i])).map(|r| r.status) {
+        if let Some(study::result::Status::Failed(why)) =
+            study::result::CaseResult::read(&study::exec::case_dir(&out, &s.cases[i]))
+                .map(|r| r.status)
+        {
             say(format!("  failed: {}: {why}", s.cases[i].label));
         }
     }
     report(&s, &refs, &out, outcome.interrupted)
 }
 
-fn report(s: &study::Study, refs: &[study::metrics::Reference], out: &Path, interrupted: bool) -> ExitCode {
+fn report(
+    s: &study::Study,
+    refs: &[study::metrics::Reference],
+    out: &Path,
+    interrupted: bool,
+) -> ExitCode {
     match study::write_report(s, refs, out, &command_line()) {
         Ok(w) => {
-            say(format!("  {} done, {} failed, {} not run", w.counts.0, w.counts.1, w.counts.2));
+            say(format!(
+                "  {} done, {} failed, {} not run",
+                w.counts.0, w.counts.1, w.counts.2
+            ));
             say(format!("  table  {}", w.table.display()));
             say(format!("  report {}", w.report.display()));
             for f in &w.figures {
@@ -186,13 +249,19 @@ fn report(s: &study::Study, refs: &[study::metrics::Reference], out: &Path, inte
             }
             ExitCode::SUCCESS
         }
-        Err(e) => fail(1, format!("cannot write the report into {}: {e}", out.display())),
+        Err(e) => fail(
+            1,
+            format!("cannot write the report into {}: {e}", out.display()),
+        ),
     }
 }
 
 fn merge(a: &StudyArgs) -> ExitCode {
     let Some(out) = a.out.clone() else {
-        return fail(2, "--merge needs --out, the folder the merged study goes into");
+        return fail(
+            2,
+            "--merge needs --out, the folder the merged study goes into",
+        );
     };
     let (path, copied) = match cluster::merge(a.study.as_deref(), &a.merge, &out) {
         Ok(x) => x,
@@ -206,7 +275,11 @@ fn merge(a: &StudyArgs) -> ExitCode {
         Ok(r) => r,
         Err(e) => return located(*e),
     };
-    say(format!("merged {copied} case folders from {} shard folders into {}", a.merge.len(), out.display()));
+    say(format!(
+        "merged {copied} case folders from {} shard folders into {}",
+        a.merge.len(),
+        out.display()
+    ));
     report(&s, &refs, &out, false)
 }
 
@@ -230,13 +303,17 @@ fn mpi_ranks() -> Ranks {
 /// folder (a no-op on a shared file system).
 #[cfg(feature = "mpi")]
 fn gather(ranks: &Ranks, s: &study::Study, which: &[usize], out: &Path) -> Result<(), String> {
-    let Some((rank, size, r)) = ranks else { return Ok(()) };
+    let Some((rank, size, r)) = ranks else {
+        return Ok(());
+    };
     if *size < 2 {
         return Ok(());
     }
     if *rank == 0 {
         for bytes in r.gather_at_root() {
-            let files: Vec<(String, String, String)> = ron::from_str(&String::from_utf8_lossy(&bytes)).map_err(|e| format!("a rank sent unreadable results: {e}"))?;
+            let files: Vec<(String, String, String)> =
+                ron::from_str(&String::from_utf8_lossy(&bytes))
+                    .map_err(|e| format!("a rank sent unreadable results: {e}"))?;
             cluster::unpack(&files, out).map_err(|e| e.to_string())?;
         }
     } else {

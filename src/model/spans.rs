@@ -230,14 +230,16 @@ impl Walker<'_> {
                 }
             }
             _ => {
-                // A number (or anything else up to the next delimiter).
+                // A number (or anything else up to the next delimiter); text that is not a value
+                // at all (a stray `:`) stops the walk.
+                let start = self.at;
                 while self.at < self.src.len()
                     && !matches!(self.src[self.at], b',' | b')' | b']' | b'}' | b':')
                     && !self.src[self.at].is_ascii_whitespace()
                 {
                     self.at += 1;
                 }
-                true
+                self.at > start
             }
         }
     }
@@ -396,7 +398,10 @@ Model(
         let r = s.range("bodies[1].shape").unwrap();
         assert_eq!(&TEXT[r], "Cuboid(half_extents: (1, 2))");
         assert_eq!(&TEXT[s.range("time.dt").unwrap()], "0.001");
-        assert_eq!(&TEXT[s.range("bodies[0].name").unwrap()], r#""a \"quoted\" (name)""#);
+        assert_eq!(
+            &TEXT[s.range("bodies[0].name").unwrap()],
+            r#""a \"quoted\" (name)""#
+        );
         assert_eq!(s.items("bodies"), 2);
         assert_eq!(s.items("joints"), 1);
         assert_eq!(s.items("materials"), 0);
@@ -419,6 +424,9 @@ Model(
             "(\"unterminated",
             "[1, 2",
             "/* open",
+            "Study(axes: [\n axes: [1]])",
+            "[a: 1]",
+            "(x: [::])",
         ] {
             let _ = Spans::of(text).locate("time.dt");
         }

@@ -97,8 +97,16 @@ impl Chart {
         let svg = stem.with_extension("svg");
         macro_rules! both {
             ($x:expr, $y:expr) => {{
-                self.draw(BitMapBackend::new(&png, (1000, 650)).into_drawing_area(), $x, $y)?;
-                self.draw(SVGBackend::new(&svg, (1000, 650)).into_drawing_area(), $x, $y)?;
+                self.draw(
+                    BitMapBackend::new(&png, (1000, 650)).into_drawing_area(),
+                    $x,
+                    $y,
+                )?;
+                self.draw(
+                    SVGBackend::new(&svg, (1000, 650)).into_drawing_area(),
+                    $x,
+                    $y,
+                )?;
             }};
         }
         match (log_x, log_y) {
@@ -139,7 +147,12 @@ impl Chart {
             .map_err(e)?;
         let (mut colour, mut marker) = (0, 0);
         for item in &self.items {
-            let pts: Vec<(f64, f64)> = item.points.iter().copied().filter(|(x, y)| x.is_finite() && y.is_finite()).collect();
+            let pts: Vec<(f64, f64)> = item
+                .points
+                .iter()
+                .copied()
+                .filter(|(x, y)| x.is_finite() && y.is_finite())
+                .collect();
             let c = match item.style {
                 Style::Reference | Style::ReferencePoints => BLACK.to_rgba(),
                 _ => {
@@ -148,19 +161,38 @@ impl Chart {
                 }
             };
             let anno = match item.style {
-                Style::Line => chart.draw_series(LineSeries::new(pts, c.stroke_width(2))).map_err(e)?,
-                Style::Reference => chart.draw_series(DashedLineSeries::new(pts, 8, 5, c.stroke_width(2))).map_err(e)?,
+                Style::Line => chart
+                    .draw_series(LineSeries::new(pts, c.stroke_width(2)))
+                    .map_err(e)?,
+                Style::Reference => chart
+                    .draw_series(DashedLineSeries::new(pts, 8, 5, c.stroke_width(2)))
+                    .map_err(e)?,
                 Style::LineMarkers => {
-                    chart.draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2))).map_err(e)?;
-                    chart.draw_series(pts.into_iter().map(|p| Circle::new(p, 4, c.filled()))).map_err(e)?
+                    chart
+                        .draw_series(LineSeries::new(pts.iter().copied(), c.stroke_width(2)))
+                        .map_err(e)?;
+                    chart
+                        .draw_series(pts.into_iter().map(|p| Circle::new(p, 4, c.filled())))
+                        .map_err(e)?
                 }
-                Style::Markers => chart.draw_series(pts.into_iter().map(|p| Circle::new(p, 5, c.filled()))).map_err(e)?,
+                Style::Markers => chart
+                    .draw_series(pts.into_iter().map(|p| Circle::new(p, 5, c.filled())))
+                    .map_err(e)?,
                 Style::ReferencePoints => {
                     marker += 1;
                     if marker % 2 == 1 {
-                        chart.draw_series(pts.into_iter().map(|p| Cross::new(p, 6, c.stroke_width(2)))).map_err(e)?
+                        chart
+                            .draw_series(
+                                pts.into_iter().map(|p| Cross::new(p, 6, c.stroke_width(2))),
+                            )
+                            .map_err(e)?
                     } else {
-                        chart.draw_series(pts.into_iter().map(|p| TriangleMarker::new(p, 6, c.stroke_width(2)))).map_err(e)?
+                        chart
+                            .draw_series(
+                                pts.into_iter()
+                                    .map(|p| TriangleMarker::new(p, 6, c.stroke_width(2))),
+                            )
+                            .map_err(e)?
                     }
                 }
             };
@@ -169,10 +201,16 @@ impl Chart {
             }
             let anno = anno.label(item.legend.clone());
             match item.style {
-                Style::ReferencePoints if marker % 2 == 1 => anno.legend(move |(x, y)| Cross::new((x + 9, y), 6, c.stroke_width(2))),
-                Style::ReferencePoints => anno.legend(move |(x, y)| TriangleMarker::new((x + 9, y), 6, c.stroke_width(2))),
+                Style::ReferencePoints if marker % 2 == 1 => {
+                    anno.legend(move |(x, y)| Cross::new((x + 9, y), 6, c.stroke_width(2)))
+                }
+                Style::ReferencePoints => {
+                    anno.legend(move |(x, y)| TriangleMarker::new((x + 9, y), 6, c.stroke_width(2)))
+                }
                 Style::Markers => anno.legend(move |(x, y)| Circle::new((x + 9, y), 5, c.filled())),
-                _ => anno.legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(3))),
+                _ => anno.legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 18, y)], c.stroke_width(3))
+                }),
             };
         }
         chart
@@ -189,7 +227,9 @@ impl Chart {
 
 /// The padded range of some values (by a factor on a log axis).
 fn span(v: impl Iterator<Item = f64>, log: bool) -> std::ops::Range<f64> {
-    let (lo, hi) = v.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(x), b.max(x)));
+    let (lo, hi) = v.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        (a.min(x), b.max(x))
+    });
     if log {
         let f = if hi > lo { (hi / lo).powf(0.05) } else { 2.0 };
         return lo / f..hi * f;

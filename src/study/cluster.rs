@@ -11,14 +11,19 @@ use std::path::{Path, PathBuf};
 
 /// The cases of shard `i` of `n` (1-based `i`).
 pub fn shard(cases: usize, i: usize, n: usize) -> Vec<usize> {
-    (0..cases).filter(|k| k % n.max(1) == (i.max(1) - 1) % n.max(1)).collect()
+    (0..cases)
+        .filter(|k| k % n.max(1) == (i.max(1) - 1) % n.max(1))
+        .collect()
 }
 
 /// Parses `I/N` (1 ≤ I ≤ N).
 pub fn parse_shard(s: &str) -> Result<(usize, usize), String> {
     let bad = || format!("--shard {s}: expected I/N with 1 ≤ I ≤ N, e.g. 2/8");
     let (i, n) = s.split_once('/').ok_or_else(bad)?;
-    let (i, n): (usize, usize) = (i.trim().parse().map_err(|_| bad())?, n.trim().parse().map_err(|_| bad())?);
+    let (i, n): (usize, usize) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
     if i == 0 || n == 0 || i > n {
         return Err(bad());
     }
@@ -31,12 +36,24 @@ pub const CASE_FILES: [&str; 3] = ["case.ron", "result.ron", "probes.csv"];
 /// Copies the finished cases of `dirs` (shard folders) into `out`; returns the study file
 /// they were run from. A case found in several folders is taken from the first that has a
 /// current result.
-pub fn merge(study_file: Option<&Path>, dirs: &[PathBuf], out: &Path) -> Result<(PathBuf, usize), String> {
+pub fn merge(
+    study_file: Option<&Path>,
+    dirs: &[PathBuf],
+    out: &Path,
+) -> Result<(PathBuf, usize), String> {
     let mut origin: Option<PathBuf> = study_file.map(absolute);
     for d in dirs {
-        let o = Origin::read(d).ok_or_else(|| format!("{} holds no study output (no origin.ron)", d.display()))?;
+        let o = Origin::read(d)
+            .ok_or_else(|| format!("{} holds no study output (no origin.ron)", d.display()))?;
         match &origin {
-            Some(p) if *p != o.study => return Err(format!("{} holds cases of {}, not of {}", d.display(), o.study.display(), p.display())),
+            Some(p) if *p != o.study => {
+                return Err(format!(
+                    "{} holds cases of {}, not of {}",
+                    d.display(),
+                    o.study.display(),
+                    p.display()
+                ))
+            }
             _ => origin = Some(o.study),
         }
     }
@@ -59,12 +76,18 @@ pub fn merge(study_file: Option<&Path>, dirs: &[PathBuf], out: &Path) -> Result<
         std::fs::create_dir_all(&target).map_err(|e| e.to_string())?;
         for f in CASE_FILES {
             if src.join(f).exists() {
-                std::fs::copy(src.join(f), target.join(f)).map_err(|e| format!("cannot copy {}: {e}", src.join(f).display()))?;
+                std::fs::copy(src.join(f), target.join(f))
+                    .map_err(|e| format!("cannot copy {}: {e}", src.join(f).display()))?;
             }
         }
         copied += 1;
     }
-    Origin { study: absolute(&study_path), shard: None }.write(out).map_err(|e| e.to_string())?;
+    Origin {
+        study: absolute(&study_path),
+        shard: None,
+    }
+    .write(out)
+    .map_err(|e| e.to_string())?;
     Ok((study_path, copied))
 }
 
@@ -114,7 +137,10 @@ pub mod ranks {
         pub fn init() -> Option<Ranks> {
             let universe = mpi::initialize()?;
             let world = universe.world();
-            Some(Ranks { _universe: universe, world })
+            Some(Ranks {
+                _universe: universe,
+                world,
+            })
         }
         /// This rank (0-based).
         pub fn rank(&self) -> usize {
@@ -130,7 +156,9 @@ pub mod ranks {
         }
         /// Rank 0: receives one message from each other rank, in rank order.
         pub fn gather_at_root(&self) -> Vec<Vec<u8>> {
-            (1..self.world.size()).map(|r| self.world.process_at_rank(r).receive_vec::<u8>().0).collect()
+            (1..self.world.size())
+                .map(|r| self.world.process_at_rank(r).receive_vec::<u8>().0)
+                .collect()
         }
         /// Waits for every rank.
         pub fn barrier(&self) {

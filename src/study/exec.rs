@@ -66,7 +66,11 @@ pub fn threads_per_job(jobs: usize, threads: usize) -> usize {
 }
 
 /// Runs the cases of `study` with the given indices (module docs).
-pub fn run_cases(study: &Study, which: &[usize], opts: &ExecOptions) -> std::io::Result<ExecOutcome> {
+pub fn run_cases(
+    study: &Study,
+    which: &[usize],
+    opts: &ExecOptions,
+) -> std::io::Result<ExecOutcome> {
     std::fs::create_dir_all(opts.out.join("cases"))?;
     let mut outcome = ExecOutcome::default();
     let mut todo = Vec::new();
@@ -74,7 +78,10 @@ pub fn run_cases(study: &Study, which: &[usize], opts: &ExecOptions) -> std::io:
         let c = &study.cases[i];
         if is_current(&opts.out, c, opts.rerun_failed) {
             outcome.skipped.push(i);
-            if matches!(CaseResult::read(&case_dir(&opts.out, c)).map(|r| r.status), Some(Status::Failed(_))) {
+            if matches!(
+                CaseResult::read(&case_dir(&opts.out, c)).map(|r| r.status),
+                Some(Status::Failed(_))
+            ) {
                 outcome.failed.push(i);
             }
         } else {
@@ -83,9 +90,16 @@ pub fn run_cases(study: &Study, which: &[usize], opts: &ExecOptions) -> std::io:
     }
     let jobs = opts.jobs.clamp(1, todo.len().max(1));
     let threads = threads_per_job(jobs, opts.threads);
-    let multi = if opts.progress { MultiProgress::new() } else { MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden()) };
+    let multi = if opts.progress {
+        MultiProgress::new()
+    } else {
+        MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden())
+    };
     let overall = multi.add(ProgressBar::new(which.len() as u64));
-    overall.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} cases | {elapsed} | {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    overall.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} cases | {elapsed} | {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     overall.set_position(outcome.skipped.len() as u64);
     overall.set_message(format!("{jobs} at a time, {threads} thread(s) each"));
     let next = AtomicUsize::new(0);
@@ -103,10 +117,15 @@ pub fn run_cases(study: &Study, which: &[usize], opts: &ExecOptions) -> std::io:
                     let Some(&i) = todo.get(k) else { return };
                     let case = &study.cases[i];
                     let bar = multi.add(ProgressBar::new(1));
-                    bar.set_style(ProgressStyle::with_template("  {bar:30} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+                    bar.set_style(
+                        ProgressStyle::with_template("  {bar:30} {msg}")
+                            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+                    );
                     bar.set_message(case.label.clone());
                     let r = match &pool {
-                        Ok(p) => p.install(|| run_one(study, case, &opts.out, threads, &bar, &opts.stop)),
+                        Ok(p) => {
+                            p.install(|| run_one(study, case, &opts.out, threads, &bar, &opts.stop))
+                        }
                         Err(e) => Err(std::io::Error::other(e.to_string())),
                     };
                     bar.finish_and_clear();
@@ -156,7 +175,8 @@ impl Observer for CaseObserver<'_> {
         Ok(())
     }
     fn stepped(&mut self, world: &World, at: &Progress) -> Result<(), Self::Error> {
-        self.first_iterations.get_or_insert(world.last_solve.iterations);
+        self.first_iterations
+            .get_or_insert(world.last_solve.iterations);
         if at.step == 1 || at.step.is_multiple_of(16) || at.step == at.total {
             self.bar.set_length(at.total);
             self.bar.set_position(at.step);
@@ -170,12 +190,21 @@ impl Observer for CaseObserver<'_> {
 
 /// Runs one case into its folder. `Ok(Some(failed))` when a result was recorded, `Ok(None)`
 /// when the run was interrupted (nothing recorded).
-fn run_one(study: &Study, case: &Case, out: &Path, threads: usize, bar: &ProgressBar, stop: &AtomicBool) -> std::io::Result<Option<bool>> {
+fn run_one(
+    study: &Study,
+    case: &Case,
+    out: &Path,
+    threads: usize,
+    bar: &ProgressBar,
+    stop: &AtomicBool,
+) -> std::io::Result<Option<bool>> {
     let dir = case_dir(out, case);
     std::fs::create_dir_all(&dir)?;
     let _ = std::fs::remove_file(dir.join("result.ron"));
     write_atomic(&dir.join("case.ron"), &case.text)?;
-    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| simulate(study, case, threads, bar, stop)));
+    let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        simulate(study, case, threads, bar, stop)
+    }));
     let (status, numbers, series) = match run {
         Ok(Ok(Some((n, s)))) => (Status::Done, n, Some(s)),
         Ok(Ok(None)) => return Ok(None),
@@ -184,10 +213,18 @@ fn run_one(study: &Study, case: &Case, out: &Path, threads: usize, bar: &Progres
             (Status::Failed(reason), n, s)
         }
         Err(p) => {
-            let msg = p.downcast_ref::<&str>().map(|s| s.to_string())
+            let msg = p
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
                 .or_else(|| p.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown".into());
-            (Status::Failed(format!("the run panicked: {msg} (a defect of vcsim: please report it with case.ron)")), RunNumbers::default(), None)
+            (
+                Status::Failed(format!(
+                    "the run panicked: {msg} (a defect of vcsim: please report it with case.ron)"
+                )),
+                RunNumbers::default(),
+                None,
+            )
         }
     };
     if let Some(s) = &series {
@@ -196,24 +233,58 @@ fn run_one(study: &Study, case: &Case, out: &Path, threads: usize, bar: &Progres
         let _ = std::fs::remove_file(dir.join("probes.csv"));
     }
     let failed = matches!(status, Status::Failed(_));
-    CaseResult { label: case.label.clone(), version: VERSION.into(), status, numbers }.write(&dir)?;
+    CaseResult {
+        label: case.label.clone(),
+        version: VERSION.into(),
+        status,
+        numbers,
+    }
+    .write(&dir)?;
     Ok(Some(failed))
 }
 
 type Failure = Box<(String, RunNumbers, Option<crate::runner::Series>)>;
 
 /// Builds and runs a case's world. `Ok(None)`: interrupted.
-fn simulate(study: &Study, case: &Case, threads: usize, bar: &ProgressBar, stop: &AtomicBool) -> Result<Option<(RunNumbers, crate::runner::Series)>, Failure> {
+fn simulate(
+    study: &Study,
+    case: &Case,
+    threads: usize,
+    bar: &ProgressBar,
+    stop: &AtomicBool,
+) -> Result<Option<(RunNumbers, crate::runner::Series)>, Failure> {
     let fail = |m: String| Box::new((m, RunNumbers::default(), None));
     if let Some(e) = &case.error {
         return Err(fail(format!("invalid: {e}")));
     }
-    let model = crate::model::load::parse_str(&study.model_path, &case.text).map_err(|e| fail(format!("invalid: {e}")))?;
-    let mut world = crate::model::build_world(&model).map_err(|e| fail(format!("invalid: {}", e.locate(&study.model_path, &case.text))))?;
-    let probes = crate::model::resolve_probes(&model, &world).map_err(|e| fail(format!("invalid: {}", e.locate(&study.model_path, &case.text))))?;
-    let mut obs = CaseObserver { bar, stop, first_iterations: None };
+    let model = crate::model::load::parse_str(&study.model_path, &case.text)
+        .map_err(|e| fail(format!("invalid: {e}")))?;
+    let mut world = crate::model::build_world(&model).map_err(|e| {
+        fail(format!(
+            "invalid: {}",
+            e.locate(&study.model_path, &case.text)
+        ))
+    })?;
+    let probes = crate::model::resolve_probes(&model, &world).map_err(|e| {
+        fail(format!(
+            "invalid: {}",
+            e.locate(&study.model_path, &case.text)
+        ))
+    })?;
+    let mut obs = CaseObserver {
+        bar,
+        stop,
+        first_iterations: None,
+    };
     let particles = world.fluid.as_ref().map_or(0, |f| f.len());
-    let r = crate::runner::run(&mut world, &probes, model.time.end.0, model.output.every.0, &model.guard, &mut obs);
+    let r = crate::runner::run(
+        &mut world,
+        &probes,
+        model.time.end.0,
+        model.output.every.0,
+        &model.guard,
+        &mut obs,
+    );
     let numbers = |rep: &crate::runner::RunReport, first: Option<usize>| RunNumbers {
         steps: rep.steps,
         sim_time: rep.steps as f64 * world.dt,
@@ -233,7 +304,12 @@ fn simulate(study: &Study, case: &Case, threads: usize, bar: &ProgressBar, stop:
         Ok((series, rep)) => Ok(Some((numbers(&rep, obs.first_iterations), series))),
         Err(crate::runner::RunError::Interrupted { .. }) => Ok(None),
         Err(e) => {
-            let n = RunNumbers { steps: world.steps, particles, threads, ..RunNumbers::default() };
+            let n = RunNumbers {
+                steps: world.steps,
+                particles,
+                threads,
+                ..RunNumbers::default()
+            };
             Err(Box::new((e.to_string(), n, None)))
         }
     }

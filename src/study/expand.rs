@@ -97,7 +97,9 @@ fn relative_to(study: &Path, file: &str) -> PathBuf {
 pub fn is_study(source: &str) -> bool {
     let spans = Spans::of(source);
     let at = spans.locate("");
-    source[at.min(source.len())..].trim_start().starts_with("Study")
+    source[at.min(source.len())..]
+        .trim_start()
+        .starts_with("Study")
 }
 
 fn err(study: &Path, source: &str, at: usize, field: &str, message: String) -> Box<ModelError> {
@@ -112,15 +114,30 @@ fn err(study: &Path, source: &str, at: usize, field: &str, message: String) -> B
 
 /// Reads a study file and expands its cases (module docs).
 pub fn load_study(path: &Path) -> Result<Study, Box<ModelError>> {
-    let source = std::fs::read_to_string(path)
-        .map_err(|e| Box::new(ModelError::whole(path, "", format!("cannot read the study file: {e}"))))?;
-    let source = source.strip_prefix('\u{feff}').unwrap_or(&source).to_string();
+    let source = std::fs::read_to_string(path).map_err(|e| {
+        Box::new(ModelError::whole(
+            path,
+            "",
+            format!("cannot read the study file: {e}"),
+        ))
+    })?;
+    let source = source
+        .strip_prefix('\u{feff}')
+        .unwrap_or(&source)
+        .to_string();
     let def: StudyDef = ron::Options::default()
         .with_default_extension(Extensions::IMPLICIT_SOME | Extensions::UNWRAP_VARIANT_NEWTYPES)
         .from_str(&source)
         .map_err(|e| {
             let p = e.span.start;
-            Box::new(ModelError::at(path, &source, p.line, p.col, None, e.code.to_string()))
+            Box::new(ModelError::at(
+                path,
+                &source,
+                p.line,
+                p.col,
+                None,
+                e.code.to_string(),
+            ))
         })?;
     let spans = Spans::of(&source);
     let model_path = relative_to(path, &def.model);
@@ -133,10 +150,20 @@ pub fn load_study(path: &Path) -> Result<Study, Box<ModelError>> {
             format!("cannot read the base model {}: {e}", model_path.display()),
         )
     })?;
-    let model_text = model_text.strip_prefix('\u{feff}').unwrap_or(&model_text).to_string();
+    let model_text = model_text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(&model_text)
+        .to_string();
     crate::model::load::parse_str(&model_path, &model_text).map_err(|e| Box::new(*e))?;
     let base_changes = changes(&spans, "set", &def.set);
-    let base = apply_checked(path, &source, &model_path, &model_text, &base_changes, "set")?;
+    let base = apply_checked(
+        path,
+        &source,
+        &model_path,
+        &model_text,
+        &base_changes,
+        "set",
+    )?;
     let axes = axes(path, &source, &spans, &def)?;
     for axis in &axes {
         for level in &axis.levels {
@@ -175,61 +202,121 @@ fn compact(value: &str) -> String {
     v.trim_matches('"').to_string()
 }
 
-fn axes(path: &Path, source: &str, spans: &Spans, def: &StudyDef) -> Result<Vec<Axis>, Box<ModelError>> {
+fn axes(
+    path: &Path,
+    source: &str,
+    spans: &Spans,
+    def: &StudyDef,
+) -> Result<Vec<Axis>, Box<ModelError>> {
     let mut out: Vec<Axis> = Vec::new();
     for (a, axis) in def.axes.iter().enumerate() {
         let at = format!("axes[{a}]");
         let (name, levels) = match axis {
-            AxisDef::Field { name, field, values, labels } => {
+            AxisDef::Field {
+                name,
+                field,
+                values,
+                labels,
+            } => {
                 if !labels.is_empty() && labels.len() != values.len() {
-                    return Err(err(path, source, spans.locate(&format!("{at}.labels")), "labels",
-                        format!("{} labels for {} values; give one label per value or none", labels.len(), values.len())));
+                    return Err(err(
+                        path,
+                        source,
+                        spans.locate(&format!("{at}.labels")),
+                        "labels",
+                        format!(
+                            "{} labels for {} values; give one label per value or none",
+                            labels.len(),
+                            values.len()
+                        ),
+                    ));
                 }
-                let levels = values.iter().enumerate().map(|(j, v)| {
-                    let text = v.get_ron().trim().to_string();
-                    Level {
-                        label: labels.get(j).cloned().unwrap_or_else(|| compact(&text)),
-                        value: text.parse::<f64>().ok().or_else(|| super::expr::eval(&text).ok()),
-                        changes: vec![Change {
-                            field: field.clone(),
-                            value: text,
-                            field_at: spans.locate(&format!("{at}.field")),
-                            value_at: spans.locate(&format!("{at}.values[{j}]")),
-                        }],
-                    }
-                }).collect::<Vec<_>>();
+                let levels = values
+                    .iter()
+                    .enumerate()
+                    .map(|(j, v)| {
+                        let text = v.get_ron().trim().to_string();
+                        Level {
+                            label: labels.get(j).cloned().unwrap_or_else(|| compact(&text)),
+                            value: text
+                                .parse::<f64>()
+                                .ok()
+                                .or_else(|| super::expr::eval(&text).ok()),
+                            changes: vec![Change {
+                                field: field.clone(),
+                                value: text,
+                                field_at: spans.locate(&format!("{at}.field")),
+                                value_at: spans.locate(&format!("{at}.values[{j}]")),
+                            }],
+                        }
+                    })
+                    .collect::<Vec<_>>();
                 (name, levels)
             }
             AxisDef::Cases { name, levels } => {
-                let levels = levels.iter().enumerate().map(|(j, l)| Level {
-                    label: l.label.clone(),
-                    value: l.value,
-                    changes: changes(spans, &format!("{at}.levels[{j}].set"), &l.set),
-                }).collect();
+                let levels = levels
+                    .iter()
+                    .enumerate()
+                    .map(|(j, l)| Level {
+                        label: l.label.clone(),
+                        value: l.value,
+                        changes: changes(spans, &format!("{at}.levels[{j}].set"), &l.set),
+                    })
+                    .collect();
                 (name, levels)
             }
         };
         if levels.is_empty() {
-            return Err(err(path, source, spans.locate(&at), "axes", format!("axis `{name}` has no levels; give it at least one value")));
+            return Err(err(
+                path,
+                source,
+                spans.locate(&at),
+                "axes",
+                format!("axis `{name}` has no levels; give it at least one value"),
+            ));
         }
         if out.iter().any(|x| &x.name == name) || name.trim().is_empty() {
-            return Err(err(path, source, spans.locate(&format!("{at}.name")), "name",
-                format!("axis name `{name}` is empty or used twice; each axis needs its own name")));
+            return Err(err(
+                path,
+                source,
+                spans.locate(&format!("{at}.name")),
+                "name",
+                format!("axis name `{name}` is empty or used twice; each axis needs its own name"),
+            ));
         }
-        out.push(Axis { name: name.clone(), levels });
+        out.push(Axis {
+            name: name.clone(),
+            levels,
+        });
     }
     Ok(out)
 }
 
 /// Applies `changes` to `text` and checks the result; an error is located at the change that
 /// caused it, in the study file.
-fn apply_checked(study: &Path, source: &str, model_path: &Path, text: &str, changes: &[Change], what: &str) -> Result<String, Box<ModelError>> {
+fn apply_checked(
+    study: &Path,
+    source: &str,
+    model_path: &Path,
+    text: &str,
+    changes: &[Change],
+    what: &str,
+) -> Result<String, Box<ModelError>> {
     let (out, ranges) = apply(text, changes).map_err(|(k, m)| {
-        err(study, source, changes[k].field_at, &changes[k].field, format!("{what}: {m}"))
+        err(
+            study,
+            source,
+            changes[k].field_at,
+            &changes[k].field,
+            format!("{what}: {m}"),
+        )
     })?;
     if let Err(e) = crate::model::load::parse_str(model_path, &out) {
         let o = offset_of(&out, e.line, e.column);
-        let hit = ranges.iter().rev().find(|(_, r, _)| r.contains(&o) || r.end == o);
+        let hit = ranges
+            .iter()
+            .rev()
+            .find(|(_, r, _)| r.contains(&o) || r.end == o);
         let k = hit.map(|h| h.0);
         let unknown = e.message.starts_with("Unexpected field");
         let (k, inside) = match k {
@@ -243,11 +330,23 @@ fn apply_checked(study: &Path, source: &str, model_path: &Path, text: &str, chan
         let (path, message) = if inside {
             (c.field.as_str(), format!("{what}: {}", e.message))
         } else {
-            (field.as_str(), format!("{what}: with `{}` set to `{}`, the model's field `{field}` is invalid: {}", c.field, c.value, e.message))
+            (
+                field.as_str(),
+                format!(
+                    "{what}: with `{}` set to `{}`, the model's field `{field}` is invalid: {}",
+                    c.field, c.value, e.message
+                ),
+            )
         };
         // Within the value's text, the same character of the study file's value.
-        let within = hit.map(|h| o.saturating_sub(h.2)).filter(|&d| hit.is_some_and(|h| o >= h.2) && d < c.value.len());
-        let at = if unknown { c.field_at } else { c.value_at + within.unwrap_or(0) };
+        let within = hit
+            .map(|h| o.saturating_sub(h.2))
+            .filter(|&d| hit.is_some_and(|h| o >= h.2) && d < c.value.len());
+        let at = if unknown {
+            c.field_at
+        } else {
+            c.value_at + within.unwrap_or(0)
+        };
         return Err(err(study, source, at, path, message));
     }
     Ok(out)
@@ -291,11 +390,44 @@ fn apply(text: &str, changes: &[Change]) -> Result<Applied, (usize, String)> {
 fn dir_name(label: &str) -> String {
     label
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || "._-+=".contains(c) { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "._-+=".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 
-fn cases(study: &Path, source: &str, spans: &Spans, def: &StudyDef, axes: &[Axis], model_path: &Path, base: &str) -> Result<Vec<Case>, Box<ModelError>> {
+/// The most cases a study may have: each holds its model's text in memory and a folder on disk.
+pub const MAX_CASES: usize = 10_000;
+
+/// The most bytes of case text a study may hold (its cases' models, in memory at once).
+pub const MAX_CASE_BYTES: usize = 1 << 30;
+
+fn cases(
+    study: &Path,
+    source: &str,
+    spans: &Spans,
+    def: &StudyDef,
+    axes: &[Axis],
+    model_path: &Path,
+    base: &str,
+) -> Result<Vec<Case>, Box<ModelError>> {
+    let count = match def.combine {
+        Combine::Cross => axes
+            .iter()
+            .try_fold(1usize, |n, a| n.checked_mul(a.levels.len())),
+        Combine::Zip => Some(axes.first().map_or(1, |a| a.levels.len())),
+    };
+    let too_many =
+        count.is_none_or(|n| n > MAX_CASES || n.saturating_mul(base.len()) > MAX_CASE_BYTES);
+    if too_many {
+        let n = count.map_or("more than 2^64".to_string(), |n| n.to_string());
+        return Err(err(study, source, spans.locate("axes"), "axes",
+            format!("the axes make {n} cases; a study may have at most {MAX_CASES} (and {} MiB of case models); split it into several studies or use `combine: Zip` for an explicit list", MAX_CASE_BYTES >> 20)));
+    }
     let combos: Vec<Vec<usize>> = match def.combine {
         Combine::Cross => axes.iter().fold(vec![vec![]], |acc, a| {
             acc.iter()
@@ -316,24 +448,52 @@ fn cases(study: &Path, source: &str, spans: &Spans, def: &StudyDef, axes: &[Axis
         let label = if axes.is_empty() {
             "base".to_string()
         } else {
-            levels.iter().zip(axes).map(|(&j, a)| a.levels[j].label.as_str()).collect::<Vec<_>>().join("/")
+            levels
+                .iter()
+                .zip(axes)
+                .map(|(&j, a)| a.levels[j].label.as_str())
+                .collect::<Vec<_>>()
+                .join("/")
         };
         let dir = dir_name(&label);
         if let Some(other) = out.iter().find(|c| c.dir == dir) {
             return Err(err(study, source, spans.locate("axes"), "labels",
                 format!("cases `{}` and `{label}` would share the folder `{dir}`; give the levels distinct labels", other.label)));
         }
-        let changes: Vec<Change> = levels.iter().zip(axes).flat_map(|(&j, a)| a.levels[j].changes.clone()).collect();
+        let changes: Vec<Change> = levels
+            .iter()
+            .zip(axes)
+            .flat_map(|(&j, a)| a.levels[j].changes.clone())
+            .collect();
         let (text, error) = match apply(base, &changes) {
             Ok((t, _)) => {
-                let e = crate::model::load::parse_str(model_path, &t).err().map(|e| {
-                    format!("case `{label}`: {}{}", e.field.as_ref().map(|f| format!("field `{f}`: ")).unwrap_or_default(), e.message)
-                });
+                let e = crate::model::load::parse_str(model_path, &t)
+                    .err()
+                    .map(|e| {
+                        format!(
+                            "case `{label}`: {}{}",
+                            e.field
+                                .as_ref()
+                                .map(|f| format!("field `{f}`: "))
+                                .unwrap_or_default(),
+                            e.message
+                        )
+                    });
                 (t, e)
             }
-            Err((k, m)) => (base.to_string(), Some(format!("case `{label}`: field `{}`: {m}", changes[k].field))),
+            Err((k, m)) => (
+                base.to_string(),
+                Some(format!("case `{label}`: field `{}`: {m}", changes[k].field)),
+            ),
         };
-        out.push(Case { index, label, dir, levels, text, error });
+        out.push(Case {
+            index,
+            label,
+            dir,
+            levels,
+            text,
+            error,
+        });
     }
     Ok(out)
 }
@@ -342,12 +502,21 @@ fn cases(study: &Path, source: &str, spans: &Spans, def: &StudyDef, axes: &[Axis
 /// written back to RON), or why there is none.
 pub fn field_number(model: &crate::model::Model, path: &str) -> Result<f64, String> {
     let text = ron::Options::default()
-        .with_default_extension(Extensions::IMPLICIT_SOME | Extensions::UNWRAP_NEWTYPES | Extensions::UNWRAP_VARIANT_NEWTYPES)
+        .with_default_extension(
+            Extensions::IMPLICIT_SOME
+                | Extensions::UNWRAP_NEWTYPES
+                | Extensions::UNWRAP_VARIANT_NEWTYPES,
+        )
         .to_string(model)
         .map_err(|e| e.to_string())?;
     let paths = splice::resolve(&text, path)?;
-    let p = paths.first().ok_or_else(|| format!("`{path}` names nothing"))?;
-    let r = Spans::of(&text).range(p).ok_or_else(|| format!("the model has no field `{path}`"))?;
+    let p = paths
+        .first()
+        .ok_or_else(|| format!("`{path}` names nothing"))?;
+    let r = Spans::of(&text)
+        .range(p)
+        .ok_or_else(|| format!("the model has no field `{path}`"))?;
     let v = text[r].trim_matches(|c| c == '(' || c == ')');
-    v.parse::<f64>().map_err(|_| format!("field `{path}` is `{v}`, not a number"))
+    v.parse::<f64>()
+        .map_err(|_| format!("field `{path}` is `{v}`, not a number"))
 }

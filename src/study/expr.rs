@@ -18,7 +18,9 @@ pub fn eval(text: &str) -> Result<f64, String> {
         ));
     }
     if !v.is_finite() {
-        return Err(format!("the expression `{text}` is not a finite number ({v})"));
+        return Err(format!(
+            "the expression `{text}` is not a finite number ({v})"
+        ));
     }
     Ok(v)
 }
@@ -161,7 +163,10 @@ mod tests {
     #[test]
     fn arithmetic() {
         assert_eq!(eval("1/0.146").unwrap(), 1.0 / 0.146);
-        assert_eq!(eval("sqrt(2*9.81/0.146)").unwrap(), (2.0 * 9.81 / 0.146f64).sqrt());
+        assert_eq!(
+            eval("sqrt(2*9.81/0.146)").unwrap(),
+            (2.0 * 9.81 / 0.146f64).sqrt()
+        );
         assert_eq!(eval("2^3^2").unwrap(), 512.0);
         assert_eq!(eval("-2^2").unwrap(), -4.0);
         assert_eq!(eval(" (1 + 2) * 3 - 1e-3 ").unwrap(), 9.0 - 1e-3);

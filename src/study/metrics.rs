@@ -35,7 +35,13 @@ impl Reference {
     pub fn eval(&self, x: f64) -> Option<f64> {
         match self.function.as_ref()? {
             Source::Line { slope, intercept } => Some(slope.0 * x + intercept.map_or(0.0, |i| i.0)),
-            Source::Dodge { width, depth, amplitude, density, gravity } => {
+            Source::Dodge {
+                width,
+                depth,
+                amplitude,
+                density,
+                gravity,
+            } => {
                 let (w, h, g) = (width.0, depth.0, gravity.map_or(9.81, |g| g.0));
                 let omega = 2.0 * std::f64::consts::PI * x;
                 let mut sum = 0.0;
@@ -47,24 +53,40 @@ impl Reference {
                 let mass = density.0 * w * h;
                 Some((omega * omega * amplitude.0 * mass * (1.0 + 8.0 * w / h * sum)).abs())
             }
-            Source::Poiseuille { force, viscosity, height, length, density } => {
+            Source::Poiseuille {
+                force,
+                viscosity,
+                height,
+                length,
+                density,
+            } => {
                 let (f, nu, h) = (force.0, viscosity.0, height.0);
                 let pi = std::f64::consts::PI;
                 let u = |y: f64| {
                     let mut u = f * y * (h - y) / (2.0 * nu);
                     for n in 0..100 {
                         let k = (2 * n + 1) as f64;
-                        u -= 4.0 * f * h * h / (nu * pi.powi(3) * k.powi(3)) * (k * pi * y / h).sin() * (-k * k * pi * pi * nu * x / (h * h)).exp();
+                        u -= 4.0 * f * h * h / (nu * pi.powi(3) * k.powi(3))
+                            * (k * pi * y / h).sin()
+                            * (-k * k * pi * pi * nu * x / (h * h)).exp();
                     }
                     u
                 };
                 // Simpson's rule over the channel (400 intervals).
                 let n = 400;
                 let dy = h / n as f64;
-                let sum: f64 = (0..=n).map(|i| {
-                    let w = if i == 0 || i == n { 1.0 } else if i % 2 == 1 { 4.0 } else { 2.0 };
-                    w * u(i as f64 * dy).powi(2)
-                }).sum();
+                let sum: f64 = (0..=n)
+                    .map(|i| {
+                        let w = if i == 0 || i == n {
+                            1.0
+                        } else if i % 2 == 1 {
+                            4.0
+                        } else {
+                            2.0
+                        };
+                        w * u(i as f64 * dy).powi(2)
+                    })
+                    .sum();
                 Some(0.5 * density.0 * length.0 * sum * dy / 3.0)
             }
             Source::Data { .. } => None,
@@ -74,15 +96,21 @@ impl Reference {
 
 /// Loads the references of a study (data files relative to `study`); errors name the
 /// reference and say what is wrong.
-pub fn load_references(study: &Path, defs: &[ReferenceDef]) -> Result<Vec<Reference>, (usize, String)> {
+pub fn load_references(
+    study: &Path,
+    defs: &[ReferenceDef],
+) -> Result<Vec<Reference>, (usize, String)> {
     defs.iter()
         .enumerate()
         .map(|(i, d)| {
             let points = match &d.source {
-                Source::Data { file, series, x, y } => {
-                    read_points(&study.parent().unwrap_or(Path::new(".")).join(file), series.as_deref(), x, y)
-                        .map_err(|e| (i, e))?
-                }
+                Source::Data { file, series, x, y } => read_points(
+                    &study.parent().unwrap_or(Path::new(".")).join(file),
+                    series.as_deref(),
+                    x,
+                    y,
+                )
+                .map_err(|e| (i, e))?,
                 _ => Vec::new(),
             };
             let function = (!matches!(d.source, Source::Data { .. })).then(|| d.source.clone());
@@ -103,13 +131,30 @@ pub fn load_references(study: &Path, defs: &[ReferenceDef]) -> Result<Vec<Refere
 }
 
 /// The (x, y) points of a CSV file: `#` lines are comments, the first other line the header.
-fn read_points(path: &Path, series: Option<&str>, x: &str, y: &str) -> Result<Vec<(f64, f64)>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    let mut lines = text.lines().filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty());
-    let head: Vec<&str> = lines.next().unwrap_or("").split(',').map(str::trim).collect();
+fn read_points(
+    path: &Path,
+    series: Option<&str>,
+    x: &str,
+    y: &str,
+) -> Result<Vec<(f64, f64)>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut lines = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty());
+    let head: Vec<&str> = lines
+        .next()
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .collect();
     let col = |name: &str| {
         head.iter().position(|h| *h == name).ok_or_else(|| {
-            format!("{} has no column `{name}` (columns: {})", path.display(), head.join(", "))
+            format!(
+                "{} has no column `{name}` (columns: {})",
+                path.display(),
+                head.join(", ")
+            )
         })
     };
     let (cx, cy) = (col(x)?, col(y)?);
@@ -128,8 +173,13 @@ fn read_points(path: &Path, series: Option<&str>, x: &str, y: &str) -> Result<Ve
         }
     }
     if out.is_empty() {
-        return Err(format!("no ({x}, {y}) points in {}{}", path.display(),
-            series.map(|s| format!(" with series = {s}")).unwrap_or_default()));
+        return Err(format!(
+            "no ({x}, {y}) points in {}{}",
+            path.display(),
+            series
+                .map(|s| format!(" with series = {s}"))
+                .unwrap_or_default()
+        ));
     }
     Ok(out)
 }
@@ -143,7 +193,12 @@ pub fn name(m: &MetricDef) -> String {
         MetricDef::Max { column, name, .. } => or(name, format!("max({column})")),
         MetricDef::Min { column, name, .. } => or(name, format!("min({column})")),
         MetricDef::Amplitude { column, name, .. } => or(name, format!("amplitude({column})")),
-        MetricDef::Error { column, reference, name, .. } => or(name, format!("error({column}, {reference})")),
+        MetricDef::Error {
+            column,
+            reference,
+            name,
+            ..
+        } => or(name, format!("error({column}, {reference})")),
         MetricDef::Deviation { metric, name, .. } => or(name, format!("deviation({metric})")),
         MetricDef::Drift { column, name } => or(name, format!("drift({column})")),
         MetricDef::Field { field, name, .. } => or(name, field.clone()),
@@ -172,15 +227,24 @@ pub fn run_name(r: RunMetric) -> &'static str {
 
 /// Whether a run metric measures wall time (differs between runs of the same case).
 pub fn is_wall_time(r: RunMetric) -> bool {
-    matches!(r, RunMetric::WallTime | RunMetric::TimePerStep | RunMetric::WallPerSimSecond)
+    matches!(
+        r,
+        RunMetric::WallTime | RunMetric::TimePerStep | RunMetric::WallPerSimSecond
+    )
 }
 
 /// The default metrics: cost and accuracy of any run.
 pub fn default_metrics() -> Vec<MetricDef> {
-    [RunMetric::WallTime, RunMetric::TimePerStep, RunMetric::MeanIterations, RunMetric::StepsAtCap, RunMetric::LargestCompression]
-        .into_iter()
-        .map(MetricDef::Run)
-        .collect()
+    [
+        RunMetric::WallTime,
+        RunMetric::TimePerStep,
+        RunMetric::MeanIterations,
+        RunMetric::StepsAtCap,
+        RunMetric::LargestCompression,
+    ]
+    .into_iter()
+    .map(MetricDef::Run)
+    .collect()
 }
 
 fn run_value(r: RunMetric, n: &RunNumbers) -> f64 {
@@ -215,7 +279,11 @@ pub struct CaseData<'a> {
 }
 
 /// The metrics of one case, in order: a value or why there is none.
-pub fn compute(defs: &[MetricDef], refs: &[Reference], case: &CaseData) -> Vec<Result<f64, String>> {
+pub fn compute(
+    defs: &[MetricDef],
+    refs: &[Reference],
+    case: &CaseData,
+) -> Vec<Result<f64, String>> {
     let mut out: Vec<(String, Result<f64, String>)> = Vec::new();
     for d in defs {
         let v = if let Status::Failed(_) = case.status {
@@ -230,13 +298,26 @@ pub fn compute(defs: &[MetricDef], refs: &[Reference], case: &CaseData) -> Vec<R
 
 fn column<'a>(s: Option<&'a Series>, c: &str) -> Result<(&'a [f64], &'a [f64]), String> {
     let s = s.ok_or("the case has no series")?;
-    let v = s.column(c).ok_or_else(|| format!("no probe column `{c}` (columns: {})", s.columns.join(", ")))?;
+    let v = s
+        .column(c)
+        .ok_or_else(|| format!("no probe column `{c}` (columns: {})", s.columns.join(", ")))?;
     Ok((&s.time, v))
 }
 
-fn window<'a>(t: &'a [f64], v: &'a [f64], from: Option<f64>, to: Option<f64>) -> impl Iterator<Item = f64> + 'a {
-    let (a, b) = (from.unwrap_or(f64::NEG_INFINITY), to.unwrap_or(f64::INFINITY));
-    t.iter().zip(v).filter(move |(t, _)| **t >= a - 1e-12 && **t <= b + 1e-12).map(|(_, v)| *v)
+fn window<'a>(
+    t: &'a [f64],
+    v: &'a [f64],
+    from: Option<f64>,
+    to: Option<f64>,
+) -> impl Iterator<Item = f64> + 'a {
+    let (a, b) = (
+        from.unwrap_or(f64::NEG_INFINITY),
+        to.unwrap_or(f64::INFINITY),
+    );
+    t.iter()
+        .zip(v)
+        .filter(move |(t, _)| **t >= a - 1e-12 && **t <= b + 1e-12)
+        .map(|(_, v)| *v)
 }
 
 fn nonempty(v: Vec<f64>) -> Result<Vec<f64>, String> {
@@ -247,25 +328,66 @@ fn nonempty(v: Vec<f64>) -> Result<Vec<f64>, String> {
     }
 }
 
-fn one(d: &MetricDef, refs: &[Reference], case: &CaseData, done: &[(String, Result<f64, String>)]) -> Result<f64, String> {
-    let reference = |r: &str| refs.iter().find(|x| x.name == r).ok_or_else(|| format!("no reference named `{r}`"));
-    let model = || case.model.ok_or_else(|| "the case's model is not available".to_string());
+fn one(
+    d: &MetricDef,
+    refs: &[Reference],
+    case: &CaseData,
+    done: &[(String, Result<f64, String>)],
+) -> Result<f64, String> {
+    let reference = |r: &str| {
+        refs.iter()
+            .find(|x| x.name == r)
+            .ok_or_else(|| format!("no reference named `{r}`"))
+    };
+    let model = || {
+        case.model
+            .ok_or_else(|| "the case's model is not available".to_string())
+    };
     match d {
-        MetricDef::Final { column: c, .. } => column(case.series, c)?.1.last().copied().ok_or_else(|| "no samples".into()),
-        MetricDef::Mean { column: c, from, to, .. } => {
+        MetricDef::Final { column: c, .. } => column(case.series, c)?
+            .1
+            .last()
+            .copied()
+            .ok_or_else(|| "no samples".into()),
+        MetricDef::Mean {
+            column: c,
+            from,
+            to,
+            ..
+        } => {
             let (t, v) = column(case.series, c)?;
             let w = nonempty(window(t, v, *from, *to).collect())?;
             Ok(w.iter().sum::<f64>() / w.len() as f64)
         }
-        MetricDef::Max { column: c, from, to, .. } => {
+        MetricDef::Max {
+            column: c,
+            from,
+            to,
+            ..
+        } => {
             let (t, v) = column(case.series, c)?;
-            Ok(nonempty(window(t, v, *from, *to).collect())?.into_iter().fold(f64::NEG_INFINITY, f64::max))
+            Ok(nonempty(window(t, v, *from, *to).collect())?
+                .into_iter()
+                .fold(f64::NEG_INFINITY, f64::max))
         }
-        MetricDef::Min { column: c, from, to, .. } => {
+        MetricDef::Min {
+            column: c,
+            from,
+            to,
+            ..
+        } => {
             let (t, v) = column(case.series, c)?;
-            Ok(nonempty(window(t, v, *from, *to).collect())?.into_iter().fold(f64::INFINITY, f64::min))
+            Ok(nonempty(window(t, v, *from, *to).collect())?
+                .into_iter()
+                .fold(f64::INFINITY, f64::min))
         }
-        MetricDef::Amplitude { column: c, frequency, from, free, .. } => {
+        MetricDef::Amplitude {
+            column: c,
+            frequency,
+            from,
+            free,
+            ..
+        } => {
             let (t, v) = column(case.series, c)?;
             let f = match frequency {
                 Frequency::Hz(n) => n.0,
@@ -274,35 +396,65 @@ fn one(d: &MetricDef, refs: &[Reference], case: &CaseData, done: &[(String, Resu
             let free: Vec<f64> = free.iter().map(|n| n.0).collect();
             amplitude(t, v, f, &free, from.unwrap_or(0.0))
         }
-        MetricDef::Error { column: c, reference: r, norm, from, until, .. } => {
+        MetricDef::Error {
+            column: c,
+            reference: r,
+            norm,
+            from,
+            until,
+            ..
+        } => {
             let (t, v) = column(case.series, c)?;
             point_error(t, v, reference(r)?, *norm, (*from, *until))
         }
-        MetricDef::Deviation { metric, reference: r, x, .. } => {
-            let m = done.iter().find(|(n, _)| n == metric).ok_or_else(|| format!("no earlier metric named `{metric}`"))?.1.clone()?;
+        MetricDef::Deviation {
+            metric,
+            reference: r,
+            x,
+            ..
+        } => {
+            let m = done
+                .iter()
+                .find(|(n, _)| n == metric)
+                .ok_or_else(|| format!("no earlier metric named `{metric}`"))?
+                .1
+                .clone()?;
             let r = reference(r)?;
             let xv = match x {
                 Some(x) => super::expand::field_number(model()?, x)? * r.x_scale,
                 None => 0.0,
             };
-            let y = r.eval(xv).ok_or_else(|| format!("reference `{}` is not a function", r.name))?;
+            let y = r
+                .eval(xv)
+                .ok_or_else(|| format!("reference `{}` is not a function", r.name))?;
             Ok((m * r.y_scale - y) / y)
         }
         MetricDef::Drift { column: c, .. } => {
             let (_, v) = column(case.series, c)?;
-            let (a, b) = (v.first().ok_or("no samples")?, v.last().ok_or("no samples")?);
+            let (a, b) = (
+                v.first().ok_or("no samples")?,
+                v.last().ok_or("no samples")?,
+            );
             Ok((b - a) / a.abs())
         }
-        MetricDef::Field { field, scale, .. } => Ok(super::expand::field_number(model()?, field)? * scale.map_or(1.0, |s| s.0)),
+        MetricDef::Field { field, scale, .. } => {
+            Ok(super::expand::field_number(model()?, field)? * scale.map_or(1.0, |s| s.0))
+        }
         MetricDef::Run(r) => Ok(run_value(*r, case.numbers)),
     }
 }
 
 /// Least-squares amplitude at `f` Hz of (t, v) over t ≥ `from` (see [`MetricDef::Amplitude`]).
 pub fn amplitude(t: &[f64], v: &[f64], f: f64, free: &[f64], from: f64) -> Result<f64, String> {
-    let freqs: Vec<f64> = std::iter::once(f).chain(free.iter().copied()).map(|f| 2.0 * std::f64::consts::PI * f).collect();
+    let freqs: Vec<f64> = std::iter::once(f)
+        .chain(free.iter().copied())
+        .map(|f| 2.0 * std::f64::consts::PI * f)
+        .collect();
     let n = 2 * freqs.len() + 1;
-    let (mut a, mut r) = (nalgebra::DMatrix::<f64>::zeros(n, n), nalgebra::DVector::<f64>::zeros(n));
+    let (mut a, mut r) = (
+        nalgebra::DMatrix::<f64>::zeros(n, n),
+        nalgebra::DVector::<f64>::zeros(n),
+    );
     let mut count = 0;
     for (&t, &y) in t.iter().zip(v).filter(|(t, _)| **t >= from) {
         let mut b = nalgebra::DVector::<f64>::zeros(n);
@@ -316,15 +468,26 @@ pub fn amplitude(t: &[f64], v: &[f64], f: f64, free: &[f64], from: f64) -> Resul
         count += 1;
     }
     if count < n {
-        return Err(format!("{count} samples after t = {from} s: too few for the fit ({n} unknowns)"));
+        return Err(format!(
+            "{count} samples after t = {from} s: too few for the fit ({n} unknowns)"
+        ));
     }
-    let x = a.lu().solve(&r).ok_or("the fit is singular (frequencies too close for the window)")?;
+    let x = a
+        .lu()
+        .solve(&r)
+        .ok_or("the fit is singular (frequencies too close for the window)")?;
     Ok(x[0].hypot(x[1]))
 }
 
 /// The error of (t, v) against a reference: at its data points (interpolated), or with its
 /// formula at every sample; abscissae within `window` (reference units) only.
-pub fn point_error(t: &[f64], v: &[f64], r: &Reference, norm: Norm, window: (Option<f64>, Option<f64>)) -> Result<f64, String> {
+pub fn point_error(
+    t: &[f64],
+    v: &[f64],
+    r: &Reference,
+    norm: Norm,
+    window: (Option<f64>, Option<f64>),
+) -> Result<f64, String> {
     let inside = |x: f64| window.0.is_none_or(|a| x >= a) && window.1.is_none_or(|b| x <= b);
     let mut e = Vec::new();
     if r.function.is_some() {
@@ -337,9 +500,13 @@ pub fn point_error(t: &[f64], v: &[f64], r: &Reference, norm: Norm, window: (Opt
     }
     for &(xr, yr) in r.points.iter().filter(|p| inside(p.0)) {
         let ts = xr / r.x_scale;
-        let Some(k) = t.iter().position(|&x| x >= ts) else { continue };
+        let Some(k) = t.iter().position(|&x| x >= ts) else {
+            continue;
+        };
         let y = if k == 0 {
-            if (t[0] - ts).abs() > 1e-12 { continue }
+            if (t[0] - ts).abs() > 1e-12 {
+                continue;
+            }
             v[0]
         } else {
             v[k - 1] + (v[k] - v[k - 1]) * (ts - t[k - 1]) / (t[k] - t[k - 1])
@@ -347,7 +514,10 @@ pub fn point_error(t: &[f64], v: &[f64], r: &Reference, norm: Norm, window: (Opt
         e.push((y * r.y_scale - yr, yr));
     }
     if e.is_empty() {
-        return Err(format!("no point of reference `{}` falls inside the run", r.name));
+        return Err(format!(
+            "no point of reference `{}` falls inside the run",
+            r.name
+        ));
     }
     let n = e.len() as f64;
     Ok(match norm {
@@ -363,7 +533,15 @@ mod tests {
     use super::*;
 
     fn reference(points: Vec<(f64, f64)>, x_scale: f64, y_scale: f64) -> Reference {
-        Reference { name: "r".into(), legend: "r".into(), x_scale, y_scale, labels: Default::default(), points, function: None }
+        Reference {
+            name: "r".into(),
+            legend: "r".into(),
+            x_scale,
+            y_scale,
+            labels: Default::default(),
+            points,
+            function: None,
+        }
     }
 
     #[test]
@@ -372,7 +550,10 @@ mod tests {
         // is Y = X/10 · 1.1: 10 % above everywhere.
         let t: Vec<f64> = (0..=10).map(|k| k as f64 * 0.1).collect();
         let v: Vec<f64> = t.iter().map(|t| 2.0 * t).collect();
-        let pts: Vec<(f64, f64)> = [1.5, 3.0, 7.25, 12.0].iter().map(|&x| (x, 1.1 * x / 10.0)).collect();
+        let pts: Vec<(f64, f64)> = [1.5, 3.0, 7.25, 12.0]
+            .iter()
+            .map(|&x| (x, 1.1 * x / 10.0))
+            .collect();
         let r = reference(pts, 10.0, 0.5);
         let rel = point_error(&t, &v, &r, Norm::MeanRelative, (None, None)).unwrap();
         assert!((rel - 0.1 / 1.1).abs() < 1e-12, "{rel}");
@@ -382,14 +563,24 @@ mod tests {
         let rms = point_error(&t, &v, &r, Norm::Rms, (None, Some(3.0))).unwrap();
         let want = ((0.015f64.powi(2) + 0.03f64.powi(2)) / 2.0).sqrt();
         assert!((rms - want).abs() < 1e-12, "{rms} {want}");
-        assert!(point_error(&t, &v, &reference(vec![(50.0, 1.0)], 1.0, 1.0), Norm::Rms, (None, None)).is_err());
+        assert!(point_error(
+            &t,
+            &v,
+            &reference(vec![(50.0, 1.0)], 1.0, 1.0),
+            Norm::Rms,
+            (None, None)
+        )
+        .is_err());
     }
 
     #[test]
     fn amplitude_of_a_known_signal() {
         let t: Vec<f64> = (0..4000).map(|k| k as f64 * 0.005).collect();
         let w = |f: f64, t: f64| (2.0 * std::f64::consts::PI * f * t).sin();
-        let v: Vec<f64> = t.iter().map(|&t| 3.0 * w(0.75, t + 0.1) + 0.8 * w(1.09, t) + 5.0).collect();
+        let v: Vec<f64> = t
+            .iter()
+            .map(|&t| 3.0 * w(0.75, t + 0.1) + 0.8 * w(1.09, t) + 5.0)
+            .collect();
         let a = amplitude(&t, &v, 0.75, &[1.09], 1.0).unwrap();
         assert!((a - 3.0).abs() < 1e-9, "{a}");
         assert!(amplitude(&t[..2], &v[..2], 0.75, &[], 0.0).is_err());
@@ -399,7 +590,13 @@ mod tests {
     fn dodge_matches_the_sloshing_models_figure() {
         let n = super::super::schema::Num;
         let r = Reference {
-            function: Some(Source::Dodge { width: n(0.6), depth: n(0.3), amplitude: n(0.1), density: n(1000.0), gravity: None }),
+            function: Some(Source::Dodge {
+                width: n(0.6),
+                depth: n(0.3),
+                amplitude: n(0.1),
+                density: n(1000.0),
+                gravity: None,
+            }),
             ..reference(vec![], 1.0, 1.0)
         };
         // The model's header: 1.43 times the rigid mass' force, 570 N/m.
@@ -411,7 +608,13 @@ mod tests {
     fn poiseuille_energy_tends_to_the_parabolas() {
         let n = super::super::schema::Num;
         let r = Reference {
-            function: Some(Source::Poiseuille { force: n(0.01), viscosity: n(1e-3), height: n(0.2), length: n(0.1), density: n(1000.0) }),
+            function: Some(Source::Poiseuille {
+                force: n(0.01),
+                viscosity: n(1e-3),
+                height: n(0.2),
+                length: n(0.1),
+                density: n(1000.0),
+            }),
             ..reference(vec![], 1.0, 1.0)
         };
         // Steady: u = f y (h − y) / 2ν, ∫u² dy = (f / 2ν)² h⁵ / 30.

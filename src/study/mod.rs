@@ -34,25 +34,54 @@ use std::path::{Path, PathBuf};
 pub fn check_names(study: &Study) -> Result<Vec<Reference>, Box<ModelError>> {
     let spans = Spans::of(&study.source);
     let at = |path: &str, field: &str, m: String| {
-        Box::new(ModelError::at_offset(&study.path, &study.source, spans.locate(path), Some(field.into()), m))
+        Box::new(ModelError::at_offset(
+            &study.path,
+            &study.source,
+            spans.locate(path),
+            Some(field.into()),
+            m,
+        ))
     };
     let refs = metrics::load_references(&study.path, &study.def.references)
         .map_err(|(i, m)| at(&format!("references[{i}].source"), "source", m))?;
-    let names: Vec<String> = report::metric_defs(study).iter().map(metrics::name).collect();
+    let names: Vec<String> = report::metric_defs(study)
+        .iter()
+        .map(metrics::name)
+        .collect();
     for (i, n) in names.iter().enumerate() {
         if names[..i].contains(n) {
-            return Err(at(&format!("metrics[{i}]"), "metrics", format!("two metrics are named `{n}`; give one a `name`")));
+            return Err(at(
+                &format!("metrics[{i}]"),
+                "metrics",
+                format!("two metrics are named `{n}`; give one a `name`"),
+            ));
         }
     }
     for (i, m) in study.def.metrics.iter().enumerate() {
         use schema::MetricDef as M;
         let wanted = match m {
-            M::Error { reference, .. } => refs.iter().find(|r| &r.name == reference).map(|_| true).ok_or(reference),
-            M::Deviation { reference, metric, .. } => {
+            M::Error { reference, .. } => refs
+                .iter()
+                .find(|r| &r.name == reference)
+                .map(|_| true)
+                .ok_or(reference),
+            M::Deviation {
+                reference, metric, ..
+            } => {
                 if !names[..i].contains(metric) {
-                    return Err(at(&format!("metrics[{i}].metric"), "metric", format!("no earlier metric named `{metric}` (metrics before it: {})", names[..i].join(", "))));
+                    return Err(at(
+                        &format!("metrics[{i}].metric"),
+                        "metric",
+                        format!(
+                            "no earlier metric named `{metric}` (metrics before it: {})",
+                            names[..i].join(", ")
+                        ),
+                    ));
                 }
-                refs.iter().find(|r| &r.name == reference).map(|r| r.function.is_some()).ok_or(reference)
+                refs.iter()
+                    .find(|r| &r.name == reference)
+                    .map(|r| r.function.is_some())
+                    .ok_or(reference)
             }
             _ => Ok(true),
         };
@@ -86,7 +115,10 @@ impl Origin {
     /// Writes `origin.ron` into a folder.
     pub fn write(&self, dir: &Path) -> std::io::Result<()> {
         std::fs::create_dir_all(dir)?;
-        result::write_atomic(&dir.join("origin.ron"), &ron::to_string(self).map_err(std::io::Error::other)?)
+        result::write_atomic(
+            &dir.join("origin.ron"),
+            &ron::to_string(self).map_err(std::io::Error::other)?,
+        )
     }
 }
 
@@ -98,12 +130,21 @@ pub fn absolute(p: &Path) -> PathBuf {
 /// Picks a study's output folder: the given one, or `runs/<stem>`; a folder that holds files
 /// must be this study's earlier output (it is then resumed), never something else.
 pub fn choose_out(study: &Study, out: Option<PathBuf>) -> Result<PathBuf, String> {
-    let stem = study.path.file_stem().and_then(|s| s.to_str()).unwrap_or("study");
+    let stem = study
+        .path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("study");
     let dir = out.unwrap_or_else(|| PathBuf::from("runs").join(stem));
     if dir.exists() && !dir.is_dir() {
-        return Err(format!("--out {} is a file, not a folder; choose another --out (nothing is overwritten)", dir.display()));
+        return Err(format!(
+            "--out {} is a file, not a folder; choose another --out (nothing is overwritten)",
+            dir.display()
+        ));
     }
-    let empty = std::fs::read_dir(&dir).map(|mut d| d.next().is_none()).unwrap_or(true);
+    let empty = std::fs::read_dir(&dir)
+        .map(|mut d| d.next().is_none())
+        .unwrap_or(true);
     if !empty {
         match Origin::read(&dir) {
             Some(o) if o.study == absolute(&study.path) => {}
@@ -128,7 +169,12 @@ pub struct Written {
 }
 
 /// Writes `table.csv`, `report.md` and the figures of the cases in `out`.
-pub fn write_report(study: &Study, refs: &[Reference], out: &Path, command: &str) -> std::io::Result<Written> {
+pub fn write_report(
+    study: &Study,
+    refs: &[Reference],
+    out: &Path,
+    command: &str,
+) -> std::io::Result<Written> {
     let rows = report::collect(study, out, refs);
     let mut figures = Vec::new();
     let mut notes = Vec::new();
@@ -140,15 +186,26 @@ pub fn write_report(study: &Study, refs: &[Reference], out: &Path, command: &str
                 notes.extend(f.notes);
                 figures.push((f.title, f.stem));
             }
-            Ok(None) => notes.push(format!("figure {k}: nothing to draw (no finished case has its values)")),
+            Ok(None) => notes.push(format!(
+                "figure {k}: nothing to draw (no finished case has its values)"
+            )),
             Err(e) => notes.push(format!("figure {k} could not be drawn: {e}")),
         }
     }
     let table = out.join("table.csv");
     result::write_atomic(&table, &report::table_csv(study, &rows))?;
-    let info = report::ReportInfo { command, figures: &figures, notes: &notes };
+    let info = report::ReportInfo {
+        command,
+        figures: &figures,
+        notes: &notes,
+    };
     let report = out.join("report.md");
     result::write_atomic(&report, &report::report_md(study, &rows, &info))?;
     let count = |s: &str| rows.iter().filter(|r| r.status() == s).count();
-    Ok(Written { table, report, figures: files, counts: (count("done"), count("failed"), count("not run")) })
+    Ok(Written {
+        table,
+        report,
+        figures: files,
+        counts: (count("done"), count("failed"), count("not run")),
+    })
 }

@@ -20,7 +20,9 @@ pub struct Figure {
 }
 
 fn metric_index(study: &Study, name: &str) -> Option<usize> {
-    metric_defs(study).iter().position(|d| metrics::name(d) == name)
+    metric_defs(study)
+        .iter()
+        .position(|d| metrics::name(d) == name)
 }
 
 fn axis_index(study: &Study, name: &str) -> Option<usize> {
@@ -30,27 +32,67 @@ fn axis_index(study: &Study, name: &str) -> Option<usize> {
 /// Checks the names a plot uses (metrics, axes, references): the message of the first one
 /// that does not exist.
 pub fn check(study: &Study, p: &PlotDef) -> Result<(), String> {
-    let metric = |m: &str| metric_index(study, m).map(|_| ()).ok_or_else(|| {
-        format!("no metric named `{m}` (metrics: {})", metric_defs(study).iter().map(metrics::name).collect::<Vec<_>>().join(", "))
-    });
-    let axis = |a: &str| axis_index(study, a).map(|_| ()).ok_or_else(|| {
-        format!("no axis named `{a}` (axes: {})", study.axes.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", "))
-    });
-    let reference = |r: &str| study.def.references.iter().any(|x| x.name == r).then_some(()).ok_or_else(|| format!("no reference named `{r}`"));
+    let metric = |m: &str| {
+        metric_index(study, m).map(|_| ()).ok_or_else(|| {
+            format!(
+                "no metric named `{m}` (metrics: {})",
+                metric_defs(study)
+                    .iter()
+                    .map(metrics::name)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+    };
+    let axis = |a: &str| {
+        axis_index(study, a).map(|_| ()).ok_or_else(|| {
+            format!(
+                "no axis named `{a}` (axes: {})",
+                study
+                    .axes
+                    .iter()
+                    .map(|a| a.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })
+    };
+    let reference = |r: &str| {
+        study
+            .def
+            .references
+            .iter()
+            .any(|x| x.name == r)
+            .then_some(())
+            .ok_or_else(|| format!("no reference named `{r}`"))
+    };
     match p {
         PlotDef::Series { references, .. } => references.iter().try_for_each(|r| reference(r)),
-        PlotDef::Response { metric: m, x, group, reference: r, .. } => {
+        PlotDef::Response {
+            metric: m,
+            x,
+            group,
+            reference: r,
+            ..
+        } => {
             metric(m)?;
             axis(x)?;
             group.as_deref().map_or(Ok(()), axis)?;
             r.as_deref().map_or(Ok(()), reference)
         }
-        PlotDef::Convergence { metric: m, x, group, .. } => {
+        PlotDef::Convergence {
+            metric: m,
+            x,
+            group,
+            ..
+        } => {
             metric(m)?;
             axis(x)?;
             group.as_deref().map_or(Ok(()), axis)
         }
-        PlotDef::CostAccuracy { cost, error, group, .. } => {
+        PlotDef::CostAccuracy {
+            cost, error, group, ..
+        } => {
             metric(cost)?;
             metric(error)?;
             group.as_deref().map_or(Ok(()), axis)
@@ -60,9 +102,13 @@ pub fn check(study: &Study, p: &PlotDef) -> Result<(), String> {
 
 /// The label of the group of a case (the level of axis `group`), or "" without a group.
 fn group_of(study: &Study, row: &Row, group: Option<&str>) -> String {
-    group.and_then(|g| axis_index(study, g)).map_or(String::new(), |a| {
-        study.axes[a].levels[study.cases[row.case].levels[a]].label.clone()
-    })
+    group
+        .and_then(|g| axis_index(study, g))
+        .map_or(String::new(), |a| {
+            study.axes[a].levels[study.cases[row.case].levels[a]]
+                .label
+                .clone()
+        })
 }
 
 /// Cases grouped by a group axis' level, in the order the groups first appear.
@@ -79,60 +125,154 @@ fn groups<'a>(study: &Study, rows: &'a [Row], group: Option<&str>) -> Vec<(Strin
 }
 
 /// Draws figure `k` of the study into `out`.
-pub fn draw(study: &Study, k: usize, rows: &[Row], refs: &[Reference], out: &Path) -> Result<Option<Figure>, String> {
+pub fn draw(
+    study: &Study,
+    k: usize,
+    rows: &[Row],
+    refs: &[Reference],
+    out: &Path,
+) -> Result<Option<Figure>, String> {
     let p = &study.def.plots[k];
     let find_ref = |n: &str| refs.iter().find(|r| r.name == n);
-    let x_of = |r: &Row, axis: usize| study.axes[axis].levels[study.cases[r.case].levels[axis]].value;
+    let x_of =
+        |r: &Row, axis: usize| study.axes[axis].levels[study.cases[r.case].levels[axis]].value;
     let mut notes = Vec::new();
     let (stem, chart) = match p {
-        PlotDef::Series { column, references, title, until } => {
+        PlotDef::Series {
+            column,
+            references,
+            title,
+            until,
+        } => {
             let first = references.first().and_then(|n| find_ref(n));
             let (sx, sy) = first.map_or((1.0, 1.0), |r| (r.x_scale, r.y_scale));
             let keep = |x: f64| until.is_none_or(|u| x <= u);
-            let mut items: Vec<Item> = rows.iter().filter(|r| r.done()).filter_map(|r| {
-                let s = r.series.as_ref()?;
-                let v = s.column(column)?;
-                Some(Item {
-                    legend: study.cases[r.case].label.clone(),
-                    points: s.time.iter().zip(v).map(|(t, v)| (t * sx, v * sy)).filter(|p| keep(p.0)).collect(),
-                    style: Style::Line,
+            let mut items: Vec<Item> = rows
+                .iter()
+                .filter(|r| r.done())
+                .filter_map(|r| {
+                    let s = r.series.as_ref()?;
+                    let v = s.column(column)?;
+                    Some(Item {
+                        legend: study.cases[r.case].label.clone(),
+                        points: s
+                            .time
+                            .iter()
+                            .zip(v)
+                            .map(|(t, v)| (t * sx, v * sy))
+                            .filter(|p| keep(p.0))
+                            .collect(),
+                        style: Style::Line,
+                    })
                 })
-            }).collect();
+                .collect();
             for r in references.iter().filter_map(|n| find_ref(n)) {
-                items.push(Item { legend: r.legend.clone(), points: r.points.iter().copied().filter(|p| keep(p.0)).collect(), style: Style::ReferencePoints });
+                items.push(Item {
+                    legend: r.legend.clone(),
+                    points: r.points.iter().copied().filter(|p| keep(p.0)).collect(),
+                    style: Style::ReferencePoints,
+                });
             }
-            let (xl, yl) = first.map_or(("t (s)".to_string(), column.clone()), |r| r.labels.clone());
-            (format!("series-{k}"), Chart { title: title.clone().unwrap_or_else(|| column.clone()), x_label: xl, y_label: if yl.is_empty() { column.clone() } else { yl }, items, ..Chart::default() })
+            let (xl, yl) =
+                first.map_or(("t (s)".to_string(), column.clone()), |r| r.labels.clone());
+            (
+                format!("series-{k}"),
+                Chart {
+                    title: title.clone().unwrap_or_else(|| column.clone()),
+                    x_label: xl,
+                    y_label: if yl.is_empty() { column.clone() } else { yl },
+                    items,
+                    ..Chart::default()
+                },
+            )
         }
-        PlotDef::Response { metric, x, group, reference, title, log } => {
-            let (m, a) = (metric_index(study, metric).ok_or("metric")?, axis_index(study, x).ok_or("axis")?);
+        PlotDef::Response {
+            metric,
+            x,
+            group,
+            reference,
+            title,
+            log,
+        } => {
+            let (m, a) = (
+                metric_index(study, metric).ok_or("metric")?,
+                axis_index(study, x).ok_or("axis")?,
+            );
             let mut items = Vec::new();
             let mut xs = Vec::new();
             for (g, rs) in groups(study, rows, group.as_deref()) {
-                let mut pts: Vec<(f64, f64)> = rs.iter().filter_map(|r| Some((x_of(r, a)?, *r.metrics[m].as_ref().ok()?))).collect();
+                let mut pts: Vec<(f64, f64)> = rs
+                    .iter()
+                    .filter_map(|r| Some((x_of(r, a)?, *r.metrics[m].as_ref().ok()?)))
+                    .collect();
                 pts.sort_by(|p, q| p.0.total_cmp(&q.0));
                 xs.extend(pts.iter().map(|p| p.0));
-                items.push(Item { legend: if g.is_empty() { metric.clone() } else { g }, points: pts, style: Style::LineMarkers });
+                items.push(Item {
+                    legend: if g.is_empty() { metric.clone() } else { g },
+                    points: pts,
+                    style: Style::LineMarkers,
+                });
             }
             if let Some(r) = reference.as_deref().and_then(find_ref) {
-                let (lo, hi) = xs.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+                let (lo, hi) = xs
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+                        (a.min(x), b.max(x))
+                    });
                 let pts: Vec<(f64, f64)> = if r.points.is_empty() && lo < hi {
-                    (0..=400).filter_map(|i| {
-                        let x = lo + (hi - lo) * i as f64 / 400.0;
-                        Some((x, r.eval(x * r.x_scale)? / r.y_scale))
-                    }).collect()
+                    (0..=400)
+                        .filter_map(|i| {
+                            let x = lo + (hi - lo) * i as f64 / 400.0;
+                            Some((x, r.eval(x * r.x_scale)? / r.y_scale))
+                        })
+                        .collect()
                 } else {
-                    r.points.iter().map(|&(px, py)| (px / r.x_scale, py / r.y_scale)).collect()
+                    r.points
+                        .iter()
+                        .map(|&(px, py)| (px / r.x_scale, py / r.y_scale))
+                        .collect()
                 };
-                items.push(Item { legend: r.legend.clone(), points: pts, style: if r.points.is_empty() { Style::Reference } else { Style::ReferencePoints } });
+                items.push(Item {
+                    legend: r.legend.clone(),
+                    points: pts,
+                    style: if r.points.is_empty() {
+                        Style::Reference
+                    } else {
+                        Style::ReferencePoints
+                    },
+                });
             }
-            (format!("response-{k}"), Chart { title: title.clone().unwrap_or_else(|| format!("{metric} against {x}")), x_label: x.clone(), y_label: metric.clone(), log_x: *log, log_y: *log, items })
+            (
+                format!("response-{k}"),
+                Chart {
+                    title: title
+                        .clone()
+                        .unwrap_or_else(|| format!("{metric} against {x}")),
+                    x_label: x.clone(),
+                    y_label: metric.clone(),
+                    log_x: *log,
+                    log_y: *log,
+                    items,
+                },
+            )
         }
-        PlotDef::Convergence { metric, x, group, title } => {
-            let (m, a) = (metric_index(study, metric).ok_or("metric")?, axis_index(study, x).ok_or("axis")?);
+        PlotDef::Convergence {
+            metric,
+            x,
+            group,
+            title,
+        } => {
+            let (m, a) = (
+                metric_index(study, metric).ok_or("metric")?,
+                axis_index(study, x).ok_or("axis")?,
+            );
             let mut items = Vec::new();
             for (g, rs) in groups(study, rows, group.as_deref()) {
-                let mut pts: Vec<(f64, f64)> = rs.iter().filter_map(|r| Some((x_of(r, a)?, r.metrics[m].as_ref().ok()?.abs()))).filter(|p| p.0 > 0.0 && p.1 > 0.0).collect();
+                let mut pts: Vec<(f64, f64)> = rs
+                    .iter()
+                    .filter_map(|r| Some((x_of(r, a)?, r.metrics[m].as_ref().ok()?.abs())))
+                    .filter(|p| p.0 > 0.0 && p.1 > 0.0)
+                    .collect();
                 pts.sort_by(|p, q| p.0.total_cmp(&q.0));
                 let order = fitted_order(&pts);
                 let name = if g.is_empty() { metric.clone() } else { g };
@@ -143,19 +283,55 @@ pub fn draw(study: &Study, k: usize, rows: &[Row], refs: &[Reference], out: &Pat
                     }
                     None => name,
                 };
-                items.push(Item { legend, points: pts, style: Style::LineMarkers });
+                items.push(Item {
+                    legend,
+                    points: pts,
+                    style: Style::LineMarkers,
+                });
             }
-            (format!("convergence-{k}"), Chart { title: title.clone().unwrap_or_else(|| format!("{metric} against {x}")), x_label: x.clone(), y_label: format!("|{metric}|"), log_x: true, log_y: true, items })
+            (
+                format!("convergence-{k}"),
+                Chart {
+                    title: title
+                        .clone()
+                        .unwrap_or_else(|| format!("{metric} against {x}")),
+                    x_label: x.clone(),
+                    y_label: format!("|{metric}|"),
+                    log_x: true,
+                    log_y: true,
+                    items,
+                },
+            )
         }
-        PlotDef::CostAccuracy { cost, error, group, title } => {
-            let (c, e) = (metric_index(study, cost).ok_or("metric")?, metric_index(study, error).ok_or("metric")?);
-            let point = |r: &Row| Some((*r.metrics[c].as_ref().ok()?, r.metrics[e].as_ref().ok()?.abs()));
-            let mut items: Vec<Item> = groups(study, rows, group.as_deref()).into_iter().map(|(g, rs)| Item {
-                legend: if g.is_empty() { "cases".into() } else { g },
-                points: rs.iter().filter_map(|r| point(r)).collect(),
-                style: Style::Markers,
-            }).collect();
-            let mut all: Vec<(f64, f64, usize)> = rows.iter().filter(|r| r.done()).filter_map(|r| point(r).map(|p| (p.0, p.1, r.case))).collect();
+        PlotDef::CostAccuracy {
+            cost,
+            error,
+            group,
+            title,
+        } => {
+            let (c, e) = (
+                metric_index(study, cost).ok_or("metric")?,
+                metric_index(study, error).ok_or("metric")?,
+            );
+            let point = |r: &Row| {
+                Some((
+                    *r.metrics[c].as_ref().ok()?,
+                    r.metrics[e].as_ref().ok()?.abs(),
+                ))
+            };
+            let mut items: Vec<Item> = groups(study, rows, group.as_deref())
+                .into_iter()
+                .map(|(g, rs)| Item {
+                    legend: if g.is_empty() { "cases".into() } else { g },
+                    points: rs.iter().filter_map(|r| point(r)).collect(),
+                    style: Style::Markers,
+                })
+                .collect();
+            let mut all: Vec<(f64, f64, usize)> = rows
+                .iter()
+                .filter(|r| r.done())
+                .filter_map(|r| point(r).map(|p| (p.0, p.1, r.case)))
+                .collect();
             all.sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.total_cmp(&q.1)));
             let mut front = Vec::new();
             let mut best = f64::INFINITY;
@@ -163,16 +339,40 @@ pub fn draw(study: &Study, k: usize, rows: &[Row], refs: &[Reference], out: &Pat
                 if y < best {
                     best = y;
                     front.push((x, y));
-                    notes.push(format!("Pareto front ({cost}, {error}): `{}`", study.cases[case].label));
+                    notes.push(format!(
+                        "Pareto front ({cost}, {error}): `{}`",
+                        study.cases[case].label
+                    ));
                 }
             }
-            items.push(Item { legend: "Pareto front".into(), points: front, style: Style::Reference });
-            let log = items.iter().flat_map(|i| &i.points).all(|p| p.0 > 0.0 && p.1 > 0.0);
-            (format!("cost-accuracy-{k}"), Chart { title: title.clone().unwrap_or_else(|| format!("{cost} against {error}")), x_label: cost.clone(), y_label: error.clone(), log_x: log, log_y: log, items })
+            items.push(Item {
+                legend: "Pareto front".into(),
+                points: front,
+                style: Style::Reference,
+            });
+            let log = items
+                .iter()
+                .flat_map(|i| &i.points)
+                .all(|p| p.0 > 0.0 && p.1 > 0.0);
+            (
+                format!("cost-accuracy-{k}"),
+                Chart {
+                    title: title
+                        .clone()
+                        .unwrap_or_else(|| format!("{cost} against {error}")),
+                    x_label: cost.clone(),
+                    y_label: error.clone(),
+                    log_x: log,
+                    log_y: log,
+                    items,
+                },
+            )
         }
     };
     let title = chart.title.clone();
-    Ok(chart.write(&out.join(&stem))?.then_some(Figure { title, stem, notes }))
+    Ok(chart
+        .write(&out.join(&stem))?
+        .then_some(Figure { title, stem, notes }))
 }
 
 /// The slope of log y against log x by least squares (the order of convergence), with at
@@ -183,7 +383,10 @@ pub fn fitted_order(pts: &[(f64, f64)]) -> Option<f64> {
     if l.len() < 2 {
         return None;
     }
-    let (mx, my) = (l.iter().map(|p| p.0).sum::<f64>() / n, l.iter().map(|p| p.1).sum::<f64>() / n);
+    let (mx, my) = (
+        l.iter().map(|p| p.0).sum::<f64>() / n,
+        l.iter().map(|p| p.1).sum::<f64>() / n,
+    );
     let sxx: f64 = l.iter().map(|p| (p.0 - mx).powi(2)).sum();
     let sxy: f64 = l.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
     (sxx > 0.0).then(|| sxy / sxx)
@@ -193,7 +396,10 @@ pub fn fitted_order(pts: &[(f64, f64)]) -> Option<f64> {
 mod tests {
     #[test]
     fn order_of_a_power_law() {
-        let pts: Vec<(f64, f64)> = [0.04, 0.02, 0.01, 0.005].iter().map(|&h: &f64| (h, 3.0 * h.powf(1.5))).collect();
+        let pts: Vec<(f64, f64)> = [0.04, 0.02, 0.01, 0.005]
+            .iter()
+            .map(|&h: &f64| (h, 3.0 * h.powf(1.5)))
+            .collect();
         assert!((super::fitted_order(&pts).unwrap() - 1.5).abs() < 1e-12);
         assert!(super::fitted_order(&pts[..1]).is_none());
     }

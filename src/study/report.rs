@@ -48,13 +48,29 @@ pub fn collect(study: &Study, out: &Path, refs: &[Reference]) -> Vec<Row> {
             let dir = super::exec::case_dir(out, c);
             let current = std::fs::read_to_string(dir.join("case.ron")).is_ok_and(|t| t == c.text);
             let result = current.then(|| CaseResult::read(&dir)).flatten();
-            let series = result.as_ref().and_then(|_| read_series(&dir.join("probes.csv")));
+            let series = result
+                .as_ref()
+                .and_then(|_| read_series(&dir.join("probes.csv")));
             let model = crate::model::load::parse_str(&study.model_path, &c.text).ok();
             let metrics = match &result {
-                Some(r) => metrics::compute(&defs, refs, &CaseData { status: &r.status, numbers: &r.numbers, series: series.as_ref(), model: model.as_ref() }),
+                Some(r) => metrics::compute(
+                    &defs,
+                    refs,
+                    &CaseData {
+                        status: &r.status,
+                        numbers: &r.numbers,
+                        series: series.as_ref(),
+                        model: model.as_ref(),
+                    },
+                ),
                 None => defs.iter().map(|_| Err("not run".to_string())).collect(),
             };
-            Row { case: c.index, result, series, metrics }
+            Row {
+                case: c.index,
+                result,
+                series,
+                metrics,
+            }
         })
         .collect()
 }
@@ -84,19 +100,38 @@ pub fn table_csv(study: &Study, rows: &[Row]) -> String {
     head.extend(study.axes.iter().map(|a| a.name.clone()));
     head.extend(["status".into(), "reason".into()]);
     head.extend(defs.iter().map(metrics::name));
-    let mut out = head.iter().map(|h| csv_cell(h)).collect::<Vec<_>>().join(",");
+    let mut out = head
+        .iter()
+        .map(|h| csv_cell(h))
+        .collect::<Vec<_>>()
+        .join(",");
     out.push('\n');
     for r in rows {
         let c = &study.cases[r.case];
         let mut cells: Vec<String> = vec![c.label.clone()];
-        cells.extend(c.levels.iter().zip(&study.axes).map(|(&j, a)| a.levels[j].label.clone()));
+        cells.extend(
+            c.levels
+                .iter()
+                .zip(&study.axes)
+                .map(|(&j, a)| a.levels[j].label.clone()),
+        );
         cells.push(r.status().into());
         cells.push(match r.result.as_ref().map(|x| &x.status) {
             Some(Status::Failed(why)) => why.clone(),
             _ => String::new(),
         });
-        cells.extend(r.metrics.iter().map(|m| m.as_ref().map(|v| format!("{v:?}")).unwrap_or_default()));
-        out.push_str(&cells.iter().map(|c| csv_cell(c)).collect::<Vec<_>>().join(","));
+        cells.extend(
+            r.metrics
+                .iter()
+                .map(|m| m.as_ref().map(|v| format!("{v:?}")).unwrap_or_default()),
+        );
+        out.push_str(
+            &cells
+                .iter()
+                .map(|c| csv_cell(c))
+                .collect::<Vec<_>>()
+                .join(","),
+        );
         out.push('\n');
     }
     out
@@ -106,17 +141,34 @@ pub fn table_csv(study: &Study, rows: &[Row]) -> String {
 pub fn machine() -> String {
     let cpu = std::fs::read_to_string("/proc/cpuinfo")
         .ok()
-        .and_then(|t| t.lines().find(|l| l.starts_with("model name")).and_then(|l| l.split(':').nth(1)).map(|s| s.trim().to_string()))
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split(':').nth(1))
+                .map(|s| s.trim().to_string())
+        })
         .unwrap_or_else(|| "unknown CPU".into());
-    let host = std::fs::read_to_string("/etc/hostname").map(|s| s.trim().to_string()).unwrap_or_default();
+    let host = std::fs::read_to_string("/etc/hostname")
+        .map(|s| s.trim().to_string())
+        .unwrap_or_default();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    format!("{cpu}, {cores} cores available, {} {}{}", std::env::consts::OS, std::env::consts::ARCH,
-        if host.is_empty() { String::new() } else { format!(", host {host}") })
+    format!(
+        "{cpu}, {cores} cores available, {} {}{}",
+        std::env::consts::OS,
+        std::env::consts::ARCH,
+        if host.is_empty() {
+            String::new()
+        } else {
+            format!(", host {host}")
+        }
+    )
 }
 
 /// UTC date and time now, `YYYY-MM-DD HH:MM UTC`.
 pub fn now_utc() -> String {
-    let s = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs()) as i64;
+    let s = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
     let (days, rem) = (s.div_euclid(86_400), s.rem_euclid(86_400));
     // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
     let z = days + 719_468;
@@ -128,7 +180,11 @@ pub fn now_utc() -> String {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + (m <= 2) as i64;
-    format!("{y:04}-{m:02}-{d:02} {:02}:{:02} UTC", rem / 3600, rem % 3600 / 60)
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60
+    )
 }
 
 /// What `report.md` needs besides the rows.
@@ -145,19 +201,43 @@ pub struct ReportInfo<'a> {
 pub fn report_md(study: &Study, rows: &[Row], info: &ReportInfo) -> String {
     let defs = metric_defs(study);
     let mut s = String::new();
-    let title = study.path.file_stem().and_then(|s| s.to_str()).unwrap_or("study");
+    let title = study
+        .path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("study");
     let _ = writeln!(s, "# Study `{title}`\n");
     if !study.def.description.trim().is_empty() {
         let _ = writeln!(s, "{}\n", study.def.description.trim());
     }
     let done = rows.iter().filter(|r| r.done()).count();
-    let wall: f64 = rows.iter().filter_map(|r| r.result.as_ref()).map(|r| r.numbers.wall_s).sum();
-    let _ = writeln!(s, "- study file: `{}`; base model: `{}`", study.path.display(), study.model_path.display());
+    let wall: f64 = rows
+        .iter()
+        .filter_map(|r| r.result.as_ref())
+        .map(|r| r.numbers.wall_s)
+        .sum();
+    let _ = writeln!(
+        s,
+        "- study file: `{}`; base model: `{}`",
+        study.path.display(),
+        study.model_path.display()
+    );
     let _ = writeln!(s, "- command: `{}`", info.command);
     let _ = writeln!(s, "- machine: {}", machine());
-    let _ = writeln!(s, "- vcsim {}, report written {}", super::result::VERSION, now_utc());
-    let _ = writeln!(s, "- {} cases: {done} done, {} failed, {} not run; {} s of case wall time in all\n",
-        rows.len(), rows.iter().filter(|r| r.status() == "failed").count(), rows.iter().filter(|r| r.status() == "not run").count(), sig(wall));
+    let _ = writeln!(
+        s,
+        "- vcsim {}, report written {}",
+        super::result::VERSION,
+        now_utc()
+    );
+    let _ = writeln!(
+        s,
+        "- {} cases: {done} done, {} failed, {} not run; {} s of case wall time in all\n",
+        rows.len(),
+        rows.iter().filter(|r| r.status() == "failed").count(),
+        rows.iter().filter(|r| r.status() == "not run").count(),
+        sig(wall)
+    );
     let _ = writeln!(s, "## Table\n");
     let mut head = vec!["case".to_string()];
     head.extend(study.axes.iter().map(|a| a.name.clone()));
@@ -168,10 +248,27 @@ pub fn report_md(study: &Study, rows: &[Row], info: &ReportInfo) -> String {
     for r in rows {
         let c = &study.cases[r.case];
         let mut cells = vec![c.label.clone()];
-        cells.extend(c.levels.iter().zip(&study.axes).map(|(&j, a)| a.levels[j].label.clone()));
+        cells.extend(
+            c.levels
+                .iter()
+                .zip(&study.axes)
+                .map(|(&j, a)| a.levels[j].label.clone()),
+        );
         cells.push(r.status().into());
-        cells.extend(r.metrics.iter().map(|m| m.as_ref().map(|v| sig(*v)).unwrap_or_else(|_| "—".into())));
-        let _ = writeln!(s, "| {} |", cells.iter().map(|c| c.replace('|', "\\|")).collect::<Vec<_>>().join(" | "));
+        cells.extend(
+            r.metrics
+                .iter()
+                .map(|m| m.as_ref().map(|v| sig(*v)).unwrap_or_else(|_| "—".into())),
+        );
+        let _ = writeln!(
+            s,
+            "| {} |",
+            cells
+                .iter()
+                .map(|c| c.replace('|', "\\|"))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
     }
     let mut problems = Vec::new();
     for r in rows {
@@ -187,10 +284,22 @@ pub fn report_md(study: &Study, rows: &[Row], info: &ReportInfo) -> String {
         }
     }
     if !problems.is_empty() {
-        let _ = writeln!(s, "\n## Failures and missing values\n\n{}", problems.join("\n"));
+        let _ = writeln!(
+            s,
+            "\n## Failures and missing values\n\n{}",
+            problems.join("\n")
+        );
     }
     if !info.notes.is_empty() {
-        let _ = writeln!(s, "\n## Notes\n\n{}", info.notes.iter().map(|n| format!("- {n}")).collect::<Vec<_>>().join("\n"));
+        let _ = writeln!(
+            s,
+            "\n## Notes\n\n{}",
+            info.notes
+                .iter()
+                .map(|n| format!("- {n}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
     }
     if !info.figures.is_empty() {
         let _ = writeln!(s, "\n## Figures\n");

@@ -118,7 +118,10 @@ pub fn read_series(path: &Path) -> Option<Series> {
         time: Vec::new(),
     };
     for l in lines {
-        let v: Vec<f64> = l.split(',').map(|x| x.parse().unwrap_or(f64::NAN)).collect();
+        let v: Vec<f64> = l
+            .split(',')
+            .map(|x| x.parse().unwrap_or(f64::NAN))
+            .collect();
         if v.len() != head.len() {
             return None;
         }

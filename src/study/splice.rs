@@ -56,12 +56,10 @@ fn segments(path: &str) -> Result<Vec<Seg>, String> {
             };
             let end = r.find(['.', '[']).unwrap_or(r.len());
             let name = &r[..end];
-            if name.is_empty()
-                || !name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_')
-            {
-                return Err(format!("`{name}` is not a field name (in the path `{path}`)"));
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return Err(format!(
+                    "`{name}` is not a field name (in the path `{path}`)"
+                ));
             }
             out.push(Seg::Field(name.to_string()));
             rest = &r[end..];
@@ -125,7 +123,11 @@ pub fn resolve(text: &str, path: &str) -> Result<Vec<String>, String> {
 /// range the new text occupies (the value, with the field's key when it was added) and where
 /// the value starts. A field the text does not hold is added to its nearest
 /// enclosing struct, nesting `(field: ...)` for missing parents.
-pub fn set_one(text: &str, path: &str, value: &str) -> Result<(String, Range<usize>, usize), String> {
+pub fn set_one(
+    text: &str,
+    path: &str,
+    value: &str,
+) -> Result<(String, Range<usize>, usize), String> {
     let spans = Spans::of(text);
     if let Some(r) = spans.range(path) {
         let mut out = String::with_capacity(text.len() + value.len());
@@ -145,7 +147,9 @@ pub fn set_one(text: &str, path: &str, value: &str) -> Result<(String, Range<usi
         };
         let last = last.trim_start_matches('.');
         if last.starts_with('[') || last.chars().all(|c| c.is_ascii_digit()) {
-            return Err(format!("`{holder}` is not in the model: only struct fields can be added"));
+            return Err(format!(
+                "`{holder}` is not in the model: only struct fields can be added"
+            ));
         }
         missing.push(last);
         holder = parent;
@@ -222,9 +226,16 @@ mod tests {
     #[test]
     fn bad_paths_say_why() {
         let e = resolve(M, "bodies[rock].density").unwrap_err();
-        assert!(e.contains("no item of `bodies` is named `rock` (names: ground, ball)"), "{e}");
-        assert!(resolve(M, "bodies[5].density").unwrap_err().contains("2 item(s)"));
-        assert!(resolve(M, "materials[*].friction").unwrap_err().contains("no items"));
+        assert!(
+            e.contains("no item of `bodies` is named `rock` (names: ground, ball)"),
+            "{e}"
+        );
+        assert!(resolve(M, "bodies[5].density")
+            .unwrap_err()
+            .contains("2 item(s)"));
+        assert!(resolve(M, "materials[*].friction")
+            .unwrap_err()
+            .contains("no items"));
         assert!(resolve(M, "time..dt").is_err());
         assert!(resolve(M, "").is_err());
         assert!(resolve(M, "bodies[").is_err());
