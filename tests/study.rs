@@ -375,7 +375,7 @@ fn sigint_keeps_the_finished_cases_and_the_same_command_goes_on() {
     let p = d.join("s.ron");
     std::fs::write(&p, r#"Study(model: "column.ron", axes: [Field(name: "end", field: "time.end", values: [0.01, 30])], metrics: [Run(Steps)])"#).unwrap();
     let out = d.join("out");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_vcsim"))
+    let child = Command::new(env!("CARGO_BIN_EXE_vcsim"))
         .args([
             "study",
             p.to_str().unwrap(),

@@ -91,8 +91,14 @@ impl Chart {
         };
         let log_x = self.log_x && wide(&mut all.iter().map(|p| p.0));
         let log_y = self.log_y && wide(&mut all.iter().map(|p| p.1));
-        let xr = span(all.iter().map(|p| p.0), log_x);
-        let yr = span(all.iter().map(|p| p.1), log_y);
+        let xr = span(all.iter().map(|p| p.0), log_x, 0.0);
+        // Headroom above the data for the legend (upper left).
+        let legend_rows = self.items.iter().filter(|i| !i.legend.is_empty()).count() as f64;
+        let yr = span(
+            all.iter().map(|p| p.1),
+            log_y,
+            (0.045 * legend_rows).min(0.6),
+        );
         let png = stem.with_extension("png");
         let svg = stem.with_extension("svg");
         macro_rules! both {
@@ -225,17 +231,18 @@ impl Chart {
     }
 }
 
-/// The padded range of some values (by a factor on a log axis).
-fn span(v: impl Iterator<Item = f64>, log: bool) -> std::ops::Range<f64> {
+/// The padded range of some values (by a factor on a log axis), with `top` of the range's
+/// length added above.
+fn span(v: impl Iterator<Item = f64>, log: bool, top: f64) -> std::ops::Range<f64> {
     let (lo, hi) = v.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
         (a.min(x), b.max(x))
     });
     if log {
-        let f = if hi > lo { (hi / lo).powf(0.05) } else { 2.0 };
-        return lo / f..hi * f;
+        let r = if hi > lo { hi / lo } else { 4.0 };
+        return lo / r.powf(0.05)..hi * r.powf(0.05 + top);
     }
     let pad = ((hi - lo) * 0.05).max(1e-9 * hi.abs().max(lo.abs()).max(1e-12));
-    (lo - pad)..(hi + pad)
+    (lo - pad)..(hi + pad + (hi - lo) * top)
 }
 
 #[cfg(test)]

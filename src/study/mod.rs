@@ -16,6 +16,7 @@ pub mod expand;
 pub mod expr;
 pub mod metrics;
 pub mod plots;
+pub mod references;
 pub mod report;
 pub mod result;
 pub mod schema;

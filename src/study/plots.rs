@@ -132,60 +132,14 @@ pub fn draw(
     refs: &[Reference],
     out: &Path,
 ) -> Result<Option<Figure>, String> {
-    let p = &study.def.plots[k];
-    let find_ref = |n: &str| refs.iter().find(|r| r.name == n);
-    let x_of =
-        |r: &Row, axis: usize| study.axes[axis].levels[study.cases[r.case].levels[axis]].value;
     let mut notes = Vec::new();
-    let (stem, chart) = match p {
+    let chart = match &study.def.plots[k] {
         PlotDef::Series {
             column,
             references,
             title,
             until,
-        } => {
-            let first = references.first().and_then(|n| find_ref(n));
-            let (sx, sy) = first.map_or((1.0, 1.0), |r| (r.x_scale, r.y_scale));
-            let keep = |x: f64| until.is_none_or(|u| x <= u);
-            let mut items: Vec<Item> = rows
-                .iter()
-                .filter(|r| r.done())
-                .filter_map(|r| {
-                    let s = r.series.as_ref()?;
-                    let v = s.column(column)?;
-                    Some(Item {
-                        legend: study.cases[r.case].label.clone(),
-                        points: s
-                            .time
-                            .iter()
-                            .zip(v)
-                            .map(|(t, v)| (t * sx, v * sy))
-                            .filter(|p| keep(p.0))
-                            .collect(),
-                        style: Style::Line,
-                    })
-                })
-                .collect();
-            for r in references.iter().filter_map(|n| find_ref(n)) {
-                items.push(Item {
-                    legend: r.legend.clone(),
-                    points: r.points.iter().copied().filter(|p| keep(p.0)).collect(),
-                    style: Style::ReferencePoints,
-                });
-            }
-            let (xl, yl) =
-                first.map_or(("t (s)".to_string(), column.clone()), |r| r.labels.clone());
-            (
-                format!("series-{k}"),
-                Chart {
-                    title: title.clone().unwrap_or_else(|| column.clone()),
-                    x_label: xl,
-                    y_label: if yl.is_empty() { column.clone() } else { yl },
-                    items,
-                    ..Chart::default()
-                },
-            )
-        }
+        } => series(study, rows, refs, column, references, title, *until),
         PlotDef::Response {
             metric,
             x,
@@ -194,185 +148,315 @@ pub fn draw(
             title,
             log,
         } => {
-            let (m, a) = (
-                metric_index(study, metric).ok_or("metric")?,
-                axis_index(study, x).ok_or("axis")?,
-            );
-            let mut items = Vec::new();
-            let mut xs = Vec::new();
-            for (g, rs) in groups(study, rows, group.as_deref()) {
-                let mut pts: Vec<(f64, f64)> = rs
-                    .iter()
-                    .filter_map(|r| Some((x_of(r, a)?, *r.metrics[m].as_ref().ok()?)))
-                    .collect();
-                pts.sort_by(|p, q| p.0.total_cmp(&q.0));
-                xs.extend(pts.iter().map(|p| p.0));
-                items.push(Item {
-                    legend: if g.is_empty() { metric.clone() } else { g },
-                    points: pts,
-                    style: Style::LineMarkers,
-                });
-            }
-            if let Some(r) = reference.as_deref().and_then(find_ref) {
-                let (lo, hi) = xs
-                    .iter()
-                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
-                        (a.min(x), b.max(x))
-                    });
-                let pts: Vec<(f64, f64)> = if r.points.is_empty() && lo < hi {
-                    (0..=400)
-                        .filter_map(|i| {
-                            let x = lo + (hi - lo) * i as f64 / 400.0;
-                            Some((x, r.eval(x * r.x_scale)? / r.y_scale))
-                        })
-                        .collect()
-                } else {
-                    r.points
-                        .iter()
-                        .map(|&(px, py)| (px / r.x_scale, py / r.y_scale))
-                        .collect()
-                };
-                items.push(Item {
-                    legend: r.legend.clone(),
-                    points: pts,
-                    style: if r.points.is_empty() {
-                        Style::Reference
-                    } else {
-                        Style::ReferencePoints
-                    },
-                });
-            }
-            (
-                format!("response-{k}"),
-                Chart {
-                    title: title
-                        .clone()
-                        .unwrap_or_else(|| format!("{metric} against {x}")),
-                    x_label: x.clone(),
-                    y_label: metric.clone(),
-                    log_x: *log,
-                    log_y: *log,
-                    items,
-                },
-            )
+            let r = reference
+                .as_deref()
+                .and_then(|n| refs.iter().find(|r| r.name == n));
+            response(study, rows, r, (metric, x, group.as_deref()), title, *log)?
         }
         PlotDef::Convergence {
             metric,
             x,
             group,
             title,
-        } => {
-            let (m, a) = (
-                metric_index(study, metric).ok_or("metric")?,
-                axis_index(study, x).ok_or("axis")?,
-            );
-            let mut items = Vec::new();
-            for (g, rs) in groups(study, rows, group.as_deref()) {
-                let mut pts: Vec<(f64, f64)> = rs
-                    .iter()
-                    .filter_map(|r| Some((x_of(r, a)?, r.metrics[m].as_ref().ok()?.abs())))
-                    .filter(|p| p.0 > 0.0 && p.1 > 0.0)
-                    .collect();
-                pts.sort_by(|p, q| p.0.total_cmp(&q.0));
-                let order = fitted_order(&pts);
-                let name = if g.is_empty() { metric.clone() } else { g };
-                let legend = match order {
-                    Some(o) => {
-                        notes.push(format!("{name}: {metric} ∝ {x}^{} (least-squares fit on log–log axes over {} points)", sig(o), pts.len()));
-                        format!("{name} (order {o:.2})")
-                    }
-                    None => name,
-                };
-                items.push(Item {
-                    legend,
-                    points: pts,
-                    style: Style::LineMarkers,
-                });
-            }
-            (
-                format!("convergence-{k}"),
-                Chart {
-                    title: title
-                        .clone()
-                        .unwrap_or_else(|| format!("{metric} against {x}")),
-                    x_label: x.clone(),
-                    y_label: format!("|{metric}|"),
-                    log_x: true,
-                    log_y: true,
-                    items,
-                },
-            )
-        }
+        } => convergence(
+            study,
+            rows,
+            (metric, x, group.as_deref()),
+            title,
+            &mut notes,
+        )?,
         PlotDef::CostAccuracy {
             cost,
             error,
             group,
             title,
-        } => {
-            let (c, e) = (
-                metric_index(study, cost).ok_or("metric")?,
-                metric_index(study, error).ok_or("metric")?,
-            );
-            let point = |r: &Row| {
-                Some((
-                    *r.metrics[c].as_ref().ok()?,
-                    r.metrics[e].as_ref().ok()?.abs(),
-                ))
-            };
-            let mut items: Vec<Item> = groups(study, rows, group.as_deref())
-                .into_iter()
-                .map(|(g, rs)| Item {
-                    legend: if g.is_empty() { "cases".into() } else { g },
-                    points: rs.iter().filter_map(|r| point(r)).collect(),
-                    style: Style::Markers,
-                })
-                .collect();
-            let mut all: Vec<(f64, f64, usize)> = rows
-                .iter()
-                .filter(|r| r.done())
-                .filter_map(|r| point(r).map(|p| (p.0, p.1, r.case)))
-                .collect();
-            all.sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.total_cmp(&q.1)));
-            let mut front = Vec::new();
-            let mut best = f64::INFINITY;
-            for (x, y, case) in all {
-                if y < best {
-                    best = y;
-                    front.push((x, y));
-                    notes.push(format!(
-                        "Pareto front ({cost}, {error}): `{}`",
-                        study.cases[case].label
-                    ));
-                }
-            }
-            items.push(Item {
-                legend: "Pareto front".into(),
-                points: front,
-                style: Style::Reference,
-            });
-            let log = items
-                .iter()
-                .flat_map(|i| &i.points)
-                .all(|p| p.0 > 0.0 && p.1 > 0.0);
-            (
-                format!("cost-accuracy-{k}"),
-                Chart {
-                    title: title
-                        .clone()
-                        .unwrap_or_else(|| format!("{cost} against {error}")),
-                    x_label: cost.clone(),
-                    y_label: error.clone(),
-                    log_x: log,
-                    log_y: log,
-                    items,
-                },
-            )
-        }
+        } => cost_accuracy(
+            study,
+            rows,
+            (cost, error, group.as_deref()),
+            title,
+            &mut notes,
+        )?,
+    };
+    let stem = match &study.def.plots[k] {
+        PlotDef::Series { .. } => format!("series-{k}"),
+        PlotDef::Response { .. } => format!("response-{k}"),
+        PlotDef::Convergence { .. } => format!("convergence-{k}"),
+        PlotDef::CostAccuracy { .. } => format!("cost-accuracy-{k}"),
     };
     let title = chart.title.clone();
     Ok(chart
         .write(&out.join(&stem))?
         .then_some(Figure { title, stem, notes }))
+}
+
+/// The numeric value of a case's level on an axis.
+fn x_of(study: &Study, r: &Row, axis: usize) -> Option<f64> {
+    study.axes[axis].levels[study.cases[r.case].levels[axis]].value
+}
+
+fn series(
+    study: &Study,
+    rows: &[Row],
+    refs: &[Reference],
+    column: &str,
+    references: &[String],
+    title: &Option<String>,
+    until: Option<f64>,
+) -> Chart {
+    let chosen: Vec<&Reference> = references
+        .iter()
+        .filter_map(|n| refs.iter().find(|r| &r.name == n))
+        .collect();
+    let first = chosen.first();
+    let (sx, sy) = first.map_or((1.0, 1.0), |r| (r.x_scale, r.y_scale));
+    let keep = |x: f64| until.is_none_or(|u| x <= u);
+    let mut items: Vec<Item> = rows
+        .iter()
+        .filter(|r| r.done())
+        .filter_map(|r| {
+            let s = r.series.as_ref()?;
+            let v = s.column(column)?;
+            Some(Item {
+                legend: study.cases[r.case].label.clone(),
+                points: s
+                    .time
+                    .iter()
+                    .zip(v)
+                    .map(|(t, v)| (t * sx, v * sy))
+                    .filter(|p| keep(p.0))
+                    .collect(),
+                style: Style::Line,
+            })
+        })
+        .collect();
+    for r in &chosen {
+        let points = r.points.iter().copied().filter(|p| keep(p.0)).collect();
+        items.push(Item {
+            legend: r.legend.clone(),
+            points,
+            style: Style::ReferencePoints,
+        });
+    }
+    let (x_label, y_label) =
+        first.map_or(("t (s)".to_string(), String::new()), |r| r.labels.clone());
+    Chart {
+        title: title.clone().unwrap_or_else(|| column.to_string()),
+        x_label,
+        y_label: if y_label.is_empty() {
+            column.to_string()
+        } else {
+            y_label
+        },
+        items,
+        ..Chart::default()
+    }
+}
+
+/// A formula's curve over `lo..hi` within the cases' values (widened by their range on each
+/// side, so a resonance's peak does not flatten the cases), cut where it leaves them.
+fn curve(r: &Reference, (lo, hi): (f64, f64), (ylo, yhi): (f64, f64)) -> Vec<Item> {
+    let pad = (yhi - ylo).max(yhi.abs() * 0.5);
+    let mut pieces: Vec<Vec<(f64, f64)>> = vec![Vec::new()];
+    for i in 0..=800 {
+        let x = lo + (hi - lo) * i as f64 / 800.0;
+        let y = r
+            .eval(x * r.x_scale)
+            .map(|y| y / r.y_scale)
+            .filter(|y| *y >= ylo - pad && *y <= yhi + pad);
+        match (y, pieces.last_mut()) {
+            (Some(y), Some(p)) => p.push((x, y)),
+            (None, Some(p)) if !p.is_empty() => pieces.push(Vec::new()),
+            _ => {}
+        }
+    }
+    pieces
+        .into_iter()
+        .filter(|p| p.len() > 1)
+        .enumerate()
+        .map(|(k, points)| Item {
+            legend: if k == 0 {
+                r.legend.clone()
+            } else {
+                String::new()
+            },
+            points,
+            style: Style::Reference,
+        })
+        .collect()
+}
+
+fn range(v: impl Iterator<Item = f64>) -> (f64, f64) {
+    v.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        (a.min(x), b.max(x))
+    })
+}
+
+fn response(
+    study: &Study,
+    rows: &[Row],
+    reference: Option<&Reference>,
+    (metric, x, group): (&str, &str, Option<&str>),
+    title: &Option<String>,
+    log: bool,
+) -> Result<Chart, String> {
+    let (m, a) = (
+        metric_index(study, metric).ok_or("metric")?,
+        axis_index(study, x).ok_or("axis")?,
+    );
+    let mut items = Vec::new();
+    for (g, rs) in groups(study, rows, group) {
+        let mut pts: Vec<(f64, f64)> = rs
+            .iter()
+            .filter_map(|r| Some((x_of(study, r, a)?, *r.metrics[m].as_ref().ok()?)))
+            .collect();
+        pts.sort_by(|p, q| p.0.total_cmp(&q.0));
+        let legend = if g.is_empty() { metric.to_string() } else { g };
+        items.push(Item {
+            legend,
+            points: pts,
+            style: Style::LineMarkers,
+        });
+    }
+    if let Some(r) = reference {
+        let xs = range(items.iter().flat_map(|i| i.points.iter().map(|p| p.0)));
+        let ys = range(items.iter().flat_map(|i| i.points.iter().map(|p| p.1)));
+        if r.points.is_empty() {
+            if xs.0 < xs.1 {
+                items.extend(curve(r, xs, ys));
+            }
+        } else {
+            let points = r
+                .points
+                .iter()
+                .map(|&(px, py)| (px / r.x_scale, py / r.y_scale))
+                .collect();
+            items.push(Item {
+                legend: r.legend.clone(),
+                points,
+                style: Style::ReferencePoints,
+            });
+        }
+    }
+    Ok(Chart {
+        title: title
+            .clone()
+            .unwrap_or_else(|| format!("{metric} against {x}")),
+        x_label: x.to_string(),
+        y_label: metric.to_string(),
+        log_x: log,
+        log_y: log,
+        items,
+    })
+}
+
+fn convergence(
+    study: &Study,
+    rows: &[Row],
+    (metric, x, group): (&str, &str, Option<&str>),
+    title: &Option<String>,
+    notes: &mut Vec<String>,
+) -> Result<Chart, String> {
+    let (m, a) = (
+        metric_index(study, metric).ok_or("metric")?,
+        axis_index(study, x).ok_or("axis")?,
+    );
+    let mut items = Vec::new();
+    for (g, rs) in groups(study, rows, group) {
+        let mut pts: Vec<(f64, f64)> = rs
+            .iter()
+            .filter_map(|r| Some((x_of(study, r, a)?, r.metrics[m].as_ref().ok()?.abs())))
+            .filter(|p| p.0 > 0.0 && p.1 > 0.0)
+            .collect();
+        pts.sort_by(|p, q| p.0.total_cmp(&q.0));
+        let name = if g.is_empty() { metric.to_string() } else { g };
+        let legend = match fitted_order(&pts) {
+            Some(o) => {
+                notes.push(format!(
+                    "{name}: {metric} ∝ {x}^{} (least-squares fit on log–log axes over {} points)",
+                    sig(o),
+                    pts.len()
+                ));
+                format!("{name} (order {o:.2})")
+            }
+            None => name,
+        };
+        items.push(Item {
+            legend,
+            points: pts,
+            style: Style::LineMarkers,
+        });
+    }
+    Ok(Chart {
+        title: title
+            .clone()
+            .unwrap_or_else(|| format!("{metric} against {x}")),
+        x_label: x.to_string(),
+        y_label: format!("|{metric}|"),
+        log_x: true,
+        log_y: true,
+        items,
+    })
+}
+
+fn cost_accuracy(
+    study: &Study,
+    rows: &[Row],
+    (cost, error, group): (&str, &str, Option<&str>),
+    title: &Option<String>,
+    notes: &mut Vec<String>,
+) -> Result<Chart, String> {
+    let (c, e) = (
+        metric_index(study, cost).ok_or("metric")?,
+        metric_index(study, error).ok_or("metric")?,
+    );
+    let point = |r: &Row| {
+        Some((
+            *r.metrics[c].as_ref().ok()?,
+            r.metrics[e].as_ref().ok()?.abs(),
+        ))
+    };
+    let mut items: Vec<Item> = groups(study, rows, group)
+        .into_iter()
+        .map(|(g, rs)| Item {
+            legend: if g.is_empty() { "cases".into() } else { g },
+            points: rs.iter().filter_map(|r| point(r)).collect(),
+            style: Style::Markers,
+        })
+        .collect();
+    let mut all: Vec<(f64, f64, usize)> = rows
+        .iter()
+        .filter(|r| r.done())
+        .filter_map(|r| point(r).map(|p| (p.0, p.1, r.case)))
+        .collect();
+    all.sort_by(|p, q| p.0.total_cmp(&q.0).then(p.1.total_cmp(&q.1)));
+    let (mut front, mut names, mut best) = (Vec::new(), Vec::new(), f64::INFINITY);
+    for (x, y, case) in all {
+        if y < best {
+            best = y;
+            front.push((x, y));
+            names.push(format!("`{}`", study.cases[case].label));
+        }
+    }
+    notes.push(format!(
+        "Pareto front of {cost} against {error}, cheapest first: {}",
+        names.join(", ")
+    ));
+    items.push(Item {
+        legend: "Pareto front".into(),
+        points: front,
+        style: Style::Reference,
+    });
+    Ok(Chart {
+        title: title
+            .clone()
+            .unwrap_or_else(|| format!("{cost} against {error}")),
+        x_label: cost.to_string(),
+        y_label: error.to_string(),
+        log_x: true,
+        log_y: true,
+        items,
+    })
 }
 
 /// The slope of log y against log x by least squares (the order of convergence), with at
