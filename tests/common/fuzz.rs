@@ -226,6 +226,7 @@ pub fn small_models(root: &Path) -> Vec<(String, String)> {
     let mut v: Vec<(String, String)> = std::fs::read_dir(root.join("models"))
         .unwrap()
         .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
         .filter(|p| {
             let n = p.file_name().unwrap().to_string_lossy();
             !n.contains("3d_apgd") || n.contains("pile")
