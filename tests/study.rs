@@ -329,6 +329,10 @@ fn a_bad_field_or_value_is_located_in_the_study_file() {
             "{axis}: expected {at} and `{what}`:\n{t}"
         );
     }
+    // A probe column no case gives (checked before anything runs).
+    let p = study(&d, "    axes: [Field(name: \"dt\", field: \"time.dt\", values: [1e-3])],\n    metrics: [Final(column: \"ball.pos.w\")],");
+    let t = text(&vcsim(&["check", p.to_str().unwrap()]));
+    assert!(t.contains("s.ron:4:29") && t.contains("no case's probes give a column `ball.pos.w` (columns: ball.pos.x, ball.pos.y, ball.pos.z, ball.vel.x"), "{t}");
     // A study file's own typo.
     let p = study(&d, "    axes: [],\n    metrix: [],");
     let t = text(&vcsim(&["check", p.to_str().unwrap()]));

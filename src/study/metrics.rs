@@ -1,6 +1,6 @@
 //! The numbers taken from each case ([`MetricDef`]) and the references they are compared
-//! with ([`ReferenceDef`]). Everything here is computed from what a case left on disk (its
-//! series and run numbers), so a changed metric never reruns a case.
+//! with ([`super::references`]). Everything here is computed from what a case left on disk
+//! (its series and run numbers), so a changed metric never reruns a case.
 //!
 //! Units: series in SI (s, m, N, ...); a data reference in its own units, reached from the
 //! simulation's by its `x_scale` and `y_scale` (e.g. the dam-break front's T = t √(2g/L),

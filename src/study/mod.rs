@@ -11,6 +11,7 @@
 
 pub mod chart;
 pub mod cluster;
+pub mod columns;
 pub mod exec;
 pub mod expand;
 pub mod expr;
@@ -30,8 +31,8 @@ use metrics::Reference;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Checks what the study's metrics and plots name (references, metrics, axes) and loads the
-/// references; errors are located in the study file.
+/// Checks what the study's metrics and plots name (references, metrics, axes, probe columns)
+/// and loads the references; errors are located in the study file.
 pub fn check_names(study: &Study) -> Result<Vec<Reference>, Box<ModelError>> {
     let spans = Spans::of(&study.source);
     let at = |path: &str, field: &str, m: String| {
@@ -94,6 +95,9 @@ pub fn check_names(study: &Study) -> Result<Vec<Reference>, Box<ModelError>> {
     }
     for (k, p) in study.def.plots.iter().enumerate() {
         plots::check(study, p).map_err(|m| at(&format!("plots[{k}]"), "plots", m))?;
+    }
+    if let Some((path, m)) = columns::check(study) {
+        return Err(at(&path, "column", m));
     }
     Ok(refs)
 }
