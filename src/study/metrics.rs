@@ -181,32 +181,26 @@ fn one(
             from,
             to,
             ..
+        }
+        | MetricDef::Max {
+            column: c,
+            from,
+            to,
+            ..
+        }
+        | MetricDef::Min {
+            column: c,
+            from,
+            to,
+            ..
         } => {
             let (t, v) = column(case.series, c)?;
             let w = nonempty(window(t, v, *from, *to).collect())?;
-            Ok(w.iter().sum::<f64>() / w.len() as f64)
-        }
-        MetricDef::Max {
-            column: c,
-            from,
-            to,
-            ..
-        } => {
-            let (t, v) = column(case.series, c)?;
-            Ok(nonempty(window(t, v, *from, *to).collect())?
-                .into_iter()
-                .fold(f64::NEG_INFINITY, f64::max))
-        }
-        MetricDef::Min {
-            column: c,
-            from,
-            to,
-            ..
-        } => {
-            let (t, v) = column(case.series, c)?;
-            Ok(nonempty(window(t, v, *from, *to).collect())?
-                .into_iter()
-                .fold(f64::INFINITY, f64::min))
+            Ok(match d {
+                MetricDef::Max { .. } => w.into_iter().fold(f64::NEG_INFINITY, f64::max),
+                MetricDef::Min { .. } => w.into_iter().fold(f64::INFINITY, f64::min),
+                _ => w.iter().sum::<f64>() / w.len() as f64,
+            })
         }
         MetricDef::Amplitude {
             column: c,

@@ -92,6 +92,20 @@ fn csv_cell(s: &str) -> String {
     }
 }
 
+/// A row's first cells: the case's label, its level on each axis, its status.
+fn label_cells(study: &Study, r: &Row) -> Vec<String> {
+    let c = &study.cases[r.case];
+    let mut cells = vec![c.label.clone()];
+    cells.extend(
+        c.levels
+            .iter()
+            .zip(&study.axes)
+            .map(|(&j, a)| a.levels[j].label.clone()),
+    );
+    cells.push(r.status().into());
+    cells
+}
+
 /// `table.csv`: numbers in their shortest exact decimal form; an empty cell where a metric has
 /// no value (its reason is in `report.md`).
 pub fn table_csv(study: &Study, rows: &[Row]) -> String {
@@ -107,15 +121,7 @@ pub fn table_csv(study: &Study, rows: &[Row]) -> String {
         .join(",");
     out.push('\n');
     for r in rows {
-        let c = &study.cases[r.case];
-        let mut cells: Vec<String> = vec![c.label.clone()];
-        cells.extend(
-            c.levels
-                .iter()
-                .zip(&study.axes)
-                .map(|(&j, a)| a.levels[j].label.clone()),
-        );
-        cells.push(r.status().into());
+        let mut cells = label_cells(study, r);
         cells.push(match r.result.as_ref().map(|x| &x.status) {
             Some(Status::Failed(why)) => why.clone(),
             _ => String::new(),
@@ -246,15 +252,7 @@ pub fn report_md(study: &Study, rows: &[Row], info: &ReportInfo) -> String {
     let _ = writeln!(s, "| {} |", head.join(" | "));
     let _ = writeln!(s, "|{}", "---|".repeat(head.len()));
     for r in rows {
-        let c = &study.cases[r.case];
-        let mut cells = vec![c.label.clone()];
-        cells.extend(
-            c.levels
-                .iter()
-                .zip(&study.axes)
-                .map(|(&j, a)| a.levels[j].label.clone()),
-        );
-        cells.push(r.status().into());
+        let mut cells = label_cells(study, r);
         cells.extend(
             r.metrics
                 .iter()
