@@ -19,7 +19,8 @@ pub struct StudyArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Cases run at once on this machine. Default: as many as there are cores (each case then
-    /// gets cores / jobs threads).
+    /// gets cores / jobs threads); under mpirun, one per rank (on the node's cores divided
+    /// among its ranks).
     #[arg(long)]
     pub jobs: Option<usize>,
     /// Threads per case. Default: the cores divided among the jobs.
@@ -167,13 +168,27 @@ pub fn run(a: StudyArgs) -> ExitCode {
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         let _ = signal_hook::flag::register(sig, stop.clone());
     }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Under MPI the ranks of one node share its cores: one case at a time per rank, on the
+    // node's cores divided among its ranks (as the launcher reports them).
+    let (jobs, threads) = if under_mpi {
+        let local = [
+            "OMPI_COMM_WORLD_LOCAL_SIZE",
+            "MPI_LOCALNRANKS",
+            "SLURM_NTASKS_PER_NODE",
+        ]
+        .iter()
+        .find_map(|v| std::env::var(v).ok()?.trim().parse::<usize>().ok())
+        .unwrap_or(1)
+        .max(1);
+        (1, (cores / local).max(1))
+    } else {
+        (cores, 0)
+    };
     let opts = ExecOptions {
         out: out.clone(),
-        jobs: a
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1),
-        threads: a.threads.unwrap_or(0),
+        jobs: a.jobs.unwrap_or(jobs).max(1),
+        threads: a.threads.unwrap_or(threads),
         progress: root,
         rerun_failed: a.rerun_failed,
         stop: stop.clone(),
