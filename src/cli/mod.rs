@@ -162,7 +162,8 @@ pub fn main() -> ExitCode {
     }
 }
 
-fn report_model_error(e: crate::model::ModelError) -> ExitCode {
+/// Prints a located model (or study) error with its source line; exit code 2.
+pub(crate) fn report_model_error(e: crate::model::ModelError) -> ExitCode {
     errln!("{:?}", miette::Report::new(e));
     let _ = std::io::stderr().flush();
     ExitCode::from(2)
@@ -294,7 +295,8 @@ pub struct RunArgs {
 }
 
 /// `error: MESSAGE` on stderr and exit code `code` (2: bad input, 1: a failure).
-fn fail(code: u8, message: impl std::fmt::Display) -> ExitCode {
+/// Prints `error: message` to stderr and returns `code`.
+pub(crate) fn fail(code: u8, message: impl std::fmt::Display) -> ExitCode {
     errln!("error: {message}");
     ExitCode::from(code)
 }

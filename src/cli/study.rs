@@ -1,5 +1,6 @@
 //! `vcsim study` and `vcsim check` of a study file.
 
+use super::{fail, report_model_error as located};
 use crate::study::{self, cluster, exec::ExecOptions};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -41,16 +42,6 @@ pub struct StudyArgs {
 
 fn say(m: impl std::fmt::Display) {
     let _ = writeln!(std::io::stdout(), "{m}");
-}
-
-fn fail(code: u8, m: impl std::fmt::Display) -> ExitCode {
-    let _ = writeln!(std::io::stderr(), "error: {m}");
-    ExitCode::from(code)
-}
-
-fn located(e: crate::model::ModelError) -> ExitCode {
-    let _ = writeln!(std::io::stderr(), "{:?}", miette::Report::new(e));
-    ExitCode::from(2)
 }
 
 fn command_line() -> String {
