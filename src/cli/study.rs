@@ -159,31 +159,7 @@ pub fn run(a: StudyArgs) -> ExitCode {
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         let _ = signal_hook::flag::register(sig, stop.clone());
     }
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    // Under MPI the ranks of one node share its cores: one case at a time per rank, on the
-    // node's cores divided among its ranks (as the launcher reports them).
-    let (jobs, threads) = if under_mpi {
-        let local = [
-            "OMPI_COMM_WORLD_LOCAL_SIZE",
-            "MPI_LOCALNRANKS",
-            "SLURM_NTASKS_PER_NODE",
-        ]
-        .iter()
-        .find_map(|v| std::env::var(v).ok()?.trim().parse::<usize>().ok())
-        .unwrap_or(1)
-        .max(1);
-        (1, (cores / local).max(1))
-    } else {
-        (cores, 0)
-    };
-    let opts = ExecOptions {
-        out: out.clone(),
-        jobs: a.jobs.unwrap_or(jobs).max(1),
-        threads: a.threads.unwrap_or(threads),
-        progress: root,
-        rerun_failed: a.rerun_failed,
-        stop: stop.clone(),
-    };
+    let opts = exec_options(&a, out.clone(), under_mpi, root, stop.clone());
     if root {
         say(format!(
             "study {}: {} cases{} into {}",
@@ -230,6 +206,43 @@ pub fn run(a: StudyArgs) -> ExitCode {
         }
     }
     report(&s, &refs, &out, outcome.interrupted)
+}
+
+/// How this process runs its cases: the arguments, or the defaults (one case per core; under
+/// MPI one case per rank on the node's cores divided among its ranks, as the launcher reports
+/// them).
+fn exec_options(
+    a: &StudyArgs,
+    out: PathBuf,
+    under_mpi: bool,
+    root: bool,
+    stop: Arc<AtomicBool>,
+) -> ExecOptions {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // Under MPI the ranks of one node share its cores: one case at a time per rank, on the
+    // node's cores divided among its ranks (as the launcher reports them).
+    let (jobs, threads) = if under_mpi {
+        let local = [
+            "OMPI_COMM_WORLD_LOCAL_SIZE",
+            "MPI_LOCALNRANKS",
+            "SLURM_NTASKS_PER_NODE",
+        ]
+        .iter()
+        .find_map(|v| std::env::var(v).ok()?.trim().parse::<usize>().ok())
+        .unwrap_or(1)
+        .max(1);
+        (1, (cores / local).max(1))
+    } else {
+        (cores, 0)
+    };
+    ExecOptions {
+        out,
+        jobs: a.jobs.unwrap_or(jobs).max(1),
+        threads: a.threads.unwrap_or(threads),
+        progress: root,
+        rerun_failed: a.rerun_failed,
+        stop,
+    }
 }
 
 fn report(
