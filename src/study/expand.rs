@@ -82,14 +82,8 @@ pub struct Study {
     pub cases: Vec<Case>,
 }
 
-impl Study {
-    /// A file named relative to the study file.
-    pub fn relative(&self, file: &str) -> PathBuf {
-        relative_to(&self.path, file)
-    }
-}
-
-fn relative_to(study: &Path, file: &str) -> PathBuf {
+/// A file named relative to the study file `study` (references' data, the base model).
+pub(crate) fn relative_to(study: &Path, file: &str) -> PathBuf {
     study.parent().unwrap_or(Path::new(".")).join(file)
 }
 

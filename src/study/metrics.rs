@@ -52,14 +52,6 @@ pub fn run_name(r: RunMetric) -> &'static str {
     }
 }
 
-/// Whether a run metric measures wall time (differs between runs of the same case).
-pub fn is_wall_time(r: RunMetric) -> bool {
-    matches!(
-        r,
-        RunMetric::WallTime | RunMetric::TimePerStep | RunMetric::WallPerSimSecond
-    )
-}
-
 /// The default metrics: cost and accuracy of any run.
 pub fn default_metrics() -> Vec<MetricDef> {
     [

@@ -99,7 +99,7 @@ pub fn load_references(
         .map(|(i, d)| {
             let points = match &d.source {
                 Source::Data { file, series, x, y } => read_points(
-                    &study.parent().unwrap_or(Path::new(".")).join(file),
+                    &super::expand::relative_to(study, file),
                     series.as_deref(),
                     x,
                     y,
