@@ -2,30 +2,33 @@
 //! ratio (a benchmark script, not a test: nothing here asserts).
 //!
 //! ```sh
-//! cargo run --release --example perf_targets -- [--quick] [--peer CACHE] [--skip-3d]
+//! cargo run --release --example perf_targets -- [--quick] [--peer CACHE] [--skip-3d] [--soak]
 //! ```
 //!
 //! - `--quick`: simulate 0.05 s of the 2D dam break instead of 0.5 s (the wall time is scaled
-//!   by 10; the front is then not compared) and one step of the 3D dam break.
+//!   by 10; the front is then not compared), 0.5 s of sloshing and two steps of the 3D dam
+//!   break.
 //! - `--peer CACHE`: also run DualSPHysics 5.0 CPU on the same 2D dam break, on the same cores,
 //!   through `benches/peer/dualsphysics.sh run CACHE 2 TMAX OUT` (build the peer once with
 //!   `benches/peer/dualsphysics.sh build GIT_DIR CACHE`, outside the repository), and compare
 //!   wall time and front with it side by side.
-//! - `--skip-3d`: leave out the 3D dam break (about 40 s per step on two cores today).
-//! - `--only-6`: only the rigid pile against rapier3d.
-//! - `--only-wcsph`: only row 12.6 (the WCSPH dam break and, with `--peer`, DualSPHysics).
+//! - `--skip-3d`: leave out the 3D dam break (20 steps, about 30 s each on two cores).
+//! - `--soak`: also run target 3 (100 000 steps of the hydrostatic tank).
+//! - `--only-pile`: only the rigid pile against rapier3d.
+//! - `--only-wcsph`: only our WCSPH dam break and, with `--peer`, DualSPHysics.
 //!
-//! Issue 12's target 6 (row "12.6"): the WCSPH backend's fluid particle-steps per second on the
-//! same dam break against DualSPHysics' (its time steps against our sub-steps).
-//!
-//! Targets (the performance issue's numbering): 1 the 2D dam break of 20 000 particles over 0.5 s on two
-//! threads, with APGD to tolerance and with PGS at 10 sweeps (the two shipped 20k models; wall ≤ 7 s, largest compression of any step ≤ 1 %, front against Koshizuka & Oka
-//! at least as close as DualSPHysics'); 2 first-step iterations of hydrostatic tanks 0.25–2 m
-//! deep within 1.5× of each other; 3 the 3D dam break (203 609 particles) ≤ 500 s of wall time
-//! per simulated second with compression ≤ 1 %; 4 cost per particle-step from 20 000 to 200 000
-//! particles within 1.3×, peak memory ≤ 1 KiB per particle; 5 two threads ≥ 1.8× one thread on
-//! fluid steps of both 20k models; 6 a settling pile of 1000 cubes against rapier3d on the same scene at the same
-//! iteration count, one thread each (`benches/pile_scene.rs`).
+//! Targets (the performance issue's numbering): 1 the 2D dam break of 20 000 particles over
+//! 0.5 s on two threads with each shipped constraint model: largest compression of any step
+//! below 1 %, front against Koshizuka & Oka at least as close as DualSPHysics', wall time at
+//! most a fifth of DualSPHysics' in the same run; 2 first-step iterations of hydrostatic tanks
+//! 0.25–2 m deep, to the shipped tolerance, within 1.5× of each other; 3 (`--soak`) the tank
+//! over 100 000 steps with no solve at the cap and the largest speed below 1e-3 √(gH); 4 the
+//! shipped sloshing model, the constraint method no slower than ISPH; 5 the 3D dam break
+//! (203 609 particles) at most 2 000 s of wall time per simulated second, compression below
+//! 1 %, at most 1.5 KiB of peak memory per fluid particle; 6 two threads at least 1.8× one
+//! thread on both 20k models. Rows marked `-` are context (our WCSPH backend against the peer
+//! in particle-steps per second). The last rows compare a settling pile of 1000 cubes with
+//! rapier3d at the same iteration count, one thread each (`benches/pile_scene.rs`).
 
 mod common;
 #[path = "../benches/pile_scene.rs"]
@@ -160,8 +163,8 @@ fn peer(cache: &Path, tmax: f64) -> Option<Peer> {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let quick = args.iter().any(|a| a == "--quick");
-    let skip_3d = args.iter().any(|a| a == "--skip-3d");
+    let flag = |f: &str| args.iter().any(|a| a == f);
+    let (quick, skip_3d) = (flag("--quick"), flag("--skip-3d"));
     let peer_cache = args
         .iter()
         .position(|a| a == "--peer")
@@ -171,164 +174,43 @@ fn main() {
         "{:<58} {:>16} {:>16} {:>7}",
         "target", "measured", "anchor", "ratio"
     );
-    if args.iter().any(|a| a == "--only-6") {
+    if flag("--only-pile") {
         pile_vs_rapier(if quick { 20 } else { 100 });
         return;
     }
-
-    // 1: the 2D dam break at DualSPHysics' size on two threads, with each solver's model; the
-    // peer once.
     let end = if quick { 0.05 } else { 0.5 };
     let points = common::koshizuka_oka(2.2);
-    let mut ours = Vec::new();
-    let mut per_step_2d = 0.0;
-    let only_wcsph = args.iter().any(|a| a == "--only-wcsph");
-    let constraint_models: &[&str] = if only_wcsph {
-        &[]
+    let only_wcsph = flag("--only-wcsph");
+    let ours = if only_wcsph {
+        Vec::new()
     } else {
-        &["dam_break_2d_20k_apgd.ron", "dam_break_2d_20k_pgs.ron"]
+        target_1(end, quick, &points)
     };
-    for model in constraint_models {
-        let mut w = load(model);
-        let particles = w.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
-        let Run {
-            wall,
-            worst,
-            front,
-            mean_iterations: mean_it,
-            ..
-        } = run(&mut w, end, 2);
-        if ours.is_empty() {
-            // Target 4 compares the APGD model's cost per particle-step with the 3D run's.
-            per_step_2d = wall / (end / w.dt).round();
-        }
-        let wall_05 = wall * 0.5 / end;
-        let name = model.trim_end_matches(".ron");
-        row(
-            &format!("1 {name}, {particles} p, 0.5 s, 2 threads: wall (s)"),
-            format!("{wall_05:.1}{}", if quick { " (x10)" } else { "" }),
-            "7".into(),
-            Some(wall_05 / 7.0),
-        );
-        row(
-            &format!("1   mean iterations per step (dt = {} s)", w.dt),
-            format!("{mean_it:.1}"),
-            "-".into(),
-            None,
-        );
-        row(
-            "1   largest compression of any step (%)",
-            format!("{:.2}", 100.0 * worst),
-            "1".into(),
-            Some(worst / 0.01),
-        );
-        let errors = (!quick)
-            .then(|| common::front_errors(&front, &points, 1.0))
-            .flatten();
-        if let Some((mean, max)) = errors {
-            row(
-                "1   front vs Koshizuka & Oka, T <= 2.2: mean / max (%)",
-                format!("{:.1} / {:.1}", 100.0 * mean, 100.0 * max),
-                "peer below".into(),
-                None,
-            );
-        }
-        ours.push((name, wall));
-    }
-    // 12.6: the WCSPH backend on the same dam break (DualSPHysics' settings), in fluid
-    // particle-steps per second (its sub-steps are the peer's time steps).
-    let mut wcsph = load("dam_break_2d_20k_wcsph.ron");
-    let particles = wcsph.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
-    let Run {
-        wall: wall_w,
-        substeps: substeps_w,
-        front: front_w,
-        ..
-    } = run(&mut wcsph, end, 2);
-    let rate_w = substeps_w * particles as f64 / wall_w;
-    row(
-        &format!("12.6 dam_break_2d_20k_wcsph, {end} s, 2 threads: fluid p-steps/s"),
-        format!("{:.3e}", rate_w),
-        "peer below".into(),
-        None,
-    );
-    row(
-        "12.6   sub-steps / wall (s)",
-        format!("{substeps_w:.0} / {wall_w:.1}"),
-        "-".into(),
-        None,
-    );
-    if let (Some((mean, max)), false) = (common::front_errors(&front_w, &points, 1.0), quick) {
-        row(
-            "12.6   front vs Koshizuka & Oka, T <= 2.2: mean / max (%)",
-            format!("{:.1} / {:.1}", 100.0 * mean, 100.0 * max),
-            "peer below".into(),
-            None,
-        );
-    }
+    let (front_w, particles, rate_w) = wcsph_row(end, quick, &points);
     if let Some(cache) = peer_cache {
-        match peer(&cache, end) {
-            Some(Peer {
-                wall: peer_wall,
-                steps: peer_steps,
-                front: peer_front,
-            }) => {
-                let peer_rate = peer_steps * particles as f64 / peer_wall;
-                row(
-                    "12.6 DualSPHysics steps / wall (s)",
-                    format!("{peer_steps:.0} / {peer_wall:.1}"),
-                    "-".into(),
-                    None,
-                );
-                row(
-                    "12.6 DualSPHysics, 2 threads: fluid p-steps/s (ratio ours/peer)",
-                    format!("{peer_rate:.3e}"),
-                    format!("ours {rate_w:.3e}"),
-                    Some(rate_w / peer_rate),
-                );
-                for (name, wall) in &ours {
-                    row(
-                        &format!("1   DualSPHysics 5.0 CPU, 2 threads: wall (s) / {name}"),
-                        format!("{peer_wall:.1}"),
-                        format!("ours {wall:.1}"),
-                        Some(peer_wall / wall),
-                    );
-                }
-                if let (Some((pm, px)), false) =
-                    (common::front_errors(&peer_front, &points, 1.0), quick)
-                {
-                    row(
-                        "1   DualSPHysics front, T <= 2.2: mean / max (%)",
-                        format!("{:.1} / {:.1}", 100.0 * pm, 100.0 * px),
-                        "see above".into(),
-                        None,
-                    );
-                }
-            }
-            None => println!("  (the peer did not run: see benches/peer/dualsphysics.sh)"),
-        }
+        peer_rows(
+            &cache, end, quick, &points, &ours, particles, rate_w, &front_w,
+        );
     }
-
     if only_wcsph {
         return;
     }
-
-    // 5: one thread against two on the same fluid steps, with each solver's model.
-    for (name, end) in [("apgd", 0.02), ("pgs", 0.1)] {
+    // 6: one thread against two on the same fluid steps, with each shipped 20k constraint
+    // model.
+    for (name, end) in [("pgs", 0.1), ("apgd", 0.02)] {
         let model = format!("dam_break_2d_20k_{name}.ron");
         let (mut one, mut two) = (load(&model), load(&model));
         let end = if quick { end / 2.0 } else { end };
         let t1 = run(&mut one, end, 1).wall;
         let t2 = run(&mut two, end, 2).wall;
         row(
-            &format!("5 20k dam break {name}, {end} s: 1 thread / 2 threads"),
+            &format!("6 20k dam break {name}, {end} s: 1 thread / 2 threads"),
             format!("{:.2}", t1 / t2),
             "1.8".into(),
             Some((t1 / t2) / 1.8),
         );
     }
-
-    // 2: iterations of a cold hydrostatic solve against depth.
+    // 2: iterations of a cold hydrostatic solve against depth, to the shipped tolerance.
     let mut first = Vec::new();
     for depth in [0.25, 0.5, 1.0, 2.0] {
         let mut t = common::tank_world(depth, 5000, 1e-3);
@@ -341,53 +223,242 @@ fn main() {
         "1.5".into(),
         Some(spread / 1.5),
     );
-
-    // 3 and 4: the 3D dam break.
+    if flag("--soak") {
+        soak();
+    }
+    target_4(quick);
     if !skip_3d {
-        let mut w3 = load("dam_break_3d_apgd.ron");
-        let n3 = w3.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
-        let steps3 = if quick { 1 } else { 3 };
-        let end3 = steps3 as f64 * w3.dt;
-        let Run {
-            wall: wall3,
-            worst: worst3,
-            mean_iterations: it3,
-            ..
-        } = run(&mut w3, end3, 2);
-        let per_step_3d = wall3 / steps3 as f64;
-        let per_second = per_step_3d / w3.dt;
-        row(
-            &format!("3 dam break 3D {n3} p, 2 threads: wall per simulated s"),
-            format!("{per_second:.0} ({steps3} steps)"),
-            "500".into(),
-            Some(per_second / 500.0),
-        );
-        row(
-            "3   mean APGD iterations; largest compression (%)",
-            format!("{it3:.0}; {:.2}", 100.0 * worst3),
-            "-; 1".into(),
-            None,
-        );
-        let c2 = per_step_2d / particles as f64;
-        let c3 = per_step_3d / n3 as f64;
-        row(
-            "4 cost per particle-step, 3D 200k / 2D 20k",
-            format!("{:.2} / {:.2} us", 1e6 * c3, 1e6 * c2),
-            "1.3".into(),
-            Some((c3 / c2) / 1.3),
-        );
-        let per_particle = peak_rss_bytes() / n3 as f64;
-        row(
-            "4 peak memory per fluid particle (process peak, 3D run)",
-            format!("{:.2} KiB", per_particle / 1024.0),
-            "1 KiB".into(),
-            Some(per_particle / 1024.0),
-        );
+        target_5(quick);
     }
     pile_vs_rapier(if quick { 20 } else { 100 });
 }
 
-/// Target 6: ms per step of the 1000-cube pile after 1 s of settling, vcsim (PGS) and rapier3d
+/// Target 1: the 2D dam break at DualSPHysics' size on two threads, with each shipped
+/// constraint model; returns (model, wall time) per model.
+fn target_1(end: f64, quick: bool, points: &[(f64, f64)]) -> Vec<(String, f64)> {
+    let mut ours = Vec::new();
+    for model in ["dam_break_2d_20k_pgs.ron", "dam_break_2d_20k_apgd.ron"] {
+        let mut w = load(model);
+        let particles = w.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
+        let r = run(&mut w, end, 2);
+        let wall_05 = r.wall * 0.5 / end;
+        let name = model.trim_end_matches(".ron");
+        row(
+            &format!("1 {name}, {particles} p, 0.5 s, 2 threads: wall (s)"),
+            format!("{wall_05:.1}{}", if quick { " (x10)" } else { "" }),
+            "peer / 5".into(),
+            None,
+        );
+        row(
+            &format!("1   mean iterations per step (dt = {} s)", w.dt),
+            format!("{:.1}", r.mean_iterations),
+            "-".into(),
+            None,
+        );
+        row(
+            "1   largest compression of any step (%)",
+            format!("{:.2}", 100.0 * r.worst),
+            "1".into(),
+            Some(r.worst / 0.01),
+        );
+        if let Some(line) = w.fluid_method.summary_line(w.steps) {
+            println!("      {line}");
+        }
+        let errors = (!quick)
+            .then(|| common::front_errors(&r.front, points, 1.0))
+            .flatten();
+        if let Some((mean, max)) = errors {
+            row(
+                "1   front vs Koshizuka & Oka, T <= 2.2: mean / max (%)",
+                format!("{:.1} / {:.1}", 100.0 * mean, 100.0 * max),
+                "peer below".into(),
+                None,
+            );
+        }
+        ours.push((name.to_string(), r.wall));
+    }
+    ours
+}
+
+/// Our WCSPH backend on the same dam break (DualSPHysics' settings), in fluid particle-steps
+/// per second (its sub-steps are the peer's time steps): its front, particle count and rate.
+fn wcsph_row(end: f64, quick: bool, points: &[(f64, f64)]) -> (Vec<(f64, f64)>, usize, f64) {
+    let mut wcsph = load("dam_break_2d_20k_wcsph.ron");
+    let particles = wcsph.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
+    let r = run(&mut wcsph, end, 2);
+    let rate = r.substeps * particles as f64 / r.wall;
+    row(
+        &format!("- dam_break_2d_20k_wcsph, {end} s, 2 threads: fluid p-steps/s"),
+        format!("{rate:.3e}"),
+        "peer below".into(),
+        None,
+    );
+    row(
+        "-   sub-steps / wall (s); largest compression (%)",
+        format!("{:.0} / {:.1}; {:.2}", r.substeps, r.wall, 100.0 * r.worst),
+        "-".into(),
+        None,
+    );
+    if let (Some((mean, max)), false) = (common::front_errors(&r.front, points, 1.0), quick) {
+        row(
+            "-   front vs Koshizuka & Oka, T <= 2.2: mean / max (%)",
+            format!("{:.1} / {:.1}", 100.0 * mean, 100.0 * max),
+            "peer below".into(),
+            None,
+        );
+    }
+    (r.front, particles, rate)
+}
+
+/// DualSPHysics on the same dam break and cores, beside ours.
+#[allow(clippy::too_many_arguments)]
+fn peer_rows(
+    cache: &Path,
+    end: f64,
+    quick: bool,
+    points: &[(f64, f64)],
+    ours: &[(String, f64)],
+    particles: usize,
+    rate_w: f64,
+    _front_w: &[(f64, f64)],
+) {
+    let Some(Peer {
+        wall: peer_wall,
+        steps: peer_steps,
+        front: peer_front,
+    }) = peer(cache, end)
+    else {
+        println!("  (the peer did not run: see benches/peer/dualsphysics.sh)");
+        return;
+    };
+    let peer_rate = peer_steps * particles as f64 / peer_wall;
+    row(
+        "- DualSPHysics steps / wall (s)",
+        format!("{peer_steps:.0} / {peer_wall:.1}"),
+        "-".into(),
+        None,
+    );
+    row(
+        "- DualSPHysics, 2 threads: fluid p-steps/s (ratio ours/peer)",
+        format!("{peer_rate:.3e}"),
+        format!("ours {rate_w:.3e}"),
+        Some(rate_w / peer_rate),
+    );
+    for (name, wall) in ours {
+        row(
+            &format!("1 DualSPHysics wall (s) / {name} (target >= 5)"),
+            format!("{peer_wall:.1}"),
+            format!("ours {wall:.1}"),
+            Some(peer_wall / wall),
+        );
+    }
+    if let (Some((pm, px)), false) = (common::front_errors(&peer_front, points, 1.0), quick) {
+        row(
+            "1 DualSPHysics front, T <= 2.2: mean / max (%)",
+            format!("{:.1} / {:.1}", 100.0 * pm, 100.0 * px),
+            "see above".into(),
+            None,
+        );
+    }
+}
+
+/// Target 3: the hydrostatic tank (the shipped model) over 100 000 steps: steps at the
+/// iteration cap, and the largest particle speed at every output time against 1e-3 √(gH).
+fn soak() {
+    let mut w = load("hydrostatic_2d_apgd.ron");
+    let depth = w
+        .fluid
+        .as_ref()
+        .map_or(0.0, |f| f.pos.iter().map(|x| x.y).fold(0.0, f64::max));
+    let bound = 1e-3 * (9.81 * depth).sqrt();
+    let (mut at_cap, mut worst_speed) = (0u64, 0.0f64);
+    let start = Instant::now();
+    for step in 1..=100_000u64 {
+        let info = w.step();
+        at_cap += (!info.converged) as u64;
+        if step % 20 == 0 {
+            let f = w.fluid.as_ref().unwrap();
+            worst_speed = f.vel.iter().map(|v| v.norm()).fold(worst_speed, f64::max);
+        }
+    }
+    row(
+        "3 tank soak, 100 000 steps: solves at the cap",
+        format!("{at_cap}"),
+        "0".into(),
+        None,
+    );
+    row(
+        &format!(
+            "3   largest speed at outputs (m/s), {:.0} s",
+            start.elapsed().as_secs_f64()
+        ),
+        format!("{worst_speed:.2e}"),
+        format!("{bound:.2e}"),
+        Some(worst_speed / bound),
+    );
+}
+
+/// Target 4: the shipped sloshing model with the constraint method and with ISPH, on two
+/// threads each: wall time and largest compression.
+fn target_4(quick: bool) {
+    let mut results = Vec::new();
+    for (name, method) in [("constraint", None), ("ISPH", Some("Isph()"))] {
+        let path = root().join("models/sloshing_2d_apgd.ron");
+        let mut text = std::fs::read_to_string(&path).expect("shipped model");
+        if let Some(m) = method {
+            text = text.replacen("fluid: (", &format!("fluid: (method: {m}, "), 1);
+        }
+        let m = vcsim::parse_str(&path, &text).expect("shipped model");
+        let mut w = vcsim::build_world(&m).expect("shipped model builds");
+        let end = if quick { 0.5 } else { m.time.end.0 };
+        let r = run(&mut w, end, 2);
+        row(
+            &format!("4 sloshing, {name}, {end} s: wall (s); largest compression (%)"),
+            format!("{:.1}; {:.2}", r.wall, 100.0 * r.worst),
+            "-".into(),
+            None,
+        );
+        results.push(r.wall);
+    }
+    row(
+        "4   constraint wall / ISPH wall",
+        format!("{:.2}", results[0] / results[1]),
+        "1".into(),
+        Some(results[0] / results[1]),
+    );
+}
+
+/// Target 5: the 3D dam break (203 609 particles) with the PGS model on two threads: wall time
+/// per simulated second from a few steps, largest compression, peak memory per fluid particle.
+fn target_5(quick: bool) {
+    let mut w3 = load("dam_break_3d_pgs.ron");
+    let n3 = w3.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
+    let steps3 = if quick { 2 } else { 20 };
+    let end3 = steps3 as f64 * w3.dt;
+    let r = run(&mut w3, end3, 2);
+    let per_second = r.wall / steps3 as f64 / w3.dt;
+    row(
+        &format!("5 dam break 3D {n3} p, 2 threads: wall per simulated s"),
+        format!("{per_second:.0} ({steps3} steps)"),
+        "2000".into(),
+        Some(per_second / 2000.0),
+    );
+    row(
+        "5   mean iterations; largest compression (%)",
+        format!("{:.0}; {:.2}", r.mean_iterations, 100.0 * r.worst),
+        "-; 1".into(),
+        None,
+    );
+    let per_particle = peak_rss_bytes() / n3 as f64;
+    row(
+        "5   peak memory per fluid particle (process peak, 3D run)",
+        format!("{:.2} KiB", per_particle / 1024.0),
+        "1.5 KiB".into(),
+        Some(per_particle / 1536.0),
+    );
+}
+
+/// The pile (an earlier issue's target): ms per step of the 1000-cube pile after 1 s of settling, vcsim (PGS) and rapier3d
 /// at 10 iterations, one thread each; the cubes' mean height shows both piles came down.
 fn pile_vs_rapier(steps: usize) {
     use pile_scene::{settle_then_time, ITERATIONS, SETTLE};

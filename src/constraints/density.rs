@@ -204,11 +204,25 @@ impl DensityRows {
             "build_rows needs update_neighbours first"
         );
         self.reset(fluid, layout, density_error);
-        self.fluid_rows(fluid, h, density_error);
+        self.fluid_rows(fluid, h, fluid.params.beta, density_error);
         self.nf = fluid.len();
-        self.build_wall_rows(fluid, h);
+        self.build_wall_rows(fluid, h, fluid.params.beta);
         self.body_entries(fluid, masses);
         self.finish(fluid);
+    }
+
+    /// The rows of a position projection ([`crate::fluid::constraint`]): the same rows with the
+    /// full gap in the bias (β = 1) over `h` (s), every boundary particle held where it is (no
+    /// body entries), the fluid's DOFs from 0 and no warm start.
+    pub fn build_projection(&mut self, fluid: &Fluid, h: Real, density_error: &mut Vec<Real>) {
+        let layout = VelocityLayout::default();
+        self.reset(fluid, &layout, density_error);
+        self.fluid_rows(fluid, h, 1.0, density_error);
+        self.nf = fluid.len();
+        self.build_wall_rows(fluid, h, 1.0);
+        self.bodies.clear();
+        self.finish(fluid);
+        self.warm.iter_mut().for_each(|w| *w = 0.0);
     }
 
     /// Sizes the rows' storage for `fluid` (the fluid rows' structure is the neighbour lists').
@@ -244,7 +258,7 @@ impl DensityRows {
 
     /// Each fluid row's coefficients, diagonal, density error and bias, in blocks of rows in
     /// parallel.
-    fn fluid_rows(&mut self, fluid: &Fluid, h: Real, density_error: &mut [Real]) {
+    fn fluid_rows(&mut self, fluid: &Fluid, h: Real, beta: Real, density_error: &mut [Real]) {
         let (ff, fb) = (&fluid.ff, &fluid.fb);
         let p = &fluid.params;
         let k = p.kernel;
@@ -256,7 +270,6 @@ impl DensityRows {
         // Per-row coefficients, in blocks of rows (each block writes its own slices of the
         // outputs, so the result does not depend on which thread takes it; nothing is
         // allocated).
-        let beta = p.beta;
         let unilateral = self.unilateral;
         let mask = self.minv;
         // `c` receives `c_ij` of the fluid neighbours, `cb` the wall rows' `c_bi` of the

@@ -19,10 +19,10 @@ use crate::math::Real;
 impl DensityRows {
     /// Appends the wall rows of `fluid`'s boundary particles that have fluid neighbours, and
     /// for each fluid particle the wall rows of its boundary neighbours. Needs the fluid rows
-    /// built (`nf`, `minv`, `fb_coef`); `h` is the step (s).
-    pub(crate) fn build_wall_rows(&mut self, fluid: &Fluid, h: Real) {
+    /// built (`nf`, `minv`, `fb_coef`); `h` is the step (s), `beta` the gap's feedback per step.
+    pub(crate) fn build_wall_rows(&mut self, fluid: &Fluid, h: Real, beta: Real) {
         let p = &fluid.params;
-        let (k, v0, beta) = (p.kernel, fluid.volume, p.beta);
+        let (k, v0) = (p.kernel, fluid.volume);
         let (pos, boundary, bf, fb, bdens) = (
             &fluid.pos,
             &fluid.boundary,

@@ -37,7 +37,7 @@ impl FluidMethodChoice {
     /// Checks every value; the error names the field (as in RON) and what was expected.
     pub fn validate(&self) -> Result<(), ParamError> {
         match self {
-            FluidMethodChoice::Constraint(_) => Ok(()),
+            FluidMethodChoice::Constraint(p) => p.projection.validate(),
             FluidMethodChoice::Wcsph(p) => p.validate(),
             FluidMethodChoice::Isph(p) => p.validate(),
         }
@@ -74,7 +74,7 @@ impl FluidMethodChoice {
     /// The method for the built `fluid` under `gravity` (m/s²), its defaults resolved.
     pub fn build(&self, fluid: &Fluid, gravity: &Vec3) -> Result<Box<dyn FluidMethod>, String> {
         Ok(match *self {
-            FluidMethodChoice::Constraint(_) => Box::new(Constraint::default()),
+            FluidMethodChoice::Constraint(p) => Box::new(Constraint::new(p)),
             FluidMethodChoice::Wcsph(p) => Box::new(Wcsph::new(p, fluid, gravity)?),
             FluidMethodChoice::Isph(p) => Box::new(Isph::new(p)),
         })

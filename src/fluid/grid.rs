@@ -239,9 +239,11 @@ impl Neighbours {
             n
         };
         self.start.reset(queries.len());
+        // (Small sets on one thread: waking the pool costs more than the search.)
         self.start[1..]
             .par_iter_mut()
             .enumerate()
+            .with_min_len(super::PARALLEL_MIN_ROWS)
             .for_each(|(i, s)| *s = count(i));
         self.start.prefix_sum();
         self.list.clear();
@@ -266,7 +268,7 @@ impl Neighbours {
                 Some(chunk)
             })
         };
-        slices.par_bridge().for_each(|(q0, q1, out)| {
+        let fill = |(q0, q1, out): (usize, usize, &mut [u32])| {
             let mut at = 0;
             for (i, q) in queries.iter().enumerate().take(q1).skip(q0) {
                 let first = at;
@@ -280,7 +282,12 @@ impl Neighbours {
                 });
                 out[first..at].sort_unstable();
             }
-        });
+        };
+        if queries.len() < super::PARALLEL_MIN_ROWS {
+            slices.for_each(fill);
+        } else {
+            slices.par_bridge().for_each(fill);
+        }
     }
 }
 

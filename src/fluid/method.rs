@@ -109,13 +109,21 @@ pub trait FluidMethod: Send + Sync {
     /// [`Fluid::vel`], the fluid's force on the bodies was zeroed.
     fn read_back(&mut self, _lambda: &[Real], _h: Real, _fluid: &mut Fluid) {}
 
-    /// Stage 6, methods in the solve: move the particles over `h` (s).
-    fn integrate(&mut self, _fluid: &mut Fluid, _h: Real) {}
+    /// Stage 6, methods in the solve: move the particles over `h` (s); the bodies are at their
+    /// poses at the end of the step, and a method may change their velocities by the reaction
+    /// of an impulse it gives the fluid (the constraint method's density projection).
+    fn integrate(&mut self, _fluid: &mut Fluid, _h: Real, _bodies: &mut [RigidBody]) {}
 
     /// Whether the method solves a pressure equation whose iterations and residual it reports
     /// in [`SubStepInfo`] (the run summary then prints them).
     fn has_pressure_solve(&self) -> bool {
         false
+    }
+
+    /// A line for the run summary about what the method did beyond the solve (None: nothing
+    /// to say).
+    fn summary_line(&self, _steps: u64) -> Option<String> {
+        None
     }
 
     /// Fields of the model's `fluid:` section this method does not use (a model that writes

@@ -403,11 +403,47 @@ impl Fluid {
         if self.pressure.len() == order.len() {
             permute(&mut self.pressure, order, &mut self.perm_rho);
         }
+        if self.density_error.len() == order.len() {
+            permute(&mut self.density_error, order, &mut self.perm_rho);
+        }
         // (A method's own per-particle arrays follow with `reorder_like_last_search`.)
         self.last_order.clone_from(order);
         // Same points, now in cell order: the cells are unchanged, the items become 0..n.
         self.grid.renumber_sorted();
-        self.ff.build(&self.pos, &self.grid, &self.pos, r, true);
+        self.build_lists(r, moved, None);
+    }
+
+    /// The neighbour lists within the kernel support plus `skin` (m) as a search at the
+    /// positions `at` would have left them, the particles keeping their order: for a state
+    /// restored from a checkpoint whose lists were searched at `at` (then in cell order) and
+    /// reused. Falls back to a search at the current positions if `at` is not in cell order.
+    pub fn search_at(&mut self, at: &[Vec3], skin: Real) {
+        let r = self.params.kernel.support() + skin;
+        let (planar, per) = (self.params.planar, self.params.periodic);
+        self.grid.build(at, r, planar, &per);
+        let sorted = at.len() == self.pos.len()
+            && self
+                .grid
+                .items
+                .iter()
+                .enumerate()
+                .all(|(i, &k)| k as usize == i);
+        if !sorted {
+            self.search(skin);
+            return;
+        }
+        self.last_order.clear();
+        self.last_order.extend(0..self.pos.len() as u32);
+        let moved = self.has_moving_walls();
+        self.build_lists(r, moved, Some(at));
+    }
+
+    /// The lists of a search of radius `r` (m) at the positions `at` (default the particles'),
+    /// the grid built at them.
+    fn build_lists(&mut self, r: Real, moved: bool, at: Option<&[Vec3]>) {
+        let (planar, per) = (self.params.planar, self.params.periodic);
+        let pts: &[Vec3] = at.unwrap_or(&self.pos);
+        self.ff.build(pts, &self.grid, pts, r, true);
         if self.bdens.len() != self.boundary.len() {
             // The density sum of a boundary particle over the boundary particles of its own wall
             // or body is fixed (rigid): computed once. (Boundary particles of different bodies
@@ -433,10 +469,8 @@ impl Fluid {
             // (Body particles moved, or the walls' grid is not built yet: a restored state.)
             self.bgrid.build(&self.boundary, r, planar, &per);
         }
-        self.fb
-            .build(&self.pos, &self.bgrid, &self.boundary, r, false);
-        self.bf
-            .build(&self.boundary, &self.grid, &self.pos, r, false);
+        self.fb.build(pts, &self.bgrid, &self.boundary, r, false);
+        self.bf.build(&self.boundary, &self.grid, pts, r, false);
     }
 
     /// Puts a per-particle array that a fluid method keeps (in the particles' order before the

@@ -76,6 +76,9 @@ pub(super) fn summary_text(world: &World, description: &str, summary: &RunSummar
             sum as Real / s.steps.max(1) as Real
         );
     }
+    if let Some(line) = world.fluid_method.summary_line(s.steps) {
+        let _ = writeln!(t, "  {line}");
+    }
     if world.fluid_method.has_pressure_solve() {
         let _ = writeln!(
             t,

@@ -122,6 +122,14 @@ pub struct World {
 impl World {
     /// Advances the world by one step of `dt`: the stages of the module doc, in order.
     pub fn step(&mut self) -> SolveInfo {
+        // The stages inside the thread pool: their parallel passes then start on a worker
+        // instead of each waking the pool from outside (for small models that hand-over cost
+        // more than the passes).
+        rayon::scope(|_| self.stages())
+    }
+
+    /// The stages of [`World::step`], in order.
+    fn stages(&mut self) -> SolveInfo {
         self.prescribe_motion();
         self.find_neighbours();
         self.advance_explicit_fluid();
@@ -321,9 +329,6 @@ impl World {
         for b in self.bodies.iter_mut().filter(|b| b.kind != Kind::Static) {
             integrate_pose(b, h);
         }
-        if let Some(f) = self.fluid.as_mut() {
-            self.fluid_method.integrate(f, h);
-        }
         self.steps += 1;
         self.time = self.time_origin + (self.steps - self.steps_origin) as Real * h;
         // Prescribed poses exactly (the secant velocities reach them up to rounding).
@@ -331,6 +336,9 @@ impl World {
             if let Some(pose) = b.motion.as_ref().map(|m| m.com_pose(b, self.time)) {
                 b.pose = pose;
             }
+        }
+        if let Some(f) = self.fluid.as_mut() {
+            self.fluid_method.integrate(f, h, &mut self.bodies);
         }
         self.timings.add(Stage::Integrate, t0);
     }

@@ -10,6 +10,10 @@
 //! Its parameters are the fluid's ([`super::FluidParams`]) and the kind of density rows
 //! ([`ConstraintParams`], written `Constraint(density: Kcsph)` in RON).
 
+pub mod projection;
+
+pub use projection::{ProjectionInfo, ProjectionParams};
+
 use super::method::{FluidMethod, RowContext};
 use super::Fluid;
 use crate::body::RigidBody;
@@ -22,6 +26,8 @@ use crate::math::{Real, Vec3};
 pub struct ConstraintParams {
     /// `Unilateral` (001, default) or `Kcsph` (004: bilateral) density rows.
     pub density: super::DensityMethod,
+    /// The density projection after each step ([`projection`]; `max_sweeps: 0` turns it off).
+    pub projection: ProjectionParams,
 }
 
 /// The constraint method: its two row families, reused from step to step.
@@ -31,6 +37,18 @@ pub struct Constraint {
     pub density: DensityRows,
     /// Particle contact rows.
     pub contacts: ParticleContactRows,
+    /// The density projection after each step.
+    pub projection: projection::Projection,
+}
+
+impl Constraint {
+    /// The method with its parameters.
+    pub fn new(p: ConstraintParams) -> Self {
+        Constraint {
+            projection: projection::Projection::new(p.projection),
+            ..Default::default()
+        }
+    }
 }
 
 impl FluidMethod for Constraint {
@@ -43,7 +61,7 @@ impl FluidMethod for Constraint {
     }
 
     fn find_neighbours(&mut self, fluid: &mut Fluid, bodies: &[RigidBody]) {
-        fluid.update_neighbours(bodies);
+        self.projection.find_neighbours(fluid, bodies);
     }
 
     fn external(&mut self, fluid: &mut Fluid, gravity: &Vec3, h: Real, bodies: &[RigidBody]) {
@@ -70,7 +88,20 @@ impl FluidMethod for Constraint {
         self.contacts.read_back(&lambda[nd..], h, fluid);
     }
 
-    fn integrate(&mut self, fluid: &mut Fluid, h: Real) {
+    fn save_state(&self) -> Vec<u8> {
+        self.projection.save_state()
+    }
+
+    fn restore_state(&mut self, bytes: &[u8]) -> Result<(), String> {
+        self.projection.restore_state(bytes)
+    }
+
+    fn summary_line(&self, steps: u64) -> Option<String> {
+        self.projection.summary_line(steps)
+    }
+
+    fn integrate(&mut self, fluid: &mut Fluid, h: Real, bodies: &mut [RigidBody]) {
         fluid.integrate(h);
+        self.projection.apply(&mut self.density, fluid, h, bodies);
     }
 }
