@@ -74,6 +74,7 @@ pub mod morris_viscosity;
 mod params;
 pub mod periodic;
 pub mod sampling;
+mod search;
 pub mod velocity_filter;
 pub mod wcsph;
 
@@ -212,7 +213,7 @@ pub struct Fluid {
 }
 
 /// Reorders `v` as `v[order[0]], v[order[1]], …`, using `scratch` as the new buffer.
-fn permute<T: Copy>(v: &mut Vec<T>, order: &[u32], scratch: &mut Vec<T>) {
+pub(crate) fn permute<T: Copy>(v: &mut Vec<T>, order: &[u32], scratch: &mut Vec<T>) {
     scratch.clear();
     scratch.extend(order.iter().map(|&i| v[i as usize]));
     std::mem::swap(v, scratch);
@@ -340,152 +341,6 @@ impl Fluid {
             f.clear();
             f.resize(bodies, Vec3::zeros());
         }
-    }
-
-    /// Stage 1: moves body-fixed boundary particles to their bodies' poses, sorts particles into
-    /// cell order and finds fluid–fluid and fluid–boundary neighbours within the kernel support.
-    pub fn update_neighbours(&mut self, bodies: &[crate::body::RigidBody]) {
-        let moved = self.place_body_particles(bodies);
-        self.search_lists(0.0, moved);
-    }
-
-    /// Puts the body-fixed boundary particles at their bodies' poses; whether there are any.
-    pub fn place_body_particles(&mut self, bodies: &[crate::body::RigidBody]) -> bool {
-        let planar = self.params.planar;
-        let mut moved = false;
-        let surfaces = self.to_surface.iter_mut().zip(&self.local_surface);
-        for (((x, &o), l), (s, ls)) in self
-            .boundary
-            .iter_mut()
-            .zip(&self.owner)
-            .zip(&self.local)
-            .zip(surfaces)
-        {
-            if o != STATIC {
-                let pose = &bodies[o as usize].pose;
-                *x = (pose * nalgebra::Point3::from(*l)).coords;
-                *s = pose.rotation * ls;
-                if planar {
-                    x.z = 0.0;
-                    s.z = 0.0;
-                }
-                moved = true;
-            }
-        }
-        moved
-    }
-
-    /// Sorts the particles into cell order and finds the neighbour lists within the kernel
-    /// support plus `skin` (m), the boundary particles where they are now.
-    pub fn search(&mut self, skin: Real) {
-        let moved = self.has_moving_walls();
-        self.search_lists(skin, moved);
-    }
-
-    fn search_lists(&mut self, skin: Real, moved: bool) {
-        let support = self.params.kernel.support();
-        let r = support + skin;
-        let (planar, per) = (self.params.planar, self.params.periodic);
-        if per.any() {
-            self.pos.iter_mut().for_each(|x| per.wrap(x));
-        }
-        self.grid.build(&self.pos, r, planar, &per);
-        // Reorder into cell order (warm-start impulses move with their particles).
-        let order = &self.grid.items;
-        permute(&mut self.pos, order, &mut self.perm_pos);
-        permute(&mut self.vel, order, &mut self.perm_vel);
-        permute(&mut self.id, order, &mut self.perm_id);
-        permute(&mut self.lambda, order, &mut self.perm_l);
-        if self.rho.len() == order.len() {
-            permute(&mut self.rho, order, &mut self.perm_rho);
-        }
-        // (ISPH warm-starts its pressure solve from the last pressures.)
-        if self.pressure.len() == order.len() {
-            permute(&mut self.pressure, order, &mut self.perm_rho);
-        }
-        if self.density_error.len() == order.len() {
-            permute(&mut self.density_error, order, &mut self.perm_rho);
-        }
-        // (A method's own per-particle arrays follow with `reorder_like_last_search`.)
-        self.last_order.clone_from(order);
-        // Same points, now in cell order: the cells are unchanged, the items become 0..n.
-        self.grid.renumber_sorted();
-        self.build_lists(r, moved, None);
-    }
-
-    /// The neighbour lists within the kernel support plus `skin` (m) as a search at the
-    /// positions `at` would have left them, the particles keeping their order: for a state
-    /// restored from a checkpoint whose lists were searched at `at` (then in cell order) and
-    /// reused. Falls back to a search at the current positions if `at` is not in cell order.
-    pub fn search_at(&mut self, at: &[Vec3], skin: Real) {
-        let r = self.params.kernel.support() + skin;
-        let (planar, per) = (self.params.planar, self.params.periodic);
-        self.grid.build(at, r, planar, &per);
-        let sorted = at.len() == self.pos.len()
-            && self
-                .grid
-                .items
-                .iter()
-                .enumerate()
-                .all(|(i, &k)| k as usize == i);
-        if !sorted {
-            self.search(skin);
-            return;
-        }
-        self.last_order.clear();
-        self.last_order.extend(0..self.pos.len() as u32);
-        let moved = self.has_moving_walls();
-        self.build_lists(r, moved, Some(at));
-    }
-
-    /// The lists of a search of radius `r` (m) at the positions `at` (default the particles'),
-    /// the grid built at them.
-    fn build_lists(&mut self, r: Real, moved: bool, at: Option<&[Vec3]>) {
-        let (planar, per) = (self.params.planar, self.params.periodic);
-        let pts: &[Vec3] = at.unwrap_or(&self.pos);
-        self.ff.build(pts, &self.grid, pts, r, true);
-        if self.bdens.len() != self.boundary.len() {
-            // The density sum of a boundary particle over the boundary particles of its own wall
-            // or body is fixed (rigid): computed once. (Boundary particles of different bodies
-            // do not count in each other's density.)
-            self.bgrid.build(&self.boundary, r, planar, &per);
-            let mut bb = Neighbours::default();
-            bb.build(&self.boundary, &self.bgrid, &self.boundary, r, false);
-            let (k, v0, per) = (self.params.kernel, self.volume, self.params.periodic);
-            let owner = &self.owner;
-            self.bdens = (0..self.boundary.len())
-                .map(|b| {
-                    bb.of(b)
-                        .iter()
-                        .filter(|&&c| owner[c as usize] == owner[b])
-                        .map(|&c| {
-                            let d = per.delta(&self.boundary[b], &self.boundary[c as usize]);
-                            v0 * k.w(d.norm())
-                        })
-                        .sum()
-                })
-                .collect();
-        } else if moved || self.bgrid.items.len() != self.boundary.len() {
-            // (Body particles moved, or the walls' grid is not built yet: a restored state.)
-            self.bgrid.build(&self.boundary, r, planar, &per);
-        }
-        self.fb.build(pts, &self.bgrid, &self.boundary, r, false);
-        self.bf.build(&self.boundary, &self.grid, pts, r, false);
-    }
-
-    /// Puts a per-particle array that a fluid method keeps (in the particles' order before the
-    /// last neighbour search) into their order now, with `scratch` as the new buffer; an array
-    /// of another length is left as it is.
-    pub fn reorder_like_last_search<T: Copy>(&self, v: &mut Vec<T>, scratch: &mut Vec<T>) {
-        if v.len() == self.last_order.len() {
-            permute(v, &self.last_order, scratch);
-        }
-    }
-
-    /// Whether the neighbour lists belong to the current particles (false before the first
-    /// neighbour search).
-    pub fn has_neighbours(&self) -> bool {
-        self.ff.start.len() == self.len() + 1
     }
 
     /// Moves the particles with their new velocities, then shifts them
