@@ -206,6 +206,8 @@ pub struct Neighbours {
     pub start: crate::csr::RowStarts,
     /// Neighbour indices.
     pub list: Vec<u32>,
+    /// Per chunk of queries: its neighbours and counts while searching.
+    chunks: Vec<(Vec<u32>, Vec<u32>)>,
 }
 
 impl Neighbours {
@@ -217,6 +219,11 @@ impl Neighbours {
 
     /// Finds, for each query point, the points of `grid` (positions `pts`) closer than
     /// `radius` (m); with `skip_self`, query i skips point i (queries and points the same set).
+    ///
+    /// One pass over the candidates: chunks of [`CHUNK`] queries each fill a buffer of their
+    /// own (in parallel for large sets; kept between calls, so nothing is allocated once the
+    /// sizes settle), then the buffers are joined in chunk order: the result does not depend on
+    /// the thread count.
     pub fn build(
         &mut self,
         queries: &[Vec3],
@@ -227,69 +234,49 @@ impl Neighbours {
     ) {
         let r2 = radius * radius;
         let per = *grid.periodic();
-        let count = |i: usize| {
-            let mut n = 0u32;
-            grid.for_each_near(&queries[i], |j| {
-                if !(skip_self && j as usize == i)
-                    && per.delta(&pts[j as usize], &queries[i]).norm_squared() < r2
-                {
-                    n += 1;
-                }
-            });
-            n
-        };
-        self.start.reset(queries.len());
-        // (Small sets on one thread: waking the pool costs more than the search.)
-        self.start[1..]
-            .par_iter_mut()
-            .enumerate()
-            .with_min_len(super::PARALLEL_MIN_ROWS)
-            .for_each(|(i, s)| *s = count(i));
-        self.start.prefix_sum();
-        self.list.clear();
-        self.list.resize(self.start.entries(), 0);
-        // Fill disjoint slices in parallel, in chunks of queries (each chunk writes its own
-        // slice: the result does not depend on which thread takes it).
-        const CHUNK: usize = 1024;
-        let start = &self.start;
-        let slices = {
-            let mut rest: &mut [u32] = &mut self.list;
-            let mut q0 = 0;
-            std::iter::from_fn(move || {
-                if q0 >= queries.len() {
-                    return None;
-                }
-                let q1 = (q0 + CHUNK).min(queries.len());
-                let len = (start[q1] - start[q0]) as usize;
-                let (head, tail) = std::mem::take(&mut rest).split_at_mut(len);
-                rest = tail;
-                let chunk = (q0, q1, head);
-                q0 = q1;
-                Some(chunk)
-            })
-        };
-        let fill = |(q0, q1, out): (usize, usize, &mut [u32])| {
-            let mut at = 0;
-            for (i, q) in queries.iter().enumerate().take(q1).skip(q0) {
-                let first = at;
-                grid.for_each_near(q, |j| {
+        let chunks = queries.len().div_ceil(CHUNK);
+        if self.chunks.len() < chunks {
+            self.chunks.resize_with(chunks, Default::default);
+        }
+        let fill = |(c, (list, counts)): (usize, &mut (Vec<u32>, Vec<u32>))| {
+            list.clear();
+            counts.clear();
+            let q0 = c * CHUNK;
+            for (i, q) in queries.iter().enumerate().take(q0 + CHUNK).skip(q0) {
+                let first = list.len();
+                let mut keep = |j: u32| {
                     if !(skip_self && j as usize == i)
                         && per.delta(&pts[j as usize], q).norm_squared() < r2
                     {
-                        out[at] = j;
-                        at += 1;
+                        list.push(j);
                     }
-                });
-                out[first..at].sort_unstable();
+                };
+                grid.for_each_near(q, &mut keep);
+                list[first..].sort_unstable();
+                counts.push((list.len() - first) as u32);
             }
         };
+        let bufs = &mut self.chunks[..chunks];
         if queries.len() < super::PARALLEL_MIN_ROWS {
-            slices.for_each(fill);
+            bufs.iter_mut().enumerate().for_each(fill);
         } else {
-            slices.par_bridge().for_each(fill);
+            bufs.par_iter_mut().enumerate().for_each(fill);
+        }
+        self.start.begin();
+        self.list.clear();
+        let mut end = 0;
+        for (list, counts) in bufs.iter() {
+            for &n in counts {
+                end += n as usize;
+                self.start.close_row(end);
+            }
+            self.list.extend_from_slice(list);
         }
     }
 }
+
+/// Queries per chunk of a neighbour search.
+const CHUNK: usize = 1024;
 
 #[cfg(test)]
 mod tests {
