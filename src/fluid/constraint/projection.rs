@@ -34,7 +34,7 @@ use crate::body::{linear_mask, Dofs, RigidBody};
 use crate::constraints::DensityRows;
 use crate::fluid::STATIC;
 use crate::math::{Real, Vec3};
-use crate::params::{iteration_limit, non_negative, ParamError};
+use crate::params::{non_negative, ParamError, MAX_ITERATIONS};
 use crate::solver::{pgs, PgsParams, RowSet, Workspace};
 use serde::{Deserialize, Serialize};
 
@@ -64,8 +64,12 @@ impl ProjectionParams {
     /// Checks every value; the error names the field (as in RON) and what was expected.
     pub fn validate(&self) -> Result<(), ParamError> {
         non_negative("tolerance", self.tolerance)?;
-        if self.max_sweeps > 0 {
-            iteration_limit("max_sweeps", self.max_sweeps)?;
+        if self.max_sweeps > MAX_ITERATIONS {
+            return Err(ParamError::new(
+                "max_sweeps",
+                "from 0 (off) to 100000 sweeps",
+                self.max_sweeps as Real,
+            ));
         }
         Ok(())
     }
