@@ -220,7 +220,7 @@ impl Neighbours {
     /// Finds, for each query point, the points of `grid` (positions `pts`) closer than
     /// `radius` (m); with `skip_self`, query i skips point i (queries and points the same set).
     ///
-    /// One pass over the candidates: chunks of [`CHUNK`] queries each fill a buffer of their
+    /// One pass over the candidates: chunks of 1024 queries each fill a buffer of their
     /// own (in parallel for large sets; kept between calls, so nothing is allocated once the
     /// sizes settle), then the buffers are joined in chunk order: the result does not depend on
     /// the thread count.
