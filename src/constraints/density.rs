@@ -213,10 +213,14 @@ impl DensityRows {
 
     /// The rows of a position projection ([`crate::fluid::constraint`]): the same rows with the
     /// full gap in the bias (β = 1) over `h` (s), every boundary particle held where it is (no
-    /// body entries), the fluid's DOFs from 0 and no warm start.
+    /// body entries), the fluid's DOFs from 0 and no warm start. Always unilateral: the
+    /// projection only pushes compressed particles apart (bilateral KCSPH rows would also hold
+    /// every uncompressed particle's density, and their projection diverged in the small dam
+    /// break at t = 0.096 s).
     pub fn build_projection(&mut self, fluid: &Fluid, h: Real, density_error: &mut Vec<Real>) {
         let layout = VelocityLayout::default();
         self.reset(fluid, &layout, density_error);
+        self.unilateral = true;
         self.fluid_rows(fluid, h, 1.0, density_error);
         self.nf = fluid.len();
         self.build_wall_rows(fluid, h, 1.0);

@@ -13,7 +13,10 @@
 //! gap as bias and no other velocity (`g_i` the gap of [`crate::constraints::density`],
 //! dimensionless; `J` its rows at the new positions, 1/m; `h` the step, s):
 //!
-//! `w = J u + g / h ≥ 0`, `λ ≥ 0`, `λ·w = 0` (bilateral KCSPH rows: `w = J u + min(g, 0)/h = 0`),
+//! `w = J u + g / h ≥ 0`, `λ ≥ 0`, `λ·w = 0`
+//!
+//! (unilateral also when the method's rows are bilateral KCSPH rows: the projection only pushes
+//! compressed particles apart),
 //!
 //! with `u = M⁻¹ Jᵀ λ` (m/s) by projected Gauss–Seidel from λ = 0, then moves the particles by
 //! `h u` and adds `u` to their velocities. `u` is the velocity change of a pressure impulse
