@@ -119,6 +119,8 @@ pub struct Projection {
     at: Vec<Vec3>,
     /// Whether the lists must be rebuilt from `at` (a restored state).
     restored: bool,
+    /// Per body: the projection's linear and angular impulse on it (scratch of [`react`]).
+    reaction: Vec<(Vec3, Vec3)>,
 }
 
 /// The state a checkpoint keeps: the displacement since the projection's search, and where
@@ -221,7 +223,7 @@ impl Projection {
         let worst = self.err.iter().copied().fold(0.0, Real::max);
         if worst > p.tolerance {
             self.project(rows, fluid, h);
-            react(rows, &self.lambda, fluid, h, bodies);
+            react(rows, &self.lambda, fluid, h, bodies, &mut self.reaction);
         }
         rows.colour = colour;
     }
@@ -271,19 +273,20 @@ fn react(
     fluid: &mut Fluid,
     h: Real,
     bodies: &mut [RigidBody],
+    sums: &mut Vec<(Vec3, Vec3)>,
 ) {
     if !fluid.has_moving_walls() {
         return;
     }
-    let nb = bodies.len();
-    let (mut lin, mut ang) = (vec![Vec3::zeros(); nb], vec![Vec3::zeros(); nb]);
+    sums.clear();
+    sums.resize(bodies.len(), (Vec3::zeros(), Vec3::zeros()));
     let (owner, boundary, fb) = (&fluid.owner, &fluid.boundary, &fluid.fb);
     let mut add = |b: usize, c: Vec3| {
         let o = owner[b];
         if o != STATIC {
             let o = o as usize;
-            lin[o] += c;
-            ang[o] += (boundary[b] - bodies[o].com()).cross(&c);
+            sums[o].0 += c;
+            sums[o].1 += (boundary[b] - bodies[o].com()).cross(&c);
         }
     };
     for (i, &l) in lambda[..rows.nf].iter().enumerate() {
@@ -308,13 +311,14 @@ fn react(
     };
     let mask = linear_mask(dofs);
     for (k, b) in bodies.iter_mut().enumerate() {
+        let (lin, ang) = sums[k];
         if b.is_dynamic() {
-            b.lin_vel += (lin[k] * b.inv_mass).component_mul(&mask);
-            b.ang_vel += b.inv_inertia_world(dofs) * ang[k];
+            b.lin_vel += (lin * b.inv_mass).component_mul(&mask);
+            b.ang_vel += b.inv_inertia_world(dofs) * ang;
         }
         if let (Some(f), Some(t)) = (fluid.body_force.get_mut(k), fluid.body_torque.get_mut(k)) {
-            *f += lin[k] / h;
-            *t += ang[k] / h;
+            *f += lin / h;
+            *t += ang / h;
         }
     }
 }
