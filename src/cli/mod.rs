@@ -236,6 +236,7 @@ fn check(path: &Path, deny_warnings: bool) -> ExitCode {
             f.boundary.len(),
             f.params.spacing
         );
+        outln!("  method      {}", world.fluid_method.describe());
         let gamma = f.params.velocity_filter;
         outln!(
             "  stabilise   velocity filter {} /s ({:.3} per step), shifting {}",

@@ -120,6 +120,12 @@ pub trait FluidMethod: Send + Sync {
         false
     }
 
+    /// What will run, for `vcsim check`: the name and the settings a user would want to see
+    /// (default: the name).
+    fn describe(&self) -> String {
+        self.name().to_string()
+    }
+
     /// A line for the run summary about what the method did beyond the solve (None: nothing
     /// to say).
     fn summary_line(&self, _steps: u64) -> Option<String> {

@@ -96,6 +96,20 @@ impl FluidMethod for Constraint {
         self.projection.restore_state(bytes)
     }
 
+    fn describe(&self) -> String {
+        let p = self.projection.params;
+        if p.max_sweeps == 0 {
+            format!("{}; density projection off", self.name())
+        } else {
+            format!(
+                "{}; density projection of particles compressed by more than {}, at most {} sweeps",
+                self.name(),
+                p.tolerance,
+                p.max_sweeps
+            )
+        }
+    }
+
     fn summary_line(&self, steps: u64) -> Option<String> {
         self.projection.summary_line(steps)
     }
