@@ -138,10 +138,6 @@ pub fn run(a: StudyArgs) -> ExitCode {
     }
     let root = ranks.as_ref().is_none_or(|r| r.0 == 0);
     let under_mpi = ranks.as_ref().is_some_and(|r| r.1 > 1);
-    let out = match study::choose_out(&s, a.out.clone()) {
-        Ok(o) => o,
-        Err(e) => return fail(2, e),
-    };
     let which: Vec<usize> = match shard {
         Some((i, n)) => cluster::shard(s.cases.len(), i, n),
         None => (0..s.cases.len()).collect(),
@@ -150,11 +146,20 @@ pub fn run(a: StudyArgs) -> ExitCode {
         study: study::absolute(path),
         shard: if ranks.is_some() { None } else { shard },
     };
-    if let Err(e) = origin.write(&out) {
-        // Other ranks wait for this one's cases: send them none.
-        let _ = gather(&ranks, &s, &[], &out);
-        return fail(1, format!("cannot write into {}: {e}", out.display()));
-    }
+    // The output folder is chosen and claimed by rank 0 alone, then shared: ranks that each
+    // looked at the folder raced (one saw the other's half-written files as foreign and left
+    // without sending its cases, and the rest waited for it forever).
+    let chosen = root.then(|| {
+        let out = study::choose_out(&s, a.out.clone()).map_err(|e| (2, e))?;
+        origin
+            .write(&out)
+            .map_err(|e| (1, format!("cannot write into {}: {e}", out.display())))?;
+        Ok(out)
+    });
+    let out = match share_out(&ranks, chosen) {
+        Ok(o) => o,
+        Err((code, e)) => return fail(code, e),
+    };
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         let _ = signal_hook::flag::register(sig, stop.clone());
@@ -307,6 +312,43 @@ fn merge(a: &StudyArgs) -> ExitCode {
 type Ranks = Option<(usize, usize, cluster::ranks::Ranks)>;
 #[cfg(not(feature = "mpi"))]
 type Ranks = Option<(usize, usize)>;
+
+/// The output folder: rank 0's choice (`chosen`, `None` on the other ranks), sent to every
+/// rank under MPI; an error on rank 0 ends every rank.
+#[cfg(feature = "mpi")]
+fn share_out(
+    ranks: &Ranks,
+    chosen: Option<Result<PathBuf, (u8, String)>>,
+) -> Result<PathBuf, (u8, String)> {
+    let Some((_, size, r)) = ranks.as_ref().filter(|r| r.1 > 1) else {
+        return chosen.unwrap_or_else(|| Err((1, "no output folder was chosen".into())));
+    };
+    match chosen {
+        Some(c) => {
+            let text = c.as_ref().map(|o| o.to_string_lossy().into_owned());
+            let bytes = text.as_deref().unwrap_or("").as_bytes();
+            for rank in 1..*size {
+                r.send_to(rank, bytes);
+            }
+            c
+        }
+        None => {
+            let bytes = r.receive_from_root();
+            if bytes.is_empty() {
+                Err((2, "rank 0 could not set up the output folder".into()))
+            } else {
+                Ok(PathBuf::from(String::from_utf8_lossy(&bytes).into_owned()))
+            }
+        }
+    }
+}
+#[cfg(not(feature = "mpi"))]
+fn share_out(
+    _: &Ranks,
+    chosen: Option<Result<PathBuf, (u8, String)>>,
+) -> Result<PathBuf, (u8, String)> {
+    chosen.unwrap_or_else(|| Err((1, "no output folder was chosen".into())))
+}
 
 #[cfg(feature = "mpi")]
 fn mpi_ranks() -> Ranks {

@@ -154,6 +154,14 @@ pub mod ranks {
         pub fn send_to_root(&self, bytes: &[u8]) {
             self.world.process_at_rank(0).send(bytes);
         }
+        /// Sends `bytes` from rank 0 to `rank`.
+        pub fn send_to(&self, rank: usize, bytes: &[u8]) {
+            self.world.process_at_rank(rank as i32).send(bytes);
+        }
+        /// Receives one message from rank 0.
+        pub fn receive_from_root(&self) -> Vec<u8> {
+            self.world.process_at_rank(0).receive_vec::<u8>().0
+        }
         /// Rank 0: receives one message from each other rank, in rank order.
         pub fn gather_at_root(&self) -> Vec<Vec<u8>> {
             (1..self.world.size())
