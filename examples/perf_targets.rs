@@ -210,21 +210,36 @@ fn main() {
             Some((t1 / t2) / 1.8),
         );
     }
-    // 2: iterations of a cold hydrostatic solve against depth, to the shipped tolerance.
-    let mut first = Vec::new();
-    for depth in [0.25, 0.5, 1.0, 2.0] {
-        let mut t = common::tank_world(depth, 5000, 1e-3);
-        first.push(t.step().iterations);
+    // 2: iterations of a cold hydrostatic solve against depth, to 1e-3 m/s: multilevel PGS
+    // (the shipped `hydrostatic_2d_pgs.ron`'s solver), and APGD for comparison.
+    for (name, solver) in [
+        (
+            "multilevel PGS",
+            "Pgs(max_iterations: 5000, tolerance: 1e-3, multilevel: true)",
+        ),
+        ("APGD", "Apgd(max_iterations: 5000, tolerance: 1e-3)"),
+    ] {
+        let mut first = Vec::new();
+        let mut wall = Vec::new();
+        for depth in [0.25, 0.5, 1.0, 2.0] {
+            let mut t = common::tank_world_with(depth, solver);
+            let t0 = std::time::Instant::now();
+            first.push(t.step().iterations);
+            wall.push(format!("{:.3}", t0.elapsed().as_secs_f64()));
+        }
+        let spread =
+            *first.iter().max().unwrap() as f64 / (*first.iter().min().unwrap()).max(1) as f64;
+        row(
+            &format!("2 tank 0.25/0.5/1/2 m, {name}, first-step iterations {first:?} (wall s {wall:?}): max/min"),
+            format!("{spread:.2}"),
+            "1.5".into(),
+            Some(spread / 1.5),
+        );
     }
-    let spread = *first.iter().max().unwrap() as f64 / (*first.iter().min().unwrap()).max(1) as f64;
-    row(
-        &format!("2 tank 0.25/0.5/1/2 m, first-step iterations {first:?}: max/min"),
-        format!("{spread:.2}"),
-        "1.5".into(),
-        Some(spread / 1.5),
-    );
     if flag("--soak") {
-        soak();
+        for model in ["hydrostatic_2d_pgs.ron", "hydrostatic_2d_apgd.ron"] {
+            soak(model);
+        }
     }
     target_4(quick);
     if !skip_3d {
@@ -364,8 +379,8 @@ fn peer_rows(
 
 /// Target 3: the hydrostatic tank (the shipped model) over 100 000 steps: steps at the
 /// iteration cap, and the largest particle speed at every output time against 1e-3 √(gH).
-fn soak() {
-    let mut w = load("hydrostatic_2d_apgd.ron");
+fn soak(model: &str) {
+    let mut w = load(model);
     let depth = w
         .fluid
         .as_ref()
@@ -382,7 +397,7 @@ fn soak() {
         }
     }
     row(
-        "3 tank soak, 100 000 steps: solves at the cap",
+        &format!("3 tank soak ({model}), 100 000 steps: solves at the cap"),
         format!("{at_cap}"),
         "0".into(),
         None,

@@ -28,7 +28,8 @@ fn hydrostatic_tank() {
 /// The same fluid steps with 1 and 2 threads give bit-identical particle states: the tank (625
 /// particles, products on one thread), the circular patch (7860 particles: neighbour search,
 /// rows and products in parallel), the seesaw (fluid rows on a body) and the 20 000-particle
-/// dam break with PGS (coloured sweeps: ten pieces and nine bands, in parallel).
+/// dam break with PGS (coloured sweeps: ten pieces and nine bands, in parallel), and the tank
+/// with multilevel PGS.
 #[test]
 fn fluid_steps_do_not_depend_on_the_thread_count() {
     for (model, steps) in [
@@ -36,6 +37,7 @@ fn fluid_steps_do_not_depend_on_the_thread_count() {
         ("circular_patch_2d_apgd.ron", 3),
         ("seesaw_2d_apgd.ron", 3),
         ("dam_break_2d_20k_pgs.ron", 3),
+        ("hydrostatic_2d_pgs.ron", 5),
     ] {
         fluid_thread_check(model, steps);
     }

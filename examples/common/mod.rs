@@ -8,10 +8,18 @@ use std::path::Path;
 /// walls 0.4 m above the water) with water `depth` m deep, solved by APGD with the given
 /// iteration limit and tolerance (m/s), as RON text.
 pub fn tank(depth: f64, max_iterations: usize, tolerance: f64) -> String {
+    tank_solver(
+        depth,
+        &format!("Apgd(max_iterations: {max_iterations}, tolerance: {tolerance:e})"),
+    )
+}
+
+/// [`tank`] with any solver (RON).
+pub fn tank_solver(depth: f64, solver: &str) -> String {
     let wall = depth + 0.4;
     format!(
         "Model(scene: (dimension: Two, gravity: (0, -9.81)), time: (dt: 0.001, end: 1.0),
-           solver: Apgd(max_iterations: {max_iterations}, tolerance: {tolerance:e}),
+           solver: {solver},
            bodies: [
              (name: \"floor\", kind: Static, shape: Cuboid(half_extents: (0.25, 0.05)), position: (0.25, -0.05)),
              (name: \"left\", kind: Static, shape: Cuboid(half_extents: (0.05, {h})), position: (-0.05, {c})),
@@ -21,6 +29,13 @@ pub fn tank(depth: f64, max_iterations: usize, tolerance: f64) -> String {
         h = 0.5 * wall,
         c = 0.5 * wall - 0.1,
     )
+}
+
+/// Builds the tank of [`tank_solver`].
+pub fn tank_world_with(depth: f64, solver: &str) -> vcsim::World {
+    let m = vcsim::parse_str(Path::new("tank.ron"), &tank_solver(depth, solver))
+        .expect("the tank model is valid");
+    vcsim::build_world(&m).expect("the tank builds")
 }
 
 /// Builds the tank of [`tank`].

@@ -112,6 +112,9 @@ pub struct DensityRows {
     /// Whether [`DensityRows::build`] colours the rows for parallel Gauss–Seidel sweeps (set by
     /// the pipeline when the solver is PGS).
     pub colour: bool,
+    /// Whether the colouring also carries multilevel aggregates
+    /// ([`crate::solver::multilevel`]; set by the pipeline from the PGS parameters).
+    pub multilevel: bool,
     /// The rows' colouring ([`crate::solver::colouring`]): pieces and bands of twice the kernel
     /// support across the slowest cell axis; rows that touch a body are serial.
     pub colouring: Colouring,
@@ -377,21 +380,30 @@ impl DensityRows {
         if self.colour {
             let (pos, boundary, bodies) = (&fluid.pos, &fluid.boundary, &self.bodies);
             let (nf, bactive) = (n, &self.bactive);
-            self.colouring.by_bands(
+            let point = |k: usize| {
+                if !bodies.of(k).is_empty() {
+                    None
+                } else if k < nf {
+                    Some(pos[k])
+                } else {
+                    Some(boundary[bactive[k - nf] as usize])
+                }
+            };
+            let c = &mut self.colouring;
+            let reach = p.kernel.support();
+            c.by_bands(
                 self.diag.len(),
-                |k| {
-                    if !bodies.of(k).is_empty() {
-                        None
-                    } else if k < nf {
-                        Some(pos[k])
-                    } else {
-                        Some(boundary[bactive[k - nf] as usize])
-                    }
-                },
-                p.kernel.support(),
+                point,
+                reach,
                 p.planar,
                 self.dof0..self.dof0 + 3 * n,
             );
+            if self.multilevel {
+                c.levels
+                    .build(self.diag.len(), &c.rows, point, reach, p.planar);
+            } else {
+                c.levels.clear();
+            }
         }
     }
 
@@ -516,6 +528,21 @@ impl RowSet for DensityRows {
     #[inline]
     fn apply_shared(&self, k: usize, dl: Real, v: &SharedVec) {
         self.scatter(k, dl, |i, x| v.add(i, x));
+    }
+    fn point_blocks(&self) -> Option<(usize, Vec3)> {
+        Some((self.nf, self.minv))
+    }
+    fn column(&self, p: usize, f: &mut dyn FnMut(usize, Vec3)) {
+        f(p, self.self_coef[p]);
+        for e in self.start[p] as usize..self.start[p + 1] as usize {
+            f(self.nbr[e] as usize, -self.coef[e]);
+        }
+        for e in self.fb_start[p] as usize..self.fb_start[p + 1] as usize {
+            let r = self.fb_row[e];
+            if r != u32::MAX {
+                f(self.nf + r as usize, self.fb_coef[e]);
+            }
+        }
     }
     fn mul_j(&self, v: &[Real], out: &mut [Real]) {
         if out.len() < PARALLEL_MIN_ROWS {

@@ -51,6 +51,9 @@ pub struct RowContext<'a> {
     /// Whether the solver sweeps rows one at a time (PGS), so rows that share no unknown
     /// should be grouped by colour.
     pub colour: bool,
+    /// Whether the PGS solve adds multilevel corrections, so the coloured rows should also be
+    /// grouped into aggregates ([`crate::solver::multilevel`]).
+    pub multilevel: bool,
 }
 
 /// A fluid method: the hooks of [`crate::pipeline::World::step`] (module docs).

@@ -274,6 +274,7 @@ impl World {
                 masses: &s.masses,
                 h,
                 colour: matches!(self.solver, SolverChoice::Pgs(_)),
+                multilevel: matches!(&self.solver, SolverChoice::Pgs(p) if p.multilevel),
             };
             self.fluid_method.build_rows(f, &ctx);
         }

@@ -51,6 +51,9 @@ pub struct Colouring {
     pub dofs: Range<usize>,
     /// Coordinates of the cuts (m), ascending.
     pub cuts: Vec<Real>,
+    /// Aggregates of the coloured rows for multilevel corrections ([`super::multilevel`]);
+    /// empty for plain PGS.
+    pub levels: super::multilevel::Hierarchy,
     keys: Vec<u32>,
     count: Vec<u32>,
 }

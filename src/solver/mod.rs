@@ -17,6 +17,7 @@
 
 pub mod apgd;
 pub mod colouring;
+pub mod multilevel;
 pub mod pgs;
 mod stacked;
 mod vecops;
@@ -130,6 +131,17 @@ pub trait RowSet: Sync {
     fn apply_shared(&self, _k: usize, _dlambda: Real, _v: &SharedVec) {
         unreachable!("only the rows of a colouring update a shared vector")
     }
+    /// The number of point blocks (3 degrees of freedom each, starting at the family's first
+    /// particle DOF) the coloured rows act on, and their inverse mass per axis (1/kg), for
+    /// the multilevel operators ([`multilevel`]); `None` if the set does not offer columns.
+    fn point_blocks(&self) -> Option<(usize, crate::math::Vec3)> {
+        None
+    }
+    /// Calls `f(k, J_k[p])` for every row k (the set's numbering) whose Jacobian has a
+    /// non-zero block on point p, for sets with [`RowSet::point_blocks`].
+    fn column(&self, _p: usize, _f: &mut dyn FnMut(usize, crate::math::Vec3)) {
+        unreachable!("only sets with point blocks have columns")
+    }
 }
 
 /// The coloured rows of a set: one family's [`Colouring`] placed in the set's numbering.
@@ -203,6 +215,8 @@ pub struct Workspace {
     pub(crate) partials: Vec<[Real; 4]>,
     /// Velocities during PGS's parallel phase.
     pub(crate) shared: SharedVec,
+    /// The multilevel corrections' operators and scratch ([`multilevel`]).
+    pub(crate) cycle: multilevel::Cycle,
 }
 
 /// Ensures `n` buffers of length `len` in `bufs`, all zeroed, and returns them.

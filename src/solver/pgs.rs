@@ -18,6 +18,7 @@
 //! one (48.3 against 40.5 ms, not explained).
 
 use super::colouring::Sweep;
+use super::multilevel::Coarse;
 use super::{block_scales, residual_scaled, BlockKind, RowSet, SolveInfo, Workspace, MAX_BLOCK};
 use crate::math::Real;
 use crate::params::{iteration_limit, positive, ParamError};
@@ -35,6 +36,10 @@ pub struct PgsParams {
     pub relaxation: Real,
     /// Start from the previous step's impulses where rows persist. Default true.
     pub warm_start: bool,
+    /// After each sweep, shift the impulses of the fluid density rows by aggregates of cells,
+    /// from one cell to the whole fluid ([`super::multilevel`]): iterations that do not grow
+    /// with the depth of the water, at about one sweep's cost per level. Default false.
+    pub multilevel: bool,
 }
 
 impl PgsParams {
@@ -60,6 +65,7 @@ impl Default for PgsParams {
             tolerance: 1e-7,
             relaxation: 1.0,
             warm_start: true,
+            multilevel: false,
         }
     }
 }
@@ -88,6 +94,7 @@ pub fn solve<R: RowSet>(
         bufs,
         offsets,
         shared,
+        cycle,
         ..
     } = ws;
     let [d, w, factors, scale, lc, dc, bc, ec, lo] = super::take(bufs, 9, n) else {
@@ -108,6 +115,21 @@ pub fn solve<R: RowSet>(
     let col = rows.coloured().filter(|c| !c.colouring.rows.is_empty());
     let fam = gather_coloured(rows, col.as_ref(), lambda, d, [lc, dc, bc, ec, lo]);
     let (dc, bc, ec, lo) = (&*dc, &*bc, &*ec, &*lo);
+    // Multilevel corrections of the coloured rows, if their colouring carries cells.
+    let coarse = col
+        .as_ref()
+        .filter(|c| !c.colouring.levels.is_empty())
+        .map(|c| Coarse {
+            rows: c.rows,
+            h: &c.colouring.levels,
+            order: &c.colouring.rows,
+            bias: bc,
+            eps: ec,
+            lo,
+        });
+    if let Some(cs) = &coarse {
+        cs.operators(cycle);
+    }
     let up = Updater {
         rows,
         blocks,
@@ -156,6 +178,9 @@ pub fn solve<R: RowSet>(
             };
             max_change = max_change.max(sweep.colours(c.colouring, lc));
             shared.store(v);
+            if let Some(cs) = &coarse {
+                cs.correct(cycle, v, lc);
+            }
             if forward {
                 max_change = max_change.max(family_serial(lambda, v));
             }

@@ -71,6 +71,7 @@ impl FluidMethod for Constraint {
     fn build_rows(&mut self, fluid: &mut Fluid, ctx: &RowContext) {
         let mut err = std::mem::take(&mut fluid.density_error);
         self.density.colour = ctx.colour;
+        self.density.multilevel = ctx.multilevel;
         self.density
             .build(fluid, ctx.layout, ctx.h, ctx.masses, &mut err);
         fluid.density_error = err;

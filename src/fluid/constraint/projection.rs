@@ -217,8 +217,11 @@ impl Projection {
         fluid.search(SKIN * fluid.params.spacing);
         self.at.clone_from(&fluid.pos);
         self.moved = Some(0.0);
-        let colour = rows.colour;
+        let (colour, multilevel) = (rows.colour, rows.multilevel);
         rows.colour = true;
+        // Plain sweeps: with multilevel corrections the projection of the sloshing tank took
+        // 0.86 ms per step instead of 0.59 ms for the same 10 sweeps' cap.
+        rows.multilevel = false;
         rows.build_projection(fluid, h, &mut self.err);
         let worst = self.err.iter().copied().fold(0.0, Real::max);
         if worst > p.tolerance {
@@ -226,6 +229,7 @@ impl Projection {
             react(rows, &self.lambda, fluid, h, bodies, &mut self.reaction);
         }
         rows.colour = colour;
+        rows.multilevel = multilevel;
     }
 
     /// Solves the projection's rows (built) and moves the particles (module docs).
