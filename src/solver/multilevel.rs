@@ -249,9 +249,29 @@ pub(crate) struct Coarse<'a> {
     pub(crate) lo: &'a [Real],
 }
 
-impl Coarse<'_> {
+impl<'a> Coarse<'a> {
+    /// The corrections of the coloured rows, if their colouring carries cells, with their
+    /// operators built into `cycle`; `[bias, compliance, lower bound]` in colouring order.
+    pub(crate) fn new(
+        col: Option<&super::Coloured<'a>>,
+        [bias, eps, lo]: [&'a [Real]; 3],
+        cycle: &mut Cycle,
+    ) -> Option<Self> {
+        let c = col.filter(|c| !c.colouring.levels.is_empty())?;
+        let cs = Coarse {
+            rows: c.rows,
+            h: &c.colouring.levels,
+            order: &c.colouring.rows,
+            bias,
+            eps,
+            lo,
+        };
+        cs.operators(cycle);
+        Some(cs)
+    }
+
     /// Builds the Galerkin operators of every level into `cy` (module docs).
-    pub(crate) fn operators(&self, cy: &mut Cycle) {
+    fn operators(&self, cy: &mut Cycle) {
         let (h, nl) = (self.h, self.h.levels.len());
         for v in [&mut cy.op, &mut cy.slope, &mut cy.floor, &mut cy.step] {
             v.resize(nl, Vec::new());

@@ -115,21 +115,7 @@ pub fn solve<R: RowSet>(
     let col = rows.coloured().filter(|c| !c.colouring.rows.is_empty());
     let fam = gather_coloured(rows, col.as_ref(), lambda, d, [lc, dc, bc, ec, lo]);
     let (dc, bc, ec, lo) = (&*dc, &*bc, &*ec, &*lo);
-    // Multilevel corrections of the coloured rows, if their colouring carries cells.
-    let coarse = col
-        .as_ref()
-        .filter(|c| !c.colouring.levels.is_empty())
-        .map(|c| Coarse {
-            rows: c.rows,
-            h: &c.colouring.levels,
-            order: &c.colouring.rows,
-            bias: bc,
-            eps: ec,
-            lo,
-        });
-    if let Some(cs) = &coarse {
-        cs.operators(cycle);
-    }
+    let coarse = Coarse::new(col.as_ref(), [bc, ec, lo], cycle);
     let up = Updater {
         rows,
         blocks,
