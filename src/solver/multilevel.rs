@@ -4,7 +4,7 @@
 //! A Gauss–Seidel sweep reduces the error of a row's impulse against its neighbours' in one
 //! pass, but a smooth error (the hydrostatic pressure of a deep tank, which the first step must
 //! build from nothing) travels about one kernel support per sweep: the sweeps needed grow with
-//! the depth. Here, before each sweep, the impulses of whole groups of rows are shifted by
+//! the depth. Here, after each sweep, the impulses of whole groups of rows are shifted by
 //! common amounts: the group of all rows first, then groups of 2^ℓ × 2^ℓ (× 2^ℓ) cells down
 //! to single cells (cells as wide as the kernel support). This is a multiplicative subspace
 //! correction with piecewise-constant directions (Xu 1992, "Iterative methods by space
@@ -22,7 +22,7 @@
 //!
 //! **Galerkin operators.** The steps need the slopes of all aggregates as the corrections go.
 //! They are kept on the cells: `N_ab = e_aᵀ N e_b` for cells a, b within two cells of each
-//! other (a 5 × 5 (× 5) stencil), built once per solve from the rows' Jacobians by point,
+//! other (a 5 × 5 stencil in 2D, 5 × 5 × 5 in 3D), built once per solve from the rows' Jacobians by point,
 //! `N_ab = Σ_p Σ_axis M⁻¹_p g_a(p) g_b(p)` with `g_a(p) = Σ_{k∈a} J_k[p]`
 //! ([`super::RowSet::column`]), plus `Σ_{k∈a} ε_k` on the diagonal; a coarser level sums its
 //! children's entries. One correction pass then costs one `J v` (the slopes of the cells), work
@@ -62,12 +62,17 @@ pub struct Hierarchy {
     pub cell_of_row: Vec<u32>,
     /// 2 or 3.
     dims: usize,
+    /// Buffers of levels not in use.
+    pool: Vec<Level>,
 }
 
 impl Hierarchy {
-    /// No levels (plain PGS).
+    /// No levels (plain PGS); the buffers are kept for the next build.
     pub fn clear(&mut self) {
-        self.levels.clear();
+        // Finest first, so the next build takes each level's old buffer back.
+        let mut pool = std::mem::take(&mut self.levels);
+        pool.append(&mut self.pool);
+        self.pool = pool;
         self.cell_of_row.clear();
     }
 
@@ -121,11 +126,12 @@ impl Hierarchy {
             cell *= 2.0;
         }
         let base = extent(cell);
-        let mut level = Level {
-            dims: base,
-            map: vec![u32::MAX; base[0] * base[1] * base[2]],
-            ..Level::default()
-        };
+        // The levels' buffers are reused from build to build (nothing allocated per step once
+        // the sizes have been seen).
+        let mut spare = std::mem::take(&mut self.pool);
+        spare.reverse();
+        let mut level = spare.pop().unwrap_or_default();
+        level.reset(base);
         self.cell_of_row.resize(n, u32::MAX);
         for &k in order {
             let x = at(k);
@@ -139,21 +145,22 @@ impl Hierarchy {
             self.cell_of_row[k as usize] = level.add(c);
         }
         for _ in 0..MAX_LEVELS {
-            let single = level.coords.len() <= 1;
-            let up = (!single).then(|| level.coarser());
-            if let Some(mut up) = up {
-                level.parent = level
-                    .coords
-                    .iter()
-                    .map(|c| up.add(c.map(|x| x / 2)))
-                    .collect();
-                self.levels.push(level);
-                level = up;
-            } else {
-                self.levels.push(level);
+            if level.coords.len() <= 1 {
                 break;
             }
+            let mut up = spare.pop().unwrap_or_default();
+            up.reset(level.dims.map(|d| d.div_ceil(2)));
+            level.parent.clear();
+            for i in 0..level.coords.len() {
+                let c = level.coords[i].map(|x| x / 2);
+                level.parent.push(up.add(c));
+            }
+            self.levels.push(std::mem::replace(&mut level, up));
         }
+        self.levels.push(level);
+        // The rest keep their buffers for a deeper hierarchy later (finest first).
+        spare.reverse();
+        self.pool = spare;
     }
 }
 
@@ -174,14 +181,13 @@ impl Level {
         c[0] as usize + self.dims[0] * (c[1] as usize + self.dims[1] * c[2] as usize)
     }
 
-    /// The empty level of cells twice as wide.
-    fn coarser(&self) -> Level {
-        let dims = self.dims.map(|d| d.div_ceil(2));
-        Level {
-            dims,
-            map: vec![u32::MAX; dims[0] * dims[1] * dims[2]],
-            ..Level::default()
-        }
+    /// Empties the level for a grid of `dims` cells.
+    fn reset(&mut self, dims: [usize; 3]) {
+        self.dims = dims;
+        self.map.clear();
+        self.map.resize(dims[0] * dims[1] * dims[2], u32::MAX);
+        self.coords.clear();
+        self.parent.clear();
     }
 
     /// The compact cell at `c + o`, if it holds rows.
@@ -200,11 +206,18 @@ impl Level {
     }
 }
 
-/// The stencil slot of offset `o` (each component in `−REACH..=REACH`).
+/// The stencil slot of offset `o` (each component in `−REACH..=REACH`; z ignored in 2D).
 #[inline]
-fn slot(o: [i64; 3]) -> usize {
+fn slot(o: [i64; 3], dims: usize) -> usize {
     let s = |x: i64| (x + REACH) as usize;
-    s(o[0]) + WIDTH * (s(o[1]) + WIDTH * s(o[2]))
+    let z = if dims == 3 { s(o[2]) } else { 0 };
+    s(o[0]) + WIDTH * (s(o[1]) + WIDTH * z)
+}
+
+/// Stencil entries per cell: `WIDTH^dims`.
+#[inline]
+fn stencil(dims: usize) -> usize {
+    WIDTH.pow(dims as u32)
 }
 
 /// The level-0 cell of row `k`, if it has one.
@@ -224,7 +237,7 @@ fn offsets(dims: usize) -> impl Iterator<Item = [i64; 3]> {
 /// bounds and steps at every level. Scratch kept in the solver's workspace.
 #[derive(Debug, Default, Clone)]
 pub struct Cycle {
-    /// Per level: `WIDTH^3` stencil entries per cell.
+    /// Per level: `WIDTH^dims` stencil entries per cell.
     op: Vec<Vec<Real>>,
     /// Per level: the cells' slopes (m/s).
     slope: Vec<Vec<Real>>,
@@ -272,14 +285,15 @@ impl<'a> Coarse<'a> {
 
     /// Builds the Galerkin operators of every level into `cy` (module docs).
     fn operators(&self, cy: &mut Cycle) {
-        let (h, nl) = (self.h, self.h.levels.len());
+        let (h, nl, dims) = (self.h, self.h.levels.len(), self.h.dims);
+        let st = stencil(dims);
         for v in [&mut cy.op, &mut cy.slope, &mut cy.floor, &mut cy.step] {
             v.resize(nl, Vec::new());
         }
         for (l, level) in h.levels.iter().enumerate() {
             let op = &mut cy.op[l];
             op.clear();
-            op.resize(level.coords.len() * WIDTH.pow(3), 0.0);
+            op.resize(level.coords.len() * st, 0.0);
         }
         let Some((points, minv)) = self.rows.point_blocks() else {
             return;
@@ -303,13 +317,13 @@ impl<'a> Coarse<'a> {
                 for &(b, gb) in local.iter() {
                     let cb = l0.coords[b as usize];
                     let o = std::array::from_fn(|i| cb[i] as i64 - ca[i] as i64);
-                    op[a as usize * WIDTH.pow(3) + slot(o)] += ga.component_mul(&minv).dot(&gb);
+                    op[a as usize * st + slot(o, dims)] += ga.component_mul(&minv).dot(&gb);
                 }
             }
         }
         for (p, &k) in self.order.iter().enumerate() {
             if let Some(c) = cell(cell_of_row, k) {
-                op[c * WIDTH.pow(3) + slot([0; 3])] += self.eps[p];
+                op[c * st + slot([0; 3], dims)] += self.eps[p];
             }
         }
         for l in 1..nl {
@@ -318,15 +332,15 @@ impl<'a> Coarse<'a> {
                 (&fine[l - 1], &mut coarse[0], &h.levels[l - 1], &h.levels[l]);
             for (a, ca) in level.coords.iter().enumerate() {
                 let pa = up.coords[level.parent[a] as usize];
-                for o in offsets(h.dims) {
-                    let e = fine[a * WIDTH.pow(3) + slot(o)];
+                for o in offsets(dims) {
+                    let e = fine[a * st + slot(o, dims)];
                     if e == 0.0 {
                         continue;
                     }
                     if let Some(b) = level.neighbour(*ca, o) {
                         let pb = up.coords[level.parent[b] as usize];
                         let po = std::array::from_fn(|i| pb[i] as i64 - pa[i] as i64);
-                        coarse[level.parent[a] as usize * WIDTH.pow(3) + slot(po)] += e;
+                        coarse[level.parent[a] as usize * st + slot(po, dims)] += e;
                     }
                 }
             }
@@ -337,7 +351,7 @@ impl<'a> Coarse<'a> {
     /// `v` move by the steps of every level, coarsest first.
     pub(crate) fn correct(&self, cy: &mut Cycle, v: &mut [Real], lc: &mut [Real]) {
         let (h, nl, dims) = (self.h, self.h.levels.len(), self.h.dims);
-        let n = self.rows.len();
+        let (n, st) = (self.rows.len(), stencil(dims));
         cy.w.resize(n, 0.0);
         self.rows.mul_j(v, &mut cy.w);
 
@@ -388,7 +402,7 @@ impl<'a> Coarse<'a> {
                     let mut s = 0.0;
                     for o in offsets(dims) {
                         if let Some(b) = level.neighbour(*ca, o) {
-                            s += op[a * WIDTH.pow(3) + slot(o)] * step[b];
+                            s += op[a * st + slot(o, dims)] * step[b];
                         }
                     }
                     slope[a] += s;
@@ -397,7 +411,7 @@ impl<'a> Coarse<'a> {
             }
             let step = &mut cy.step[l];
             for (a, ca) in level.coords.iter().enumerate() {
-                let d = op[a * WIDTH.pow(3) + slot([0; 3])];
+                let d = op[a * st + slot([0; 3], dims)];
                 if d <= 0.0 {
                     continue;
                 }
@@ -408,7 +422,7 @@ impl<'a> Coarse<'a> {
                 for o in offsets(dims) {
                     if let Some(b) = level.neighbour(*ca, o) {
                         // N is symmetric: N_ba = N_ab.
-                        slope[b] += op[a * WIDTH.pow(3) + slot(o)] * s;
+                        slope[b] += op[a * st + slot(o, dims)] * s;
                     }
                 }
                 floor[a] -= s;
