@@ -43,7 +43,7 @@ use crate::solver::{Block, BlockKind, Coloured, Colouring, RowSet, SharedVec};
 use rayon::prelude::*;
 
 /// Rows per block when the density rows are built in parallel.
-const ROW_BLOCK: usize = 512;
+pub(super) const ROW_BLOCK: usize = 512;
 
 /// A block of rows being built: its first row, then its slices of the neighbour coefficients,
 /// self coefficients, diagonals, density errors, biases and boundary-neighbour coefficients.

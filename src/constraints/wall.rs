@@ -11,10 +11,12 @@
 //! particle i sees the wall row of each boundary neighbour k through `c_ki` in its transposed
 //! product (`fb_row`, `fb_coef`).
 
-use super::density::{target_gap, DensityRows};
+use super::density::{target_gap, DensityRows, ROW_BLOCK};
 use crate::fluid::kernel::volume_gradient;
 use crate::fluid::Fluid;
-use crate::math::Real;
+use crate::fluid::PARALLEL_MIN_ROWS;
+use crate::math::{Real, Vec3};
+use rayon::prelude::*;
 
 impl DensityRows {
     /// Appends the wall rows of `fluid`'s boundary particles that have fluid neighbours, and
@@ -32,34 +34,80 @@ impl DensityRows {
         );
         let per = p.periodic;
         let mask = self.minv;
+        let unilateral = self.unilateral;
+        // The rows are the boundary particles with fluid neighbours, in boundary order: their
+        // neighbours are `bf`'s lists as they stand (an empty list adds no entry).
         self.brow.clear();
         self.brow.resize(boundary.len(), u32::MAX);
         self.bactive.clear();
         self.bstart.begin();
-        self.bnbr.clear();
-        self.bcoef.clear();
         for b in 0..boundary.len() {
-            let nb = bf.of(b);
-            if nb.is_empty() {
-                continue;
+            if bf.start[b + 1] > bf.start[b] {
+                self.brow[b] = self.bactive.len() as u32;
+                self.bactive.push(b as u32);
+                self.bstart.close_row(bf.start[b + 1] as usize);
             }
-            self.brow[b] = self.bactive.len() as u32;
-            self.bactive.push(b as u32);
+        }
+        let nwall = self.bactive.len();
+        self.bnbr.clear();
+        self.bnbr.extend_from_slice(&bf.list);
+        self.bcoef.resize(bf.list.len(), Vec3::zeros());
+        let nf = self.diag.len();
+        self.diag.resize(nf + nwall, 0.0);
+        self.bias.resize(nf + nwall, 0.0);
+        // Each row's coefficients, diagonal and bias, in blocks of rows (each block writes its
+        // own slices, so the result does not depend on the threads).
+        let bactive = &self.bactive;
+        let row = |b: usize, c: &mut [Vec3]| -> (Real, Real) {
             let xb = &boundary[b];
             let mut rho = bdens[b];
             let mut dsum = 0.0;
-            for &j in nb {
+            for (e, &j) in bf.of(b).iter().enumerate() {
                 let d = per.delta(xb, &pos[j as usize]);
                 rho += v0 * k.w(d.norm());
-                let c = volume_gradient(&k, v0, &d);
-                dsum += c.component_mul(&mask).dot(&c);
-                self.bnbr.push(j);
-                self.bcoef.push(c);
+                let g = volume_gradient(&k, v0, &d);
+                dsum += g.component_mul(&mask).dot(&g);
+                c[e] = g;
             }
-            self.bstart.close_row(self.bnbr.len());
-            self.diag.push(dsum);
-            let gap = 1.0 - rho;
-            self.bias.push(beta / h * target_gap(self.unilateral, gap));
+            (dsum, beta / h * target_gap(unilateral, 1.0 - rho))
+        };
+        let work = |(first, c, d, bs): (usize, &mut [Vec3], &mut [Real], &mut [Real])| {
+            let base = bf.start[bactive[first] as usize] as usize;
+            for r in 0..d.len() {
+                let b = bactive[first + r] as usize;
+                let (lo, hi) = (bf.start[b] as usize - base, bf.start[b + 1] as usize - base);
+                (d[r], bs[r]) = row(b, &mut c[lo..hi]);
+            }
+        };
+        let blocks = {
+            let (mut coef, mut dg, mut bs) = (
+                &mut self.bcoef[..],
+                &mut self.diag[nf..],
+                &mut self.bias[nf..],
+            );
+            let mut first = 0;
+            std::iter::from_fn(move || {
+                if first >= nwall {
+                    return None;
+                }
+                let last = (first + ROW_BLOCK).min(nwall);
+                let len = (bf.start[bactive[last - 1] as usize + 1]
+                    - bf.start[bactive[first] as usize]) as usize;
+                let (c, rest) = std::mem::take(&mut coef).split_at_mut(len);
+                coef = rest;
+                let (d, rest) = std::mem::take(&mut dg).split_at_mut(last - first);
+                dg = rest;
+                let (b, rest) = std::mem::take(&mut bs).split_at_mut(last - first);
+                bs = rest;
+                let block = (first, c, d, b);
+                first = last;
+                Some(block)
+            })
+        };
+        if nwall < PARALLEL_MIN_ROWS {
+            blocks.for_each(work);
+        } else {
+            blocks.par_bridge().for_each(work);
         }
         self.nwall = self.bactive.len();
         // For each fluid particle, the wall rows of its boundary neighbours (their `c_bk` came

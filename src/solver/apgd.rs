@@ -25,7 +25,7 @@
 //! parallel above 4096 rows with sums per fixed chunk (`solver/vecops.rs`), so the result does not
 //! depend on the thread count.
 
-use super::vecops::{fill, sums4};
+use super::vecops::{copy, fill, for_blocks_mut, sums4, update};
 use super::{block_scales, project, residual_scaled, RowSet, SolveInfo, Workspace};
 use crate::math::Real;
 use crate::params::{iteration_limit, positive, ParamError};
@@ -85,18 +85,19 @@ fn gradient<R: RowSet>(
     u: &mut [Real],
     out: &mut [Real],
 ) {
-    u.copy_from_slice(vstar);
+    copy(u, vstar);
     rows.add_minv_jt(x, u);
     rows.mul_j(u, out);
-    for (((o, b), e), xk) in out.iter_mut().zip(c.bias).zip(c.compliance).zip(x) {
-        *o += b + e * xk;
-    }
+    update(out, |k, o| *o += c.bias[k] + c.compliance[k] * x[k]);
 }
 
 fn project_all<R: RowSet>(rows: &R, x: &mut [Real]) {
-    for b in rows.blocks() {
-        project(b.kind, &mut x[b.start..b.start + b.kind.len()], true);
-    }
+    for_blocks_mut(rows.blocks(), x, |at, blocks, xs| {
+        for b in blocks {
+            let s = b.start - at;
+            project(b.kind, &mut xs[s..s + b.kind.len()], true);
+        }
+    });
 }
 
 /// Per-row bias and compliance, one scale per block (the mean `J M⁻¹ Jᵀ + ε` of its rows: the
@@ -145,7 +146,7 @@ fn initial_lipschitz<R: RowSet>(
 /// gradients at the last two iterates (`g = gx` when β = 0).
 fn extrapolate(g: &mut [Real], gx: &[Real], gx_prev: &[Real], beta: Real) {
     if beta == 0.0 {
-        g.copy_from_slice(gx);
+        copy(g, gx);
     } else {
         fill(g, |k| (1.0 + beta) * gx[k] - beta * gx_prev[k]);
     }
@@ -163,7 +164,7 @@ fn momentum(
     let theta_next = 0.5 * (-theta * theta + theta * (theta * theta + 4.0).sqrt());
     let beta = theta * (1.0 - theta) / (theta * theta + theta_next);
     if restart {
-        y.copy_from_slice(x);
+        copy(y, x);
         (0.0, 1.0)
     } else {
         fill(y, |k| x[k] + beta * (x[k] - x_prev[k]));
@@ -237,8 +238,8 @@ pub fn solve<R: RowSet>(
             let (y, g, r) = (&*y, &*g, &*r);
             0.5 * sums4(n, partials, |k| [y[k] * (g[k] + r[k]), 0.0, 0.0, 0.0])[0]
         };
-        x_prev.copy_from_slice(x);
-        gx_prev.copy_from_slice(gx);
+        copy(x_prev, x);
+        copy(gx_prev, gx);
         // Backtracking: x = Π(y − t g) until the quadratic upper bound holds.
         let restart_test = loop {
             {
@@ -272,7 +273,7 @@ pub fn solve<R: RowSet>(
         let res = residual_scaled(rows.blocks(), scale, x, gx, true);
         if res < best_res {
             best_res = res;
-            best.copy_from_slice(x);
+            copy(best, x);
         }
         if res < p.tolerance {
             converged = true;

@@ -308,17 +308,16 @@ pub fn residual_scaled(
     w: &[Real],
     cone: bool,
 ) -> Real {
-    let mut res: Real = 0.0;
-    let mut tmp = [0.0; MAX_BLOCK];
-    for b in blocks {
+    vecops::max_of(blocks.len(), |i| {
+        let b = &blocks[i];
         let n = b.kind.len();
         let d = scale[b.start];
         if n == 1 && b.kind == BlockKind::Unilateral {
             // The common case (density and contact rows): |λ − max(λ − w/d, 0)| = |min(λ, w/d)|.
             let t = lambda[b.start].min(w[b.start] / d);
-            res = res.max(d * t.abs());
-            continue;
+            return d * t.abs();
         }
+        let mut tmp = [0.0; MAX_BLOCK];
         for (i, t) in tmp[..n].iter_mut().enumerate() {
             let k = b.start + i;
             *t = lambda[k] - w[k] / d;
@@ -329,9 +328,8 @@ pub fn residual_scaled(
             .zip(&lambda[b.start..])
             .map(|(t, l)| (l - t) * (l - t))
             .sum();
-        res = res.max(d * r2.sqrt());
-    }
-    res
+        d * r2.sqrt()
+    })
 }
 
 #[cfg(test)]
