@@ -42,6 +42,42 @@ pub const CONTACT_MARGIN: Real = 0.15;
 /// Baumgarte factor of a penetrated particle contact (fraction of the overlap removed per step).
 pub const BAUMGARTE: Real = 0.2;
 
+/// Particles per block when the rows are written in parallel.
+const PARTICLE_BLOCK: usize = 512;
+
+/// The rows a block of particles writes: its slices of the rows' particles, coefficients
+/// (`per_row` entries per row), diagonals, biases and pairs.
+struct Out<'a> {
+    nbr: &'a mut [u32],
+    coef: &'a mut [Vec3],
+    diag: &'a mut [Real],
+    bias: &'a mut [Real],
+    pairs: &'a mut [(u32, u32, bool)],
+}
+
+impl<'a> Out<'a> {
+    /// Splits off the first `rows` rows of `per_row` entries each.
+    fn take(&mut self, rows: usize, per_row: usize) -> Out<'a> {
+        let (nbr, rest) = std::mem::take(&mut self.nbr).split_at_mut(rows * per_row);
+        self.nbr = rest;
+        let (coef, rest) = std::mem::take(&mut self.coef).split_at_mut(rows * per_row);
+        self.coef = rest;
+        let (diag, rest) = std::mem::take(&mut self.diag).split_at_mut(rows);
+        self.diag = rest;
+        let (bias, rest) = std::mem::take(&mut self.bias).split_at_mut(rows);
+        self.bias = rest;
+        let (pairs, rest) = std::mem::take(&mut self.pairs).split_at_mut(rows);
+        self.pairs = rest;
+        Out {
+            nbr,
+            coef,
+            diag,
+            bias,
+            pairs,
+        }
+    }
+}
+
 /// The particle contact rows of one step.
 #[derive(Debug, Default, Clone)]
 pub struct ParticleContactRows {
@@ -66,6 +102,8 @@ pub struct ParticleContactRows {
     pub blocks: Vec<Block>,
     /// The rows' Jacobians on bodies (the body of a boundary particle).
     pub bodies: BodyEntries,
+    /// Rows before each particle's (fluid pairs, wall pairs): scratch of [`Self::build`].
+    offsets: Vec<(u32, u32)>,
 }
 
 impl ParticleContactRows {
@@ -84,57 +122,147 @@ impl ParticleContactRows {
         let mask = self.minv;
         let (l, per) = (fluid.params.spacing, fluid.params.periodic);
         let (dff, dfb, margin) = (FLUID_CONTACT * l, WALL_CONTACT * l, CONTACT_MARGIN * l);
-        self.start.begin();
-        self.nbr.clear();
-        self.coef.clear();
-        self.diag.clear();
-        self.bias.clear();
-        self.pairs.clear();
-        let push = |rows: &mut Self, i: usize, xo: &Vec3, other: Option<usize>, d: Real| {
+        // The row of a pair closer than the contact distance `d` plus the margin: the unit
+        // normal (masked), `J M⁻¹ Jᵀ` of one side and the bias. Most neighbour pairs are beyond
+        // contact range: rejected on r² (with a margin so that no pair the exact test accepts
+        // is lost), then on r itself.
+        let accept = |i: usize, xo: &Vec3, d: Real| -> Option<(Vec3, Real, Real)> {
             let dx = per.delta(&pos[i], xo);
-            // Most neighbour pairs are beyond contact range: reject them on r² (with a margin so
-            // that no pair the exact test below accepts is lost), then test r itself.
             let r2 = dx.norm_squared();
             if r2 >= (d + margin) * (d + margin) * (1.0 + 1e-12) || r2 == 0.0 {
-                return false;
+                return None;
             }
             let r = r2.sqrt();
             if r >= d + margin {
-                return false;
+                return None;
             }
             let nrm = (dx / r).component_mul(&mask);
-            rows.nbr.push(i as u32);
-            rows.coef.push(nrm);
-            let mut dsum = nrm.component_mul(&mask).dot(&nrm);
-            if let Some(j) = other {
-                rows.nbr.push(j as u32);
-                rows.coef.push(-nrm);
-                dsum *= 2.0;
-            }
-            rows.start.close_row(rows.nbr.len());
-            rows.diag.push(dsum);
             let gap = r - d;
-            rows.bias.push(if gap >= 0.0 {
+            let bias = if gap >= 0.0 {
                 gap / h
             } else {
                 BAUMGARTE * gap / h
-            });
-            true
+            };
+            Some((nrm, nrm.component_mul(&mask).dot(&nrm), bias))
         };
-        for i in 0..n {
-            for &j in ff.of(i) {
-                let j = j as usize;
-                if j > i && push(self, i, &pos[j], Some(j), dff) {
-                    self.pairs.push((i as u32, j as u32, false));
-                }
-            }
+        // Rows per particle (fluid pairs j > i, then wall pairs), counted in parallel; then
+        // each block of particles writes its rows at their offsets: the rows come in particle
+        // order whatever the threads.
+        let counts = |i: usize| -> (u32, u32) {
+            let f = ff.of(i).iter().filter(|&&j| j as usize > i);
+            let nf = f.filter(|&&j| accept(i, &pos[j as usize], dff).is_some());
+            let nb = fb
+                .of(i)
+                .iter()
+                .filter(|&&b| accept(i, &boundary[b as usize], dfb).is_some());
+            (nf.count() as u32, nb.count() as u32)
+        };
+        let offsets = &mut self.offsets;
+        offsets.clear();
+        offsets.resize(n + 1, (0, 0));
+        let par = n >= PARALLEL_MIN_ROWS;
+        if par {
+            offsets[1..]
+                .par_iter_mut()
+                .enumerate()
+                .with_min_len(256)
+                .for_each(|(i, o)| *o = counts(i));
+        } else {
+            offsets[1..]
+                .iter_mut()
+                .enumerate()
+                .for_each(|(i, o)| *o = counts(i));
         }
         for i in 0..n {
-            for &b in fb.of(i) {
-                if push(self, i, &boundary[b as usize], None, dfb) {
-                    self.pairs.push((i as u32, b, true));
+            offsets[i + 1].0 += offsets[i].0;
+            offsets[i + 1].1 += offsets[i].1;
+        }
+        let (nff, nfb) = (offsets[n].0 as usize, offsets[n].1 as usize);
+        let rows = nff + nfb;
+        self.start.begin();
+        for r in 0..rows {
+            self.start
+                .close_row(if r < nff { 2 * (r + 1) } else { nff + r + 1 });
+        }
+        self.nbr.resize(2 * nff + nfb, 0);
+        self.coef.resize(2 * nff + nfb, Vec3::zeros());
+        self.diag.resize(rows, 0.0);
+        self.bias.resize(rows, 0.0);
+        self.pairs.resize(rows, (0, 0, false));
+        let offsets = &self.offsets;
+        let work = |(first, last, f, b): (usize, usize, Out, Out)| {
+            let (mut rf, mut rb) = (0, 0);
+            for i in first..last {
+                for &j in ff.of(i) {
+                    let j = j as usize;
+                    if j > i {
+                        if let Some((nrm, d1, bias)) = accept(i, &pos[j], dff) {
+                            f.nbr[2 * rf] = i as u32;
+                            f.nbr[2 * rf + 1] = j as u32;
+                            f.coef[2 * rf] = nrm;
+                            f.coef[2 * rf + 1] = -nrm;
+                            f.diag[rf] = 2.0 * d1;
+                            f.bias[rf] = bias;
+                            f.pairs[rf] = (i as u32, j as u32, false);
+                            rf += 1;
+                        }
+                    }
+                }
+                for &k in fb.of(i) {
+                    if let Some((nrm, d1, bias)) = accept(i, &boundary[k as usize], dfb) {
+                        b.nbr[rb] = i as u32;
+                        b.coef[rb] = nrm;
+                        b.diag[rb] = d1;
+                        b.bias[rb] = bias;
+                        b.pairs[rb] = (i as u32, k, true);
+                        rb += 1;
+                    }
                 }
             }
+        };
+        let blocks = {
+            let (nbr_f, nbr_b) = self.nbr.split_at_mut(2 * nff);
+            let (coef_f, coef_b) = self.coef.split_at_mut(2 * nff);
+            let (diag_f, diag_b) = self.diag.split_at_mut(nff);
+            let (bias_f, bias_b) = self.bias.split_at_mut(nff);
+            let (pairs_f, pairs_b) = self.pairs.split_at_mut(nff);
+            let (mut f, mut b) = (
+                Out {
+                    nbr: nbr_f,
+                    coef: coef_f,
+                    diag: diag_f,
+                    bias: bias_f,
+                    pairs: pairs_f,
+                },
+                Out {
+                    nbr: nbr_b,
+                    coef: coef_b,
+                    diag: diag_b,
+                    bias: bias_b,
+                    pairs: pairs_b,
+                },
+            );
+            let mut first = 0;
+            std::iter::from_fn(move || {
+                if first >= n {
+                    return None;
+                }
+                let last = (first + PARTICLE_BLOCK).min(n);
+                let (o, p) = (offsets[first], offsets[last]);
+                let block = (
+                    first,
+                    last,
+                    f.take((p.0 - o.0) as usize, 2),
+                    b.take((p.1 - o.1) as usize, 1),
+                );
+                first = last;
+                Some(block)
+            })
+        };
+        if par {
+            blocks.par_bridge().for_each(work);
+        } else {
+            blocks.for_each(work);
         }
         self.body_entries(fluid, masses);
         self.blocks.clear();
