@@ -31,7 +31,7 @@ impl World {
     /// The constraint problem of the last step, assembled (call after [`World::step`]). The
     /// rows are read from the row families as the step left them: with the constraint method's
     /// density projection on, its density rows were rebuilt for the projection after the
-    /// solve, so turn the projection off (`max_sweeps: 0`) to analyse a step's solve.
+    /// solve in a step that projected, so turn the projection off (`max_sweeps: 0`) to analyse a step's solve.
     pub fn last_problem(&self) -> Problem {
         let s = &self.scratch;
         let (families, nfam) =
