@@ -179,3 +179,35 @@ fn wcsph_warns_of_the_velocity_filter_only() {
         assert!(!stderr.contains("`shifting`"), "{method}: {stderr}");
     }
 }
+
+/// The simultaneous impulse resolver is frictionless (002 §7.2): a model that gives its bodies
+/// friction hears so at `contact.resolver`; with `friction: 0` nothing is said.
+#[test]
+fn friction_under_the_simultaneous_resolver_gets_a_located_warning() {
+    let model = |mu: f64| {
+        format!(
+            r#"Model(
+    time: (dt: 0.001, end: 0.01),
+    contact: (resolver: SimultaneousImpulse()),
+    materials: [(name: "m", density: 1000, friction: {mu})],
+    bodies: [
+        (name: "ground", kind: Static, shape: Cuboid(half_extents: (5, 5, 0.5)), position: (0, 0, -0.5), material: "m"),
+        (name: "ball", shape: Ball(radius: 0.1), position: (0, 0, 0.1), material: "m"),
+    ],
+)
+"#
+        )
+    };
+    let (code, stderr) = check_text("smm.ron", &model(0.4));
+    assert_eq!(code, Some(0), "a warning is not fatal: {stderr}");
+    assert!(
+        stderr.contains("warning:")
+            && stderr.contains("smm.ron:3:25")
+            && stderr.contains("frictionless")
+            && stderr.contains("`ball` has friction 0.4"),
+        "{stderr}"
+    );
+    let (code, stderr) = check_text("smm0.ron", &model(0.0));
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+}

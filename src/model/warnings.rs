@@ -6,7 +6,9 @@
 //!   fall without bound;
 //! - a fluid field written in the model that the chosen fluid method does not use
 //!   (`velocity_filter` is the constraint method's and ISPH's, not WCSPH's; `shifting` is used
-//!   by all three).
+//!   by all three);
+//! - friction in a model whose contacts the simultaneous impulse resolver takes: it is
+//!   frictionless by design (002 Appendix B, §7.2), so the materials' friction is not applied.
 //!
 //! (Joint anchors cannot disagree at t = 0: a joint has one anchor, in world coordinates.)
 
@@ -33,6 +35,7 @@ const BELOW: f64 = 1e7;
 pub fn warnings(model: &Model, spans: Option<&Spans>, world: &World) -> Vec<FieldError> {
     let mut out = overlaps(model, world);
     out.extend(unused_fluid_fields(spans, world));
+    out.extend(frictionless_resolver(model, world).map(|e| *e));
     let (count, first) = uncontained(world);
     if let (Some(p), Some(f)) = (first, &world.fluid) {
         let at = match world.dofs {
@@ -52,6 +55,33 @@ pub fn warnings(model: &Model, spans: Option<&Spans>, world: &World) -> Vec<Fiel
         );
     }
     out
+}
+
+/// With `contact: (resolver: SimultaneousImpulse())`, a warning if a dynamic body's material
+/// has friction: the simultaneous method (002 Appendix B) solves the normal impulses only.
+fn frictionless_resolver(model: &Model, world: &World) -> Option<Box<FieldError>> {
+    use crate::impulse::ResolverChoice;
+    if !matches!(
+        model.contact.resolver,
+        ResolverChoice::SimultaneousImpulse(_)
+    ) {
+        return None;
+    }
+    let c = world
+        .geometry
+        .colliders
+        .iter()
+        .filter(|c| world.bodies[c.body].is_dynamic())
+        .find(|c| c.friction > 0.0)?;
+    Some(FieldError::new(
+        "contact.resolver",
+        format!(
+            "SimultaneousImpulse is frictionless (002 §7.2), but body `{}` has friction {}: it \
+             is not applied. Eti(), SequentialImpulse() or Complementarity() apply Coulomb \
+             friction; a material with `friction: 0` silences this",
+            world.bodies[c.body].name, c.friction
+        ),
+    ))
 }
 
 /// Fields of `fluid:` the model's text writes but its fluid method does not use
