@@ -49,6 +49,7 @@ pub mod csr;
 pub mod fluid;
 pub mod geometry;
 pub mod impulse;
+pub mod interrupt;
 pub mod io;
 pub mod math;
 pub mod model;

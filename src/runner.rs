@@ -6,6 +6,7 @@
 //! Sampling: the state at t = 0, then every `round(every / dt)` steps (at least one), and the
 //! last step; the run takes `round(until / dt)` steps (at least one).
 
+use crate::interrupt::Abort;
 use crate::pipeline::{Stage, World};
 use crate::probe::Probe;
 use crate::Real;
@@ -26,6 +27,10 @@ pub struct Bounds {
     /// step, in particle spacings: `max |v_i − v̄| dt / l` (a CFL number). Default 1: a
     /// particle that jumps a spacing per step passes through its neighbours and walls.
     pub max_cfl: Real,
+    /// Most sub-steps a partitioned fluid method (WCSPH, ISPH) may take in one model step, 1 to
+    /// 1e9. Default 10 000: the shipped WCSPH models take at most a few hundred; a wall driven
+    /// at hundreds of metres per second asks millions, which is a run that never ends.
+    pub max_substeps: u64,
 }
 
 impl Default for Bounds {
@@ -33,6 +38,7 @@ impl Default for Bounds {
         Bounds {
             max_compression: 0.2,
             max_cfl: 1.0,
+            max_substeps: 10_000,
         }
     }
 }
@@ -41,7 +47,15 @@ impl Bounds {
     /// Checks every value; the error names the field (as in RON).
     pub fn validate(&self) -> Result<(), crate::params::ParamError> {
         crate::params::positive("max_compression", self.max_compression)?;
-        crate::params::positive("max_cfl", self.max_cfl)
+        crate::params::positive("max_cfl", self.max_cfl)?;
+        if !(1..=1_000_000_000).contains(&self.max_substeps) {
+            return Err(crate::params::ParamError::new(
+                "max_substeps",
+                "from 1 to 1e9 sub-steps per model step",
+                self.max_substeps as Real,
+            ));
+        }
+        Ok(())
     }
 
     /// The first bound `world` is outside of: (bound, value, limit, what).
@@ -248,6 +262,27 @@ pub enum RunError<E> {
         /// Step.
         step: u64,
     },
+    /// A signal arrived during step `step` and the step ran on for
+    /// [`crate::interrupt::GRACE`]: it was left unfinished, and the samples end before it.
+    #[error("interrupted during step {step} (from t = {time:.6} s), which was left unfinished")]
+    InterruptedInStep {
+        /// Time at the start of the unfinished step (s).
+        time: Real,
+        /// The unfinished step.
+        step: u64,
+    },
+    /// A loop inside step `step` reached its cap; the samples end before it.
+    #[error("step {step} stopped at a cap: {what}; the cap is set or explained by `{field}`")]
+    Cap {
+        /// Time at the start of the step (s).
+        time: Real,
+        /// The step.
+        step: u64,
+        /// What reached its cap.
+        what: String,
+        /// The model field that sets or explains the cap.
+        field: &'static str,
+    },
     /// The observer failed.
     #[error("{0}")]
     Observer(E),
@@ -341,6 +376,21 @@ pub fn run_from<O: Observer>(
     };
     for step in world.steps + 1..=total {
         let info = world.step();
+        if let Some(abort) = world.abort.take() {
+            // The step did not end: its state is not written (module `interrupt`).
+            return Err(match abort {
+                Abort::Interrupted => RunError::InterruptedInStep {
+                    time: world.time,
+                    step,
+                },
+                Abort::Cap { what, field } => RunError::Cap {
+                    time: world.time,
+                    step,
+                    what,
+                    field,
+                },
+            });
+        }
         totals.add_step(world, &info);
         check_step(world, step, bounds)?;
         let on_grid = (step - base).is_multiple_of(every);

@@ -32,7 +32,7 @@ use std::process::ExitCode;
     version,
     about,
     long_about = None,
-    after_help = "Exit codes: 0 ok; 1 run or I/O failure (a non-finite state, contacts that cannot be computed, a file that cannot be written); 2 invalid input (a model file that is missing, unreadable or invalid; bad arguments); 3 the run left its bounds (the model's `guard`: a blow-up); 130 interrupted (SIGINT or SIGTERM: the step finishes and everything up to it is written)."
+    after_help = "Exit codes: 0 ok; 1 run or I/O failure (a non-finite state, contacts that cannot be computed, a file that cannot be written); 2 invalid input (a model file that is missing, unreadable or invalid; bad arguments); 3 the run left its bounds (the model's `guard`: a blow-up) or a loop inside a step reached its cap; 130 interrupted (SIGINT or SIGTERM: the step finishes and everything up to it is written; a step still running 0.5 s later is left unfinished; a second signal exits at once)."
 )]
 pub struct Cli {
     /// What to do.
@@ -350,13 +350,9 @@ fn run_checked(a: RunArgs) -> Result<ExitCode, ExitCode> {
         }
         Some(c) => Some(resume_into(c, (path, &out, end), &probes, &mut world)?),
     };
-    // SIGINT / SIGTERM: finish the current step, write everything, exit 130.
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        if let Err(e) = signal_hook::flag::register(sig, stop.clone()) {
-            errln!("warning: cannot catch signal {sig}: {e}");
-        }
-    }
+    // SIGINT / SIGTERM: finish the current step (or leave it unfinished if it runs on for
+    // half a second more), write everything, exit 130; a second signal exits at once.
+    let stop = catch_signals();
     let opts = RunOptions {
         progress: !a.quiet,
         stop: Some(stop),
@@ -384,6 +380,20 @@ fn run_checked(a: RunArgs) -> Result<ExitCode, ExitCode> {
         }
         Err(e) => fail(1, e),
     })
+}
+
+/// Registers SIGINT and SIGTERM on the process's interruption flag ([`crate::interrupt`]): the
+/// first sets it, a second one (the flag already set) exits at once with code 130.
+pub(crate) fn catch_signals() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let stop = crate::interrupt::flag();
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        let caught = signal_hook::flag::register_conditional_shutdown(sig, 130, stop.clone())
+            .and_then(|_| signal_hook::flag::register(sig, stop.clone()));
+        if let Err(e) = caught {
+            errln!("warning: cannot catch signal {sig}: {e}");
+        }
+    }
+    stop
 }
 
 /// The model of a run: the file given, or the one saved in the checkpoint; (path, model, text).

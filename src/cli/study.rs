@@ -160,10 +160,7 @@ pub fn run(a: StudyArgs) -> ExitCode {
         Ok(o) => o,
         Err((code, e)) => return fail(code, e),
     };
-    let stop = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        let _ = signal_hook::flag::register(sig, stop.clone());
-    }
+    let stop = super::catch_signals();
     let opts = exec_options(&a, out.clone(), under_mpi, root, stop.clone());
     if root {
         say(format!(

@@ -38,6 +38,9 @@ pub struct SubStepInfo {
     /// ISPH: conjugate-gradient iterations summed over the step's pressure solves (0 for WCSPH
     /// and for the direct solve).
     pub pressure_iterations: usize,
+    /// The sub-steps stopped at their cap ([`super::FluidParams::max_substeps`]) or at an
+    /// overdue interruption ([`crate::interrupt`]) before the end of the step.
+    pub cut: bool,
 }
 
 /// What stage 4 gives a method that builds rows.

@@ -56,6 +56,9 @@ pub struct FluidParams {
     pub artificial_viscosity: (Real, Real),
     /// Periodic axes of the fluid domain ([`super::periodic`]). Default none.
     pub periodic: super::periodic::Periodic,
+    /// Most sub-steps of a partitioned method (WCSPH, ISPH) in one model step: the model's
+    /// `guard.max_substeps` ([`crate::runner::Bounds`]). Default 10 000.
+    pub max_substeps: u64,
 }
 
 impl FluidParams {
@@ -121,6 +124,7 @@ impl Default for FluidParams {
             shifting: Self::DEFAULT_SHIFTING,
             artificial_viscosity: (0.0, 0.0),
             periodic: super::periodic::Periodic::NONE,
+            max_substeps: 10_000,
         }
     }
 }

@@ -54,8 +54,15 @@ impl Default for EtiParams {
     }
 }
 
-/// Increments after which a resolution stops whatever its state (reported as capped).
+/// Increments after which a resolution stops whatever its state: the run stops there
+/// ([`crate::interrupt::Abort::Cap`], exit 3).
 pub const MAX_INCREMENTS: usize = 10_000_000;
+
+/// Whether a loop of impulses that has applied `count` should stop for an overdue
+/// interruption (asked every 1024 impulses: the clock is read that often).
+pub(crate) fn stop(count: usize) -> bool {
+    count % 1024 == 1023 && crate::interrupt::overdue()
+}
 
 /// The largest divider: λ = 10⁵ already asks 10⁵ increments of every contact (002: no gain
 /// above 50); larger values only run into the increment cap.
@@ -241,7 +248,10 @@ pub fn resolve(
             elastic = false;
             info.capped = true;
         }
-        if repeat > p.max_repeats.saturating_add(1000) || info.iterations >= MAX_INCREMENTS {
+        if repeat > p.max_repeats.saturating_add(1000)
+            || info.iterations >= MAX_INCREMENTS
+            || crate::interrupt::overdue()
+        {
             info.capped = true;
             break;
         }
@@ -249,7 +259,7 @@ pub fn resolve(
         let mut any = false;
         loop {
             let (k, un) = vel.most_negative();
-            if un >= -tol || info.iterations >= MAX_INCREMENTS {
+            if un >= -tol || info.iterations >= MAX_INCREMENTS || stop(info.iterations) {
                 info.capped |= un < -tol;
                 break;
             }
@@ -291,7 +301,7 @@ pub fn resolve(
             }
             order.retain(|&k| st[k].energy > 0.0);
             // A divider of millions makes a release of millions of increments: capped too.
-            if info.iterations >= MAX_INCREMENTS {
+            if info.iterations >= MAX_INCREMENTS || crate::interrupt::overdue() {
                 info.capped = true;
                 break;
             }

@@ -67,7 +67,7 @@ pub fn resolve(p: &SqmParams, points: &mut [Point], bodies: &mut [ImpulseBody]) 
         if un >= -tol {
             break;
         }
-        if info.iterations >= p.max_iterations as usize {
+        if info.iterations >= p.max_iterations as usize || super::eti::stop(info.iterations) {
             info.capped = true;
             break;
         }

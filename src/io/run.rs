@@ -461,7 +461,17 @@ fn stopped(
             body: what,
             dir,
         },
-        e @ runner::RunError::Bound { .. } => {
+        e @ runner::RunError::InterruptedInStep { .. } => {
+            let message = format!("{e}{hint}");
+            let text = format!(
+                "run summary\n  {message} (of {total_steps} steps); every output of the steps \
+                 before it is written\n  frames           {}\n",
+                files.frame
+            );
+            let _ = std::fs::write(opts.out.join("summary.txt"), text);
+            RunError::Interrupted { message, dir }
+        }
+        e @ (runner::RunError::Bound { .. } | runner::RunError::Cap { .. }) => {
             let message = format!("{e}{hint}");
             let text = format!("run summary\n  stopped: {message}\n");
             let _ = std::fs::write(opts.out.join("summary.txt"), text);

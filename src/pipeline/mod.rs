@@ -117,6 +117,9 @@ pub struct World {
     pub last_substeps: SubStepInfo,
     /// What the impulse contact resolver did in the last step (zero for complementarity rows).
     pub last_impulses: crate::impulse::ImpulseInfo,
+    /// Why the last step ended before its end ([`crate::interrupt`]); its state is then not a
+    /// step's end and is not to be written. `None` after a whole step.
+    pub abort: Option<crate::interrupt::Abort>,
 }
 
 impl World {
@@ -130,16 +133,58 @@ impl World {
 
     /// The stages of [`World::step`], in order.
     fn stages(&mut self) -> SolveInfo {
+        self.abort = None;
         self.prescribe_motion();
         self.find_neighbours();
         self.advance_explicit_fluid();
+        if self.aborted() {
+            return SolveInfo::default();
+        }
         self.apply_external_forces();
         self.detect_contacts();
         self.resolve_contacts_by_impulses();
+        if self.aborted() {
+            return SolveInfo::default();
+        }
         self.build_rows();
         let info = self.solve();
+        if self.aborted() {
+            return info;
+        }
         self.integrate();
         info
+    }
+
+    /// Whether the step must end here: a loop reached its cap, or an interruption is overdue
+    /// ([`crate::interrupt`]); sets [`World::abort`].
+    fn aborted(&mut self) -> bool {
+        use crate::interrupt::{overdue, Abort};
+        if self.abort.is_none() && overdue() {
+            self.abort = Some(Abort::Interrupted);
+        }
+        if self.abort.is_none() && self.last_substeps.cut {
+            self.abort = Some(Abort::Cap {
+                what: format!(
+                    "the fluid took {} sub-steps in the step from t = {:.6} s without reaching its end",
+                    self.last_substeps.substeps, self.time
+                ),
+                field: "guard.max_substeps",
+            });
+        }
+        if self.abort.is_none()
+            && self.last_impulses.iterations >= crate::impulse::eti::MAX_INCREMENTS
+        {
+            self.abort = Some(Abort::Cap {
+                what: format!(
+                    "the contact resolver applied {} impulses in the step from t = {:.6} s \
+                     without resolving the contacts (bodies of very different size or mass \
+                     in contact, or a divider too large)",
+                    self.last_impulses.iterations, self.time
+                ),
+                field: "contact.resolver",
+            });
+        }
+        self.abort.is_some()
     }
 
     /// Stage 0: bodies with a prescribed motion take the velocities that carry them to their

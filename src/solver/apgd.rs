@@ -229,6 +229,9 @@ pub fn solve<R: RowSet>(
     let mut converged = false;
 
     for _ in 0..p.max_iterations {
+        if crate::interrupt::overdue() {
+            break;
+        }
         iterations += 1;
         // g = ∇f(y). The gradient is affine, ∇f(λ) = N λ + r, so at the extrapolated point
         // it is the same combination of the gradients at x and x_prev, both already known:

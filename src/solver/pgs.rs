@@ -125,6 +125,9 @@ pub fn solve<R: RowSet>(
         omega,
     };
     for it in 0..p.max_iterations {
+        if crate::interrupt::overdue() {
+            break;
+        }
         iterations += 1;
         let mut max_change: Real = 0.0;
         // Symmetric Gauss–Seidel: sweep forward, then backward. Forward order: the blocks before

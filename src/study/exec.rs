@@ -302,7 +302,10 @@ fn simulate(
     };
     match r {
         Ok((series, rep)) => Ok(Some((numbers(&rep, obs.first_iterations), series))),
-        Err(crate::runner::RunError::Interrupted { .. }) => Ok(None),
+        Err(
+            crate::runner::RunError::Interrupted { .. }
+            | crate::runner::RunError::InterruptedInStep { .. },
+        ) => Ok(None),
         Err(e) => {
             let n = RunNumbers {
                 steps: world.steps,

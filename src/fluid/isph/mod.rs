@@ -217,6 +217,8 @@ pub struct IsphInfo {
     pub iterations: usize,
     /// Free-surface particles at the last sub-step.
     pub surface: usize,
+    /// The sub-steps stopped before the end of the step (cap or interruption).
+    pub cut: bool,
 }
 
 /// Scratch buffers of the ISPH step (reused; never saved).
@@ -274,6 +276,10 @@ impl Fluid {
         let mut info = IsphInfo::default();
         let mut t = 0.0;
         while t < dt * (1.0 - 1e-12) {
+            if info.substeps as u64 >= self.params.max_substeps || crate::interrupt::overdue() {
+                info.cut = true;
+                break;
+            }
             let vmax = self.vel.iter().map(|v| v.norm()).fold(0.0, Real::max);
             let cfl = if vmax > 0.0 {
                 p.cfl * hk / vmax
@@ -559,6 +565,7 @@ impl super::method::FluidMethod for Isph {
             substeps: info.substeps,
             pressure_residual: info.residual,
             pressure_iterations: info.iterations,
+            cut: info.cut,
         }
     }
 

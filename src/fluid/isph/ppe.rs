@@ -149,7 +149,7 @@ impl Csr {
         v.d.copy_from_slice(&v.z);
         let mut rz = dot(&v.r, &v.z);
         for it in 0..10 * m {
-            if dot(&v.r, &v.r).sqrt() <= CG_TOLERANCE * bnorm {
+            if dot(&v.r, &v.r).sqrt() <= CG_TOLERANCE * bnorm || crate::interrupt::overdue() {
                 return it;
             }
             self.apply(&v.d, &mut v.ad);

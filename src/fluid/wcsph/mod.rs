@@ -222,6 +222,10 @@ impl Fluid {
             s.carry.next_dt = p.cfl * hk / p.c0();
         }
         while t < dt * (1.0 - 1e-12) {
+            if info.substeps as u64 >= self.params.max_substeps || crate::interrupt::overdue() {
+                info.cut = true;
+                break;
+            }
             // Equal sub-steps that end exactly at dt.
             let left = dt - t;
             let k = (left / s.carry.next_dt.min(limit)).ceil().max(1.0);

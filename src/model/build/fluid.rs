@@ -100,6 +100,7 @@ pub(super) fn build_fluid(
             .map(|a| (a.alpha.0, a.sound_speed.0))
             .unwrap_or((0.0, 0.0)),
         periodic,
+        max_substeps: m.guard.max_substeps,
     };
     vel.iter_mut().filter(|_| planar).for_each(|v| v.z = 0.0);
     let mut fluid = Fluid::new(params, pos, vel, boundary);

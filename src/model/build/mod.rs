@@ -109,6 +109,7 @@ fn build(m: &Model) -> Result<World, BuildError> {
         fluid_method,
         last_substeps: Default::default(),
         last_impulses: Default::default(),
+        abort: None,
         contact_resolver: m.contact.resolver.build(m.contact.restitution_threshold),
         timings: Default::default(),
         scratch: Default::default(),
