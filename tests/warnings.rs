@@ -211,3 +211,35 @@ fn friction_under_the_simultaneous_resolver_gets_a_located_warning() {
     assert_eq!(code, Some(0), "{stderr}");
     assert!(!stderr.contains("warning"), "{stderr}");
 }
+
+/// Touching dynamic bodies (face to face) whose masses differ by more than 1e6 get a warning
+/// at the lighter one (2e8 here); a ratio of 2e3 does not.
+#[test]
+fn touching_bodies_of_very_different_mass_get_a_located_warning() {
+    let model = |thin: &str| {
+        format!(
+            r#"Model(
+    time: (dt: 0.001, end: 0.01),
+    bodies: [
+        (name: "ground", kind: Static, shape: Cuboid(half_extents: (5, 5, 0.5)), position: (0, 0, -0.5)),
+        (name: "block", shape: Cuboid(half_extents: (0.1, 0.1, 0.1)), position: (0, 0, 0.1)),
+        (name: "sheet", shape: Cuboid(half_extents: (0.1, 0.1, {thin})), position: (0, 0, {})),
+    ],
+)
+"#,
+            0.2 + thin.parse::<f64>().unwrap()
+        )
+    };
+    let (code, stderr) = check_text("mass.ron", &model("0.5e-9"));
+    assert_eq!(code, Some(0), "a warning is not fatal: {stderr}");
+    assert!(
+        stderr.contains("warning:")
+            && stderr.contains("mass.ron:6:16")
+            && stderr.contains("body `sheet`")
+            && stderr.contains("2.0e8 times heavier"),
+        "{stderr}"
+    );
+    let (code, stderr) = check_text("mass3.ron", &model("0.5e-4"));
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("heavier"), "{stderr}");
+}

@@ -7,6 +7,9 @@
 //! - a fluid field written in the model that the chosen fluid method does not use
 //!   (`velocity_filter` is the constraint method's and ISPH's, not WCSPH's; `shifting` is used
 //!   by all three);
+//! - touching dynamic bodies whose masses differ by more than [`MASS_RATIO`]: contact solvers
+//!   and impulse resolvers converge slowly or stall on such pairs (a 1e-12 m thin cube in a
+//!   stack ran every step at the impulse cap);
 //! - friction in a model whose contacts the simultaneous impulse resolver takes: it is
 //!   frictionless by design (002 Appendix B, §7.2), so the materials' friction is not applied.
 //!
@@ -22,6 +25,12 @@ use rayon::prelude::*;
 /// How deep two bodies may overlap at t = 0 before it is worth a warning (m): deeper than the
 /// default contact slop by two orders of magnitude.
 pub const OVERLAP: f64 = 1e-3;
+
+/// Bodies closer than this (m) touch, for the mass-ratio warning.
+const TOUCH: f64 = 1e-6;
+
+/// Mass ratio of two touching dynamic bodies above which `check` warns.
+pub const MASS_RATIO: f64 = 1e6;
 
 /// How far below a fluid particle a body still counts as holding it (m): farther than any
 /// coordinate a model may hold (1e6 m) can reach.
@@ -156,7 +165,14 @@ fn overlaps(model: &Model, world: &World) -> Vec<FieldError> {
     let origin = super::arrays::origins(model);
     let mut geometry = world.geometry.fresh_copy();
     let mut contacts = Vec::new();
-    geometry.update(&world.bodies, 0.0, &mut contacts);
+    // Bodies placed face to face touch within rounding: closer than a micrometre counts.
+    geometry.update(&world.bodies, TOUCH, &mut contacts);
+    let at = |b: usize| {
+        origin
+            .get(b)
+            .map_or("bodies".into(), |i| format!("bodies[{i}].name"))
+    };
+    let mut out = mass_ratios(world, &contacts, &at);
     let mut worst: Vec<((usize, usize), f64)> = Vec::new();
     for c in &contacts {
         let key = (c.body1.min(c.body2), c.body1.max(c.body2));
@@ -167,21 +183,56 @@ fn overlaps(model: &Model, world: &World) -> Vec<FieldError> {
             }
         }
     }
-    worst
-        .iter()
-        .map(|&((a, b), depth)| {
-            let (na, nb) = (&world.bodies[a].name, &world.bodies[b].name);
-            let at = origin
-                .get(b)
-                .map_or("bodies".into(), |i| format!("bodies[{i}].name"));
-            *FieldError::named(
-                at,
+    out.extend(worst.iter().map(|&((a, b), depth)| {
+        let (na, nb) = (&world.bodies[a].name, &world.bodies[b].name);
+        *FieldError::named(
+            at(b),
+            "bodies",
+            format!(
+                "body `{nb}` overlaps body `{na}` by {depth:.3e} m at t = 0; the contact rows \
+                 will push them apart in the first steps"
+            ),
+        )
+    }));
+    out
+}
+
+/// Touching dynamic bodies at t = 0 whose masses differ by more than [`MASS_RATIO`], once
+/// per pair, at the lighter body's entry.
+fn mass_ratios(
+    world: &World,
+    contacts: &[crate::geometry::Contact],
+    at: &dyn Fn(usize) -> String,
+) -> Vec<FieldError> {
+    let mut seen: Vec<(usize, usize)> = Vec::new();
+    let mut out = Vec::new();
+    for c in contacts {
+        let (a, b) = (&world.bodies[c.body1], &world.bodies[c.body2]);
+        let key = (c.body1.min(c.body2), c.body1.max(c.body2));
+        if !(a.is_dynamic() && b.is_dynamic()) || seen.contains(&key) {
+            continue;
+        }
+        let (light, heavy) = if a.mass <= b.mass {
+            (c.body1, c.body2)
+        } else {
+            (c.body2, c.body1)
+        };
+        let (ml, mh) = (world.bodies[light].mass, world.bodies[heavy].mass);
+        if mh > MASS_RATIO * ml {
+            seen.push(key);
+            out.push(*FieldError::named(
+                at(light),
                 "bodies",
                 format!(
-                    "body `{nb}` overlaps body `{na}` by {depth:.3e} m at t = 0; the contact rows \
-                     will push them apart in the first steps"
+                    "body `{}` ({ml:.3e} kg) touches body `{}` ({mh:.3e} kg), {:.1e} times \
+                     heavier: contact solves and impulse resolvers converge slowly or stall on \
+                     such pairs; keep touching masses within about 1e6 of each other",
+                    world.bodies[light].name,
+                    world.bodies[heavy].name,
+                    mh / ml
                 ),
-            )
-        })
-        .collect()
+            ));
+        }
+    }
+    out
 }
