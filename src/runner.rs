@@ -24,8 +24,10 @@ pub struct Bounds {
     /// compressions of several hundred per cent.
     pub max_compression: Real,
     /// Largest distance a fluid particle may move relative to the fluid's mean motion in one
-    /// step, in particle spacings: `max |v_i − v̄| dt / l` (a CFL number). Default 1: a
-    /// particle that jumps a spacing per step passes through its neighbours and walls.
+    /// step, in particle spacings: `max |v_i − v̄| dt / l` (a CFL number), with dt the model
+    /// step divided by the sub-steps of its last step for a partitioned method (WCSPH, ISPH,
+    /// which move their particles in sub-steps). Default 1: a particle that jumps a spacing
+    /// per step passes through its neighbours and walls.
     pub max_cfl: Real,
     /// Most sub-steps a partitioned fluid method (WCSPH, ISPH) may take in one model step, 1 to
     /// 1e9. Default 10 000: the shipped WCSPH models take at most a few hundred; a wall driven
@@ -73,7 +75,10 @@ impl Bounds {
         }
         let n = f.vel.len().max(1) as Real;
         let mean = f.vel.iter().sum::<crate::math::Vec3>() / n;
-        let scale = world.dt / f.params.spacing;
+        // A partitioned method moves its particles in sub-steps: the jump per sub-step is what
+        // must stay below a spacing.
+        let substeps = world.last_substeps.substeps.max(1) as Real;
+        let scale = world.dt / substeps / f.params.spacing;
         if let Some((i, u)) = f
             .vel
             .iter()

@@ -9,12 +9,9 @@
 //!   incompressible, with contact rows): at 1 s the block rests on it 0.020 m (one spacing)
 //!   above the floor and ETI has had nothing to do. The test runs 0.3 s (the block still
 //!   sinking, 0.060 m up) and checks that the run stays finite with the block above the floor.
-//! - `Isph`: the sinking run stops at t = 0.34 s by the CFL guard, the block 0.010 m above the
-//!   floor: a particle squeezed out of the last gap under the block reaches 20 m/s (measured
-//!   2026-11-25; before the symmetric pressure gradient the wall-side compression stopped it at
-//!   0.19 s). So the block starts on the floor instead (000's pairing, `Isph` + `Eti`): it stays
+//! - `Isph`: here the block starts on the floor (000's pairing, `Isph` + `Eti`): it stays
 //!   there on ETI's impulses (1.3e-5 m above the floor at 1 s, `vcsim run` of the same model);
-//!   the test runs 0.4 s.
+//!   the test runs 0.4 s. The sinking block with ISPH is `tests/settling.rs`.
 
 use std::path::Path;
 
