@@ -165,3 +165,35 @@ fn a_second_sigint_ends_the_run_at_once() {
     assert!(waited < 0.4, "the second signal took {waited} s");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The shipped stack with its top cube replaced by a plate 1000 km wide (4.8e13 kg on cubes of
+/// 0.12 kg, on a ground as wide): ETI's increments no longer reduce the approach; the
+/// resolution stops as stagnated after a few hundred thousand impulses (it ran to its cap of
+/// 1e7, about 5 s, before) and the run ends with exit 3 naming `contact.resolver`, after
+/// `check`'s warning about the masses.
+#[test]
+fn a_stagnating_resolver_stops_the_run_with_exit_3() {
+    let text = slow_stack()
+        .replace("Eti(divider: 100000)", "Eti(divider: 100)")
+        .replace(
+            "(name: \"top\", shape: Cuboid(half_extents: (0.025, 0.025, 0.025))",
+            "(name: \"top\", shape: Cuboid(half_extents: (5e5, 5e5, 0.025))",
+        )
+        .replace(
+            "half_extents: (0.5, 0.5, 0.05)), position: (0, 0, -0.05)",
+            "half_extents: (5e5, 5e5, 0.05)), position: (0, 0, -0.05)",
+        );
+    assert!(text.contains("5e5, 5e5, 0.025") && text.contains("5e5, 5e5, 0.05"));
+    let (child, dir) = start("wide", &text);
+    let (code, stderr, waited) = finish(child);
+    eprintln!("stagnation: exit {code:?} after {waited:.2} s: {stderr}");
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(
+        stderr.contains("times heavier")
+            && stderr.contains("stagnated")
+            && stderr.contains("`contact.resolver`"),
+        "{stderr}"
+    );
+    assert!(waited < 3.0, "took {waited} s");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -49,6 +49,9 @@ pub struct ImpulseInfo {
     pub iterations: usize,
     /// Whether the method stopped at its iteration cap (ETI: after forcing e = 0).
     pub capped: bool,
+    /// ETI: the compression stopped early because the approach no longer fell
+    /// ([`eti::STAGNATION`]); the contacts were left approaching.
+    pub stagnated: bool,
     /// Largest total energy stored in the contacts at once (ETI; 0 otherwise).
     pub stored: Real,
     /// Energy released back into motion (ETI; 0 otherwise).

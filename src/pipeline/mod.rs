@@ -171,6 +171,17 @@ impl World {
                 field: "guard.max_substeps",
             });
         }
+        if self.abort.is_none() && self.last_impulses.stagnated {
+            self.abort = Some(Abort::Cap {
+                what: format!(
+                    "the contact resolver stagnated in the step from t = {:.6} s: after {} \
+                     impulses the fastest approach no longer fell (less than 1 % over the last \
+                     window of impulses; bodies of very different size or mass in contact)",
+                    self.time, self.last_impulses.iterations,
+                ),
+                field: "contact.resolver",
+            });
+        }
         if self.abort.is_none()
             && self.last_impulses.iterations >= crate::impulse::eti::MAX_INCREMENTS
         {
