@@ -42,6 +42,48 @@ pub const CONTACT_MARGIN: Real = 0.15;
 /// Baumgarte factor of a penetrated particle contact (fraction of the overlap removed per step).
 pub const BAUMGARTE: Real = 0.2;
 
+/// The contact test of a pair: closer than the contact distance plus the margin (m), with
+/// the row's unit normal (masked), `J M⁻¹ Jᵀ` of one side and the bias (m/s) over the step `h`.
+struct Near<'a> {
+    fluid: &'a Fluid,
+    mask: Vec3,
+    margin: Real,
+    dff: Real,
+    dfb: Real,
+    h: Real,
+}
+
+impl Near<'_> {
+    /// Particle i against the point `xo` at contact distance `d` (m). Most neighbour pairs are
+    /// beyond contact range: rejected on r² (with a margin so that no pair the exact test
+    /// accepts is lost), then on r itself.
+    fn row(&self, i: usize, xo: &Vec3, d: Real) -> Option<(Vec3, Real, Real)> {
+        let dx = self.fluid.params.periodic.delta(&self.fluid.pos[i], xo);
+        let (r2, reach) = (dx.norm_squared(), d + self.margin);
+        if r2 >= reach * reach * (1.0 + 1e-12) || r2 == 0.0 {
+            return None;
+        }
+        let r = r2.sqrt();
+        if r >= reach {
+            return None;
+        }
+        let nrm = (dx / r).component_mul(&self.mask);
+        let gap = r - d;
+        let bias = if gap >= 0.0 { gap } else { BAUMGARTE * gap } / self.h;
+        Some((nrm, nrm.component_mul(&self.mask).dot(&nrm), bias))
+    }
+
+    /// Fluid particles i and j.
+    fn ff(&self, i: usize, j: usize) -> Option<(Vec3, Real, Real)> {
+        self.row(i, &self.fluid.pos[j], self.dff)
+    }
+
+    /// Fluid particle i and boundary particle b.
+    fn fb(&self, i: usize, b: usize) -> Option<(Vec3, Real, Real)> {
+        self.row(i, &self.fluid.boundary[b], self.dfb)
+    }
+}
+
 /// Particles per block when the rows are written in parallel.
 const PARTICLE_BLOCK: usize = 512;
 
@@ -110,8 +152,6 @@ impl ParticleContactRows {
     /// Stage 4: rows for close fluid pairs, then for fluid particles close to boundary
     /// particles. `h` is the step (s).
     pub fn build(&mut self, fluid: &Fluid, layout: &VelocityLayout, h: Real, masses: &[BodyMass]) {
-        let (pos, boundary, ff, fb) = (&fluid.pos, &fluid.boundary, &fluid.ff, &fluid.fb);
-        let n = fluid.len();
         self.dof0 = layout.particle_dof0();
         let minv = 1.0 / fluid.mass;
         self.minv = if fluid.params.planar {
@@ -119,49 +159,53 @@ impl ParticleContactRows {
         } else {
             Vec3::repeat(minv)
         };
-        let mask = self.minv;
-        let (l, per) = (fluid.params.spacing, fluid.params.periodic);
-        let (dff, dfb, margin) = (FLUID_CONTACT * l, WALL_CONTACT * l, CONTACT_MARGIN * l);
-        // The row of a pair closer than the contact distance `d` plus the margin: the unit
-        // normal (masked), `J M⁻¹ Jᵀ` of one side and the bias. Most neighbour pairs are beyond
-        // contact range: rejected on r² (with a margin so that no pair the exact test accepts
-        // is lost), then on r itself.
-        let accept = |i: usize, xo: &Vec3, d: Real| -> Option<(Vec3, Real, Real)> {
-            let dx = per.delta(&pos[i], xo);
-            let r2 = dx.norm_squared();
-            if r2 >= (d + margin) * (d + margin) * (1.0 + 1e-12) || r2 == 0.0 {
-                return None;
-            }
-            let r = r2.sqrt();
-            if r >= d + margin {
-                return None;
-            }
-            let nrm = (dx / r).component_mul(&mask);
-            let gap = r - d;
-            let bias = if gap >= 0.0 {
-                gap / h
-            } else {
-                BAUMGARTE * gap / h
-            };
-            Some((nrm, nrm.component_mul(&mask).dot(&nrm), bias))
+        let l = fluid.params.spacing;
+        let near = Near {
+            fluid,
+            mask: self.minv,
+            margin: CONTACT_MARGIN * l,
+            dff: FLUID_CONTACT * l,
+            dfb: WALL_CONTACT * l,
+            h,
         };
         // Rows per particle (fluid pairs j > i, then wall pairs), counted in parallel; then
         // each block of particles writes its rows at their offsets: the rows come in particle
         // order whatever the threads.
+        let (nff, nfb) = self.count_rows(&near);
+        let rows = nff + nfb;
+        self.start.begin();
+        for r in 0..rows {
+            self.start
+                .close_row(if r < nff { 2 * (r + 1) } else { nff + r + 1 });
+        }
+        self.nbr.resize(2 * nff + nfb, 0);
+        self.coef.resize(2 * nff + nfb, Vec3::zeros());
+        self.diag.resize(rows, 0.0);
+        self.bias.resize(rows, 0.0);
+        self.pairs.resize(rows, (0, 0, false));
+        self.write_rows(&near, nff);
+        self.body_entries(fluid, masses);
+        self.blocks.clear();
+        self.blocks.extend((0..self.diag.len()).map(|start| Block {
+            start,
+            kind: BlockKind::Unilateral,
+        }));
+    }
+
+    /// Each particle's rows before it (fluid pairs, wall pairs) into `offsets`; the totals.
+    fn count_rows(&mut self, near: &Near) -> (usize, usize) {
+        let f = near.fluid;
+        let n = f.len();
         let counts = |i: usize| -> (u32, u32) {
-            let f = ff.of(i).iter().filter(|&&j| j as usize > i);
-            let nf = f.filter(|&&j| accept(i, &pos[j as usize], dff).is_some());
-            let nb = fb
-                .of(i)
-                .iter()
-                .filter(|&&b| accept(i, &boundary[b as usize], dfb).is_some());
+            let nf = (f.ff.of(i).iter())
+                .filter(|&&j| j as usize > i && near.ff(i, j as usize).is_some());
+            let nb = (f.fb.of(i).iter()).filter(|&&b| near.fb(i, b as usize).is_some());
             (nf.count() as u32, nb.count() as u32)
         };
         let offsets = &mut self.offsets;
         offsets.clear();
         offsets.resize(n + 1, (0, 0));
-        let par = n >= PARALLEL_MIN_ROWS;
-        if par {
+        if n >= PARALLEL_MIN_ROWS {
             offsets[1..]
                 .par_iter_mut()
                 .enumerate()
@@ -177,99 +221,77 @@ impl ParticleContactRows {
             offsets[i + 1].0 += offsets[i].0;
             offsets[i + 1].1 += offsets[i].1;
         }
-        let (nff, nfb) = (offsets[n].0 as usize, offsets[n].1 as usize);
-        let rows = nff + nfb;
-        self.start.begin();
-        for r in 0..rows {
-            self.start
-                .close_row(if r < nff { 2 * (r + 1) } else { nff + r + 1 });
-        }
-        self.nbr.resize(2 * nff + nfb, 0);
-        self.coef.resize(2 * nff + nfb, Vec3::zeros());
-        self.diag.resize(rows, 0.0);
-        self.bias.resize(rows, 0.0);
-        self.pairs.resize(rows, (0, 0, false));
-        let offsets = &self.offsets;
-        let work = |(first, last, f, b): (usize, usize, Out, Out)| {
+        (offsets[n].0 as usize, offsets[n].1 as usize)
+    }
+
+    /// Writes the rows (sized, `nff` fluid pairs first) by blocks of particles at the offsets
+    /// of [`Self::count_rows`].
+    fn write_rows(&mut self, near: &Near, nff: usize) {
+        let (f, n, offsets) = (near.fluid, near.fluid.len(), &self.offsets);
+        let work = |(first, last, o, b): (usize, usize, Out, Out)| {
             let (mut rf, mut rb) = (0, 0);
             for i in first..last {
-                for &j in ff.of(i) {
-                    let j = j as usize;
-                    if j > i {
-                        if let Some((nrm, d1, bias)) = accept(i, &pos[j], dff) {
-                            f.nbr[2 * rf] = i as u32;
-                            f.nbr[2 * rf + 1] = j as u32;
-                            f.coef[2 * rf] = nrm;
-                            f.coef[2 * rf + 1] = -nrm;
-                            f.diag[rf] = 2.0 * d1;
-                            f.bias[rf] = bias;
-                            f.pairs[rf] = (i as u32, j as u32, false);
-                            rf += 1;
-                        }
+                for &j in f.ff.of(i).iter().filter(|&&j| j as usize > i) {
+                    if let Some((nrm, d1, bias)) = near.ff(i, j as usize) {
+                        o.nbr[2 * rf..2 * rf + 2].copy_from_slice(&[i as u32, j]);
+                        o.coef[2 * rf..2 * rf + 2].copy_from_slice(&[nrm, -nrm]);
+                        (o.diag[rf], o.bias[rf]) = (2.0 * d1, bias);
+                        o.pairs[rf] = (i as u32, j, false);
+                        rf += 1;
                     }
                 }
-                for &k in fb.of(i) {
-                    if let Some((nrm, d1, bias)) = accept(i, &boundary[k as usize], dfb) {
-                        b.nbr[rb] = i as u32;
-                        b.coef[rb] = nrm;
-                        b.diag[rb] = d1;
-                        b.bias[rb] = bias;
+                for &k in f.fb.of(i) {
+                    if let Some((nrm, d1, bias)) = near.fb(i, k as usize) {
+                        (b.nbr[rb], b.coef[rb]) = (i as u32, nrm);
+                        (b.diag[rb], b.bias[rb]) = (d1, bias);
                         b.pairs[rb] = (i as u32, k, true);
                         rb += 1;
                     }
                 }
             }
         };
-        let blocks = {
-            let (nbr_f, nbr_b) = self.nbr.split_at_mut(2 * nff);
-            let (coef_f, coef_b) = self.coef.split_at_mut(2 * nff);
-            let (diag_f, diag_b) = self.diag.split_at_mut(nff);
-            let (bias_f, bias_b) = self.bias.split_at_mut(nff);
-            let (pairs_f, pairs_b) = self.pairs.split_at_mut(nff);
-            let (mut f, mut b) = (
-                Out {
-                    nbr: nbr_f,
-                    coef: coef_f,
-                    diag: diag_f,
-                    bias: bias_f,
-                    pairs: pairs_f,
-                },
-                Out {
-                    nbr: nbr_b,
-                    coef: coef_b,
-                    diag: diag_b,
-                    bias: bias_b,
-                    pairs: pairs_b,
-                },
+        let (nbr_f, nbr_b) = self.nbr.split_at_mut(2 * nff);
+        let (coef_f, coef_b) = self.coef.split_at_mut(2 * nff);
+        let (diag_f, diag_b) = self.diag.split_at_mut(nff);
+        let (bias_f, bias_b) = self.bias.split_at_mut(nff);
+        let (pairs_f, pairs_b) = self.pairs.split_at_mut(nff);
+        let (mut of, mut ob) = (
+            Out {
+                nbr: nbr_f,
+                coef: coef_f,
+                diag: diag_f,
+                bias: bias_f,
+                pairs: pairs_f,
+            },
+            Out {
+                nbr: nbr_b,
+                coef: coef_b,
+                diag: diag_b,
+                bias: bias_b,
+                pairs: pairs_b,
+            },
+        );
+        let mut first = 0;
+        let blocks = std::iter::from_fn(move || {
+            if first >= n {
+                return None;
+            }
+            let last = (first + PARTICLE_BLOCK).min(n);
+            let (o, p) = (offsets[first], offsets[last]);
+            let block = (
+                first,
+                last,
+                of.take((p.0 - o.0) as usize, 2),
+                ob.take((p.1 - o.1) as usize, 1),
             );
-            let mut first = 0;
-            std::iter::from_fn(move || {
-                if first >= n {
-                    return None;
-                }
-                let last = (first + PARTICLE_BLOCK).min(n);
-                let (o, p) = (offsets[first], offsets[last]);
-                let block = (
-                    first,
-                    last,
-                    f.take((p.0 - o.0) as usize, 2),
-                    b.take((p.1 - o.1) as usize, 1),
-                );
-                first = last;
-                Some(block)
-            })
-        };
-        if par {
+            first = last;
+            Some(block)
+        });
+        if n >= PARALLEL_MIN_ROWS {
             blocks.par_bridge().for_each(work);
         } else {
             blocks.for_each(work);
         }
-        self.body_entries(fluid, masses);
-        self.blocks.clear();
-        self.blocks.extend((0..self.diag.len()).map(|start| Block {
-            start,
-            kind: BlockKind::Unilateral,
-        }));
     }
 
     /// `(−n, −r_b × n)` on the body of the boundary particle of each fluid–body pair.

@@ -228,10 +228,7 @@ pub fn solve<R: RowSet>(
     let mut iterations = 0;
     let mut converged = false;
 
-    for _ in 0..p.max_iterations {
-        if crate::interrupt::overdue() {
-            break;
-        }
+    for _ in (0..p.max_iterations).take_while(|_| !crate::interrupt::overdue()) {
         iterations += 1;
         // g = ∇f(y). The gradient is affine, ∇f(λ) = N λ + r, so at the extrapolated point
         // it is the same combination of the gradients at x and x_prev, both already known:

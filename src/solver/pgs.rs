@@ -124,10 +124,7 @@ pub fn solve<R: RowSet>(
         offsets,
         omega,
     };
-    for it in 0..p.max_iterations {
-        if crate::interrupt::overdue() {
-            break;
-        }
+    for it in (0..p.max_iterations).take_while(|_| !crate::interrupt::overdue()) {
         iterations += 1;
         let mut max_change: Real = 0.0;
         // Symmetric Gauss–Seidel: sweep forward, then backward. Forward order: the blocks before

@@ -84,16 +84,13 @@
 //! column of water next to a side wall lacked the wall's share of the vertical gradient and sank
 //! (0.30 m/s in the hydrostatic tank after 1 s, 0.084 m/s with it).
 //!
-//! **Solve** ([`PpeSolver`]): conjugate gradients with a Jacobi preconditioner, warm-started
-//! from the last sub-step's pressures (default), or faer's sparse Cholesky (`sp_cholesky`) of the
-//! matrix assembled in compressed columns every sub-step. The relative residual
-//! `|A p − b| / |b|` is measured either way; the run summary reports the largest and the CG
-//! iterations per sub-step.
+//! **Solve** ([`PpeSolver`]): Jacobi-preconditioned conjugate gradients warm-started from the
+//! last sub-step's pressures (default), or faer's sparse Cholesky (`sp_cholesky`); the run
+//! summary reports the largest relative residual `|A p − b| / |b|` and the CG iterations.
 //!
-//! **Coupling** as WCSPH: the pressure and viscous forces of the corrector on each body's
-//! boundary particles, averaged over the sub-steps, are the fluid's force and torque on the body
-//! for the rigid-body step; a body answers one model step late (weak coupling). The pressure
-//! force is summed in the pair form `m V (p_i + p_b)/(ρ0 κ) ∇_iW_ib`.
+//! **Coupling** as WCSPH: the corrector's pressure and viscous forces on a body's particles,
+//! averaged over the sub-steps, drive its rigid-body step, one model step late (weak coupling);
+//! the pressure force in the pair form `m V (p_i + p_b)/(ρ0 κ) ∇_iW_ib`.
 //!
 //! **Added mass.** The wall condition makes the fluid answer a change δ of a body's velocity at
 //! once, with a pressure impulse `−M_a δ` at the next step's first sub-step. Explicitly
@@ -113,6 +110,7 @@ pub mod ppe;
 
 use super::Fluid;
 use crate::body::RigidBody;
+use crate::interrupt::overdue;
 use crate::math::{Real, Vec3};
 
 /// ISPH parameters (SI units; RON: `fluid: (method: Isph(alpha: 0.5, ..))`, every field may
@@ -217,7 +215,7 @@ pub struct IsphInfo {
     pub iterations: usize,
     /// Free-surface particles at the last sub-step.
     pub surface: usize,
-    /// The sub-steps stopped before the end of the step (cap or interruption).
+    /// The sub-steps stopped before the end of the step (cap, or interruption).
     pub cut: bool,
 }
 
@@ -276,8 +274,8 @@ impl Fluid {
         let mut info = IsphInfo::default();
         let mut t = 0.0;
         while t < dt * (1.0 - 1e-12) {
-            if info.substeps as u64 >= self.params.max_substeps || crate::interrupt::overdue() {
-                info.cut = true;
+            info.cut = info.substeps as u64 >= self.params.max_substeps || overdue();
+            if info.cut {
                 break;
             }
             let vmax = self.vel.iter().map(|v| v.norm()).fold(0.0, Real::max);
