@@ -10,41 +10,7 @@ const G: f64 = 9.81;
 /// Block (cube of edge 0.2 m) on a 30° static incline made of a rotated cuboid.
 /// Returns (acceleration along the slope measured from t = 0.5 s to 1.5 s, displacement after 2 s).
 fn incline(planar: bool, solver: &str, mu: f64) -> (f64, f64) {
-    let th = 30f64.to_radians();
-    // Rotating the incline by +30° about y (3D) or by +30° about z (2D) tilts its top face.
-    let (rot, normal, down) = if planar {
-        (
-            "Deg(30)",
-            Vec3::new(-th.sin(), th.cos(), 0.0),
-            Vec3::new(-th.cos(), -th.sin(), 0.0),
-        )
-    } else {
-        (
-            "AxisDeg((0, 1, 0), 30)",
-            Vec3::new(th.sin(), 0.0, th.cos()),
-            Vec3::new(th.cos(), 0.0, -th.sin()),
-        )
-    };
-    let c = normal * (0.5 + 0.1);
-    let (dim, grav) = if planar {
-        ("Two", "(0, -9.81)")
-    } else {
-        ("Three", "(0, 0, -9.81)")
-    };
-    let src = format!(
-        "Model(scene: (dimension: {dim}, gravity: {grav}, thickness: 0.2), time: (dt: 0.001, end: 2.0), solver: {solver},
-           materials: [(name: \"m\", density: 1000, friction: {mu})],
-           bodies: [
-             (name: \"incline\", kind: Static, shape: Cuboid(half_extents: {he}), rotation: {rot}, material: \"m\"),
-             (name: \"block\", shape: Cuboid(half_extents: (0.1, 0.1, 0.1)), rotation: {rot}, material: \"m\",
-              position: ({}, {}, {})),
-           ])",
-        c.x,
-        c.y,
-        c.z,
-        he = if planar { "(3, 0.5)" } else { "(3, 3, 0.5)" },
-    );
-    let mut w = world(&src);
+    let (mut w, _, down) = common::incline(planar, 30.0, mu, solver, "Complementarity()");
     let x0 = w.bodies[1].com();
     let (mut v1, mut v2) = (0.0, 0.0);
     run_until(&mut w, 2.0, |w| {

@@ -23,43 +23,13 @@ struct Slide {
 }
 
 fn slide(planar: bool, resolver: &str, theta_deg: f64, mu: f64) -> Slide {
-    let th = theta_deg.to_radians();
-    let (rot, normal, down, across) = if planar {
-        (
-            format!("Deg({theta_deg})"),
-            Vec3::new(-th.sin(), th.cos(), 0.0),
-            Vec3::new(-th.cos(), -th.sin(), 0.0),
-            Vec3::new(0.0, 0.0, 1.0),
-        )
+    let solver = "Pgs(max_iterations: 100, tolerance: 1e-10)";
+    let (mut w, normal, down) = common::incline(planar, theta_deg, mu, solver, resolver);
+    let across = if planar {
+        Vec3::new(0.0, 0.0, 1.0)
     } else {
-        (
-            format!("AxisDeg((0, 1, 0), {theta_deg})"),
-            Vec3::new(th.sin(), 0.0, th.cos()),
-            Vec3::new(th.cos(), 0.0, -th.sin()),
-            Vec3::new(0.0, 1.0, 0.0),
-        )
+        Vec3::new(0.0, 1.0, 0.0)
     };
-    let c = normal * (0.5 + 0.1);
-    let (dim, grav) = if planar {
-        ("Two", "(0, -9.81)")
-    } else {
-        ("Three", "(0, 0, -9.81)")
-    };
-    let src = format!(
-        "Model(scene: (dimension: {dim}, gravity: {grav}, thickness: 0.2), time: (dt: 0.001, end: 2.0),
-           solver: Pgs(max_iterations: 100, tolerance: 1e-10), contact: (resolver: {resolver}),
-           materials: [(name: \"m\", density: 1000, friction: {mu})],
-           bodies: [
-             (name: \"incline\", kind: Static, shape: Cuboid(half_extents: {he}), rotation: {rot}, material: \"m\"),
-             (name: \"block\", shape: Cuboid(half_extents: (0.1, 0.1, 0.1)), rotation: {rot}, material: \"m\",
-              position: ({}, {}, {})),
-           ])",
-        c.x,
-        c.y,
-        c.z,
-        he = if planar { "(3, 0.5)" } else { "(3, 3, 0.5)" },
-    );
-    let mut w = world(&src);
     let x0 = w.bodies[1].com();
     let (mut v1, mut v2, mut side, mut spin) = (0.0, 0.0, 0.0f64, 0.0f64);
     run_until(&mut w, 1.5, |w| {

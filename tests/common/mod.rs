@@ -15,6 +15,55 @@ pub fn world(src: &str) -> World {
     build_world(&model).expect("test model builds")
 }
 
+/// A cube of edge 0.2 m released on a static incline of `deg` degrees (a 6 m slab rotated
+/// about z in 2D, about y in 3D), friction μ, with `solver` and contact `resolver` (RON).
+/// Returns the world (the cube is body 1) and the slope's unit normal and downhill direction.
+pub fn incline(
+    planar: bool,
+    deg: f64,
+    mu: f64,
+    solver: &str,
+    resolver: &str,
+) -> (World, vcsim::math::Vec3, vcsim::math::Vec3) {
+    use vcsim::math::Vec3;
+    let th = deg.to_radians();
+    // Rotating the incline by +deg about y (3D) or z (2D) tilts its top face.
+    let (rot, normal, down) = if planar {
+        (
+            format!("Deg({deg})"),
+            Vec3::new(-th.sin(), th.cos(), 0.0),
+            Vec3::new(-th.cos(), -th.sin(), 0.0),
+        )
+    } else {
+        (
+            format!("AxisDeg((0, 1, 0), {deg})"),
+            Vec3::new(th.sin(), 0.0, th.cos()),
+            Vec3::new(th.cos(), 0.0, -th.sin()),
+        )
+    };
+    let c = normal * (0.5 + 0.1);
+    let (dim, grav) = if planar {
+        ("Two", "(0, -9.81)")
+    } else {
+        ("Three", "(0, 0, -9.81)")
+    };
+    let src = format!(
+        "Model(scene: (dimension: {dim}, gravity: {grav}, thickness: 0.2), time: (dt: 0.001, end: 2.0),
+           solver: {solver}, contact: (resolver: {resolver}),
+           materials: [(name: \"m\", density: 1000, friction: {mu})],
+           bodies: [
+             (name: \"incline\", kind: Static, shape: Cuboid(half_extents: {he}), rotation: {rot}, material: \"m\"),
+             (name: \"block\", shape: Cuboid(half_extents: (0.1, 0.1, 0.1)), rotation: {rot}, material: \"m\",
+              position: ({}, {}, {})),
+           ])",
+        c.x,
+        c.y,
+        c.z,
+        he = if planar { "(3, 0.5)" } else { "(3, 3, 0.5)" },
+    );
+    (world(&src), normal, down)
+}
+
 /// Steps until `t` (s), calling `f` after each step.
 pub fn run_until(w: &mut World, t: f64, mut f: impl FnMut(&World)) {
     let n = (t / w.dt).round() as u64;
