@@ -180,9 +180,7 @@ fn main() {
         return;
     }
     if flag("--only-soak") {
-        for model in ["hydrostatic_2d_pgs.ron", "hydrostatic_2d_apgd.ron"] {
-            soak(model);
-        }
+        soak_tanks();
         return;
     }
     let end = if quick { 0.05 } else { 0.5 };
@@ -244,9 +242,7 @@ fn main() {
         );
     }
     if flag("--soak") {
-        for model in ["hydrostatic_2d_pgs.ron", "hydrostatic_2d_apgd.ron"] {
-            soak(model);
-        }
+        soak_tanks();
     }
     target_4(quick);
     if !skip_3d {
@@ -381,6 +377,13 @@ fn peer_rows(
             "see above".into(),
             None,
         );
+    }
+}
+
+/// Target 3 with both shipped tank models (multilevel PGS, APGD).
+fn soak_tanks() {
+    for model in ["hydrostatic_2d_pgs.ron", "hydrostatic_2d_apgd.ron"] {
+        soak(model);
     }
 }
 

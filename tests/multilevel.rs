@@ -3,6 +3,8 @@
 //! multilevel tank passes the hydrostatic checks.
 
 mod common;
+#[path = "../examples/common/mod.rs"]
+mod examples_common;
 use common::fluid_checks;
 use std::path::Path;
 
@@ -14,19 +16,7 @@ fn tank(depth: f64, solver: &str) -> vcsim::World {
 
 /// [`tank`] with more fluid fields (RON, starting with a comma).
 fn tank_with(depth: f64, solver: &str, fluid: &str) -> vcsim::World {
-    let wall = depth + 0.4;
-    let text = format!(
-        "Model(scene: (dimension: Two, gravity: (0, -9.81)), time: (dt: 0.001, end: 1.0),
-           solver: {solver},
-           bodies: [
-             (name: \"floor\", kind: Static, shape: Cuboid(half_extents: (0.25, 0.05)), position: (0.25, -0.05)),
-             (name: \"left\", kind: Static, shape: Cuboid(half_extents: (0.05, {h})), position: (-0.05, {c})),
-             (name: \"right\", kind: Static, shape: Cuboid(half_extents: (0.05, {h})), position: (0.55, {c})),
-           ],
-           fluid: (spacing: 0.02, regions: [Box(min: (0, 0), max: (0.5, {depth}))]{fluid}))",
-        h = 0.5 * wall,
-        c = 0.5 * wall - 0.1,
-    );
+    let text = examples_common::tank_fluid(depth, solver, fluid);
     let m = vcsim::parse_str(Path::new("tank.ron"), &text).expect("tank model");
     vcsim::build_world(&m).expect("tank builds")
 }

@@ -1,4 +1,4 @@
-//! Shared by the examples: the hydrostatic tank at any depth, and the dam-break front against
+//! Shared by the examples (and `tests/multilevel.rs`): the hydrostatic tank at any depth, and the dam-break front against
 //! Koshizuka & Oka's points.
 #![allow(dead_code)]
 
@@ -16,6 +16,11 @@ pub fn tank(depth: f64, max_iterations: usize, tolerance: f64) -> String {
 
 /// [`tank`] with any solver (RON).
 pub fn tank_solver(depth: f64, solver: &str) -> String {
+    tank_fluid(depth, solver, "")
+}
+
+/// [`tank_solver`] with more fluid fields (RON, starting with a comma).
+pub fn tank_fluid(depth: f64, solver: &str, fluid: &str) -> String {
     let wall = depth + 0.4;
     format!(
         "Model(scene: (dimension: Two, gravity: (0, -9.81)), time: (dt: 0.001, end: 1.0),
@@ -25,7 +30,7 @@ pub fn tank_solver(depth: f64, solver: &str) -> String {
              (name: \"left\", kind: Static, shape: Cuboid(half_extents: (0.05, {h})), position: (-0.05, {c})),
              (name: \"right\", kind: Static, shape: Cuboid(half_extents: (0.05, {h})), position: (0.55, {c})),
            ],
-           fluid: (spacing: 0.02, regions: [Box(min: (0, 0), max: (0.5, {depth}))]))",
+           fluid: (spacing: 0.02, regions: [Box(min: (0, 0), max: (0.5, {depth}))]{fluid}))",
         h = 0.5 * wall,
         c = 0.5 * wall - 0.1,
     )

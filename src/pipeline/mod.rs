@@ -155,47 +155,50 @@ impl World {
         info
     }
 
-    /// Whether the step must end here: a loop reached its cap, or an interruption is overdue
+    /// Whether the step must end here: an interruption is overdue, or a loop reached its cap
     /// ([`crate::interrupt`]); sets [`World::abort`].
     fn aborted(&mut self) -> bool {
-        use crate::interrupt::{overdue, Abort};
-        if self.abort.is_none() && overdue() {
-            self.abort = Some(Abort::Interrupted);
-        }
-        if self.abort.is_none() && self.last_substeps.cut {
-            self.abort = Some(Abort::Cap {
-                what: format!(
-                    "the fluid took {} sub-steps in the step from t = {:.6} s without reaching its end",
-                    self.last_substeps.substeps, self.time
-                ),
-                field: "guard.max_substeps",
-            });
-        }
-        if self.abort.is_none() && self.last_impulses.stagnated {
-            self.abort = Some(Abort::Cap {
-                what: format!(
-                    "the contact resolver stagnated in the step from t = {:.6} s: after {} \
-                     impulses the fastest approach no longer fell (less than 1 % over the last \
-                     window of impulses; bodies of very different size or mass in contact)",
-                    self.time, self.last_impulses.iterations,
-                ),
-                field: "contact.resolver",
-            });
-        }
-        if self.abort.is_none()
-            && self.last_impulses.iterations >= crate::impulse::eti::MAX_INCREMENTS
-        {
-            self.abort = Some(Abort::Cap {
-                what: format!(
-                    "the contact resolver applied {} impulses in the step from t = {:.6} s \
-                     without resolving the contacts (bodies of very different size or mass \
-                     in contact, or a divider too large)",
-                    self.last_impulses.iterations, self.time
-                ),
-                field: "contact.resolver",
-            });
+        if self.abort.is_none() {
+            self.abort = self.why_abort();
         }
         self.abort.is_some()
+    }
+
+    /// Why the step must end here, if it must (see [`World::aborted`]).
+    fn why_abort(&self) -> Option<crate::interrupt::Abort> {
+        use crate::interrupt::{overdue, Abort};
+        let (t, impulses) = (self.time, self.last_impulses.iterations);
+        let resolver = |what: String| {
+            Some(Abort::Cap {
+                what,
+                field: "contact.resolver",
+            })
+        };
+        if overdue() {
+            Some(Abort::Interrupted)
+        } else if self.last_substeps.cut {
+            Some(Abort::Cap {
+                what: format!(
+                    "the fluid took {} sub-steps in the step from t = {t:.6} s without reaching its end",
+                    self.last_substeps.substeps
+                ),
+                field: "guard.max_substeps",
+            })
+        } else if self.last_impulses.stagnated {
+            resolver(format!(
+                "the contact resolver stagnated in the step from t = {t:.6} s: after {impulses} \
+                 impulses the fastest approach no longer fell (less than 1 % over the last \
+                 window of impulses; bodies of very different size or mass in contact)"
+            ))
+        } else if impulses >= crate::impulse::eti::MAX_INCREMENTS {
+            resolver(format!(
+                "the contact resolver applied {impulses} impulses in the step from t = {t:.6} s \
+                 without resolving the contacts (bodies of very different size or mass in \
+                 contact, or a divider too large)"
+            ))
+        } else {
+            None
+        }
     }
 
     /// Stage 0: bodies with a prescribed motion take the velocities that carry them to their

@@ -124,10 +124,10 @@ pub(crate) fn for_blocks_mut(
             rest = tail;
             let at = offset;
             offset = end;
-            (c, bs, head, at)
+            (bs, head, at)
         })
     };
-    runs.par_bridge().for_each(|(_, bs, xs, at)| f(at, bs, xs));
+    runs.par_bridge().for_each(|(bs, xs, at)| f(at, bs, xs));
 }
 
 #[cfg(test)]
