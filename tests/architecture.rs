@@ -259,7 +259,7 @@ fn the_function_length_rule_finds_a_long_function() {
 fn model_stage(module: &str) -> Option<usize> {
     Some(match module {
         "schema" | "values" | "shape_defs" | "fluid_defs" | "motion" | "periodic" | "arrays"
-        | "probes" | "error" | "spans" | "shapes" => 0,
+        | "beams" | "probes" | "error" | "spans" | "shapes" => 0,
         "validate" => 1,
         "build" => 2,
         "warnings" => 3,

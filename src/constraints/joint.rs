@@ -14,12 +14,14 @@
 //! A rigid row has `ε = 0` and bias `b = β C / h` (Baumgarte). A compliant row
 //! (stiffness k, damping c) uses [`super::spring_row`]: an implicit spring-damper solved in the
 //! same solve — the mechanism by which a chain of rigid segments with compliant hinges becomes a
-//! flexible beam (003). Rows whose effective mass vanishes (directions locked by the planar
+//! flexible beam (003). A hinge spring may instead use [`super::conservative_spring_row`],
+//! which keeps the implicit row's unconditional stability without its numerical damping. Rows whose effective mass vanishes (directions locked by the planar
 //! mode, or joints between two bodies without DOFs) are left out. The rows of one joint form one
 //! bilateral block, which PGS solves exactly (they are strongly coupled through the bodies'
 //! rotations: a small bob far from its hinge makes its two point rows nearly dependent).
+//! Consecutive joints of one `group` (a beam's hinges) form one block together.
 
-use super::{spring_row, BodyMass, BodyRows};
+use super::{conservative_spring_row, spring_row, BodyMass, BodyRows};
 use crate::body::RigidBody;
 use crate::math::{orthonormal_basis, Quat, Real, Vec3};
 use crate::solver::{Block, BlockKind};
@@ -31,13 +33,25 @@ pub enum JointKind {
     Fixed,
     /// Point coincidence.
     Spherical,
-    /// Hinge; optional torsional spring (stiffness N·m/rad, damping N·m·s/rad).
+    /// Hinge; optional torsional spring.
     Revolute {
         /// Spring on the hinge angle.
-        spring: Option<(Real, Real)>,
+        spring: Option<HingeSpring>,
     },
     /// Slider.
     Prismatic,
+}
+
+/// A torsional spring-damper on a revolute joint's hinge angle (rest angle: the initial one).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HingeSpring {
+    /// Stiffness k (N·m/rad).
+    pub stiffness: Real,
+    /// Damping c (N·m·s/rad).
+    pub damping: Real,
+    /// The row of [`super::conservative_spring_row`] (no numerical damping) instead of the
+    /// backward-Euler [`super::spring_row`] (numerical damping ratio ζ ≈ ωh/2).
+    pub conservative: bool,
 }
 
 /// Stiffness (N/m, N·m/rad) and damping (N·s/m, N·m·s/rad) of a compliant joint.
@@ -84,7 +98,14 @@ pub struct Joint {
     pub force: Vec3,
     /// Constraint torque on body 2 about its anchor, last step (N·m).
     pub torque: Vec3,
+    /// Joints of one group written one after another are one bilateral block, solved
+    /// exactly within each PGS sweep (a beam's hinges: a chain whose rows are strongly
+    /// coupled), up to [`MAX_GROUP_JOINTS`] joints per block.
+    pub group: Option<u32>,
 }
+
+/// The most joints of one group in one block (its dense factor has (6 · this)² entries).
+pub const MAX_GROUP_JOINTS: usize = 64;
 
 impl Joint {
     /// Creates a joint at a world anchor with a world axis, from the bodies' current poses.
@@ -124,6 +145,7 @@ impl Joint {
             lambda: [0.0; 6],
             force: Vec3::zeros(),
             torque: Vec3::zeros(),
+            group: None,
         })
     }
 
@@ -144,6 +166,21 @@ impl Joint {
         } else {
             e
         }
+    }
+
+    /// The moment of a revolute joint's spring-damper on body 2 about the hinge axis,
+    /// `−(k θ + c θ̇)` (N·m), and the spring's energy `k θ²/2` (J); `None` without a spring.
+    pub fn spring_state(&self, bodies: &[RigidBody]) -> Option<(Real, Real)> {
+        let JointKind::Revolute { spring: Some(sp) } = self.kind else {
+            return None;
+        };
+        let theta = self.hinge_angle(bodies);
+        let a = bodies[self.body1].pose.rotation * self.axis1;
+        let rate = a.dot(&(bodies[self.body2].ang_vel - bodies[self.body1].ang_vel));
+        Some((
+            -(sp.stiffness * theta + sp.damping * rate),
+            0.5 * sp.stiffness * theta * theta,
+        ))
     }
 
     /// Hinge angle (rad) of a revolute joint relative to its initial configuration.
@@ -176,6 +213,7 @@ pub fn build_rows(
     info: &mut Vec<JointRow>,
 ) {
     info.clear();
+    let mut in_block = 0;
     for (ji, j) in joints.iter().enumerate() {
         let first = rows.rows.len();
         let (a, b) = (&masses[j.body1], &masses[j.body2]);
@@ -256,23 +294,62 @@ pub fn build_rows(
             };
             push_row(rows, info, a, b, (l1, a1), (l2, a2), bias, eps, j, ji, slot);
         }
-        if let JointKind::Revolute {
-            spring: Some((k, c)),
-        } = j.kind
-        {
-            let theta = j.hinge_angle(bodies);
-            let (eps, bias) = spring_row(k, c, h, theta);
+        if let JointKind::Revolute { spring: Some(sp) } = j.kind {
+            let (eps, bias) = hinge_spring_row(j, &sp, bodies, (a, b), axis, h);
             let z = Vec3::zeros();
             push_row(rows, info, a, b, (z, -axis), (z, axis), bias, eps, j, ji, 5);
         }
-        // All rows of the joint form one block, solved exactly within each PGS sweep.
+        // All rows of the joint form one block, solved exactly within each PGS sweep; a
+        // joint of the previous joint's group joins its block.
         let len = rows.rows.len() - first;
         if len > 0 {
-            rows.blocks.push(Block {
-                start: first,
-                kind: BlockKind::Bilateral { len },
-            });
+            let same = ji > 0 && j.group.is_some() && joints[ji - 1].group == j.group;
+            in_block = push_block(rows, first, len, same, in_block);
         }
+    }
+}
+
+/// Adds the block of rows `first..first + len`, or extends the last block with them when
+/// `same` (the joint is of the previous joint's group) and that block holds fewer than
+/// [`MAX_GROUP_JOINTS`] joints (`in_block` of them, counted from 0). Returns the new count.
+fn push_block(rows: &mut BodyRows, first: usize, len: usize, same: bool, in_block: usize) -> usize {
+    if same && in_block + 1 < MAX_GROUP_JOINTS {
+        if let Some(Block {
+            start,
+            kind: BlockKind::Bilateral { len: l },
+        }) = rows.blocks.last_mut()
+        {
+            if *start + *l == first {
+                *l += len;
+                return in_block + 1;
+            }
+        }
+    }
+    rows.blocks.push(Block {
+        start: first,
+        kind: BlockKind::Bilateral { len },
+    });
+    0
+}
+
+/// The compliance and bias of the spring row of hinge `j` (axis `axis`, world) between the
+/// bodies of masses `(a, b)`, step `h` (s).
+fn hinge_spring_row(
+    j: &Joint,
+    sp: &HingeSpring,
+    bodies: &[RigidBody],
+    (a, b): (&BodyMass, &BodyMass),
+    axis: Vec3,
+    h: Real,
+) -> (Real, Real) {
+    let theta = j.hinge_angle(bodies);
+    let (k, c) = (sp.stiffness, sp.damping);
+    if sp.conservative {
+        // The hinge rate at the start of the step (rad/s).
+        let u = axis.dot(&(b.ang_vel - a.ang_vel));
+        conservative_spring_row(k, c, h, theta, u)
+    } else {
+        spring_row(k, c, h, theta)
     }
 }
 

@@ -9,6 +9,7 @@
 //! the core's types; the core never imports it.
 
 pub mod arrays;
+pub mod beams;
 pub mod build;
 pub mod error;
 pub mod fluid_defs;

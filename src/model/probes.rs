@@ -2,9 +2,11 @@
 //! built world. Names were checked when the model was loaded; a name that still does not
 //! resolve is an error, never a dropped probe.
 
+use super::beams::{BeamDef, BeamFrame};
 use super::error::FieldError;
 use super::schema::Model;
 use super::values::V3;
+use crate::math::Real;
 use crate::pipeline::World;
 use crate::probe::Probe;
 use serde::{Deserialize, Serialize};
@@ -51,6 +53,17 @@ pub enum ProbeDef {
     /// angles (`crate::probe::repose`). Columns `repose_angle` and `repose_spread` (half the
     /// range over the sectors, deg), `pile_grains` and `pile_height` (m).
     Repose(String),
+    /// Displacement (m) of a beam's tip from its straight initial position ([`super::beams`]):
+    /// columns `<beam>.tip.dx`, `.dy`, `.dz`.
+    BeamTip(String),
+    /// Displacement (m) of the point of a beam at a fraction (0 root – 1 tip) of its length
+    /// from its straight initial position, e.g. `BeamPoint("plate", 0.5)`.
+    BeamPoint(String, Real),
+    /// Bending moment at a beam's root (N·m): the root hinge's spring-damper moment on the
+    /// first element, `−(kθ + cθ̇)`; 0 for a pinned or free root.
+    BeamMoment(String),
+    /// Elastic energy of a beam's hinges, `Σ kθ²/2` (J).
+    BeamEnergy(String),
 }
 
 /// The probes of `model` in `world` (built from it), in the model's order; an error names the
@@ -61,12 +74,13 @@ pub fn resolve_probes(model: &Model, world: &World) -> Result<Vec<Probe>, Box<Fi
         .iter()
         .enumerate()
         .map(|(k, p)| {
-            resolve(p, world).map_err(|e| FieldError::named(format!("probes[{k}]"), "probes", e))
+            resolve(p, model, world)
+                .map_err(|e| FieldError::named(format!("probes[{k}]"), "probes", e))
         })
         .collect()
 }
 
-fn resolve(def: &ProbeDef, world: &World) -> Result<Probe, String> {
+fn resolve(def: &ProbeDef, model: &Model, world: &World) -> Result<Probe, String> {
     let body = |n: &str| {
         world
             .body(n)
@@ -103,5 +117,47 @@ fn resolve(def: &ProbeDef, world: &World) -> Result<Probe, String> {
         }
         ProbeDef::FluidEnergy => Probe::FluidEnergy,
         ProbeDef::Repose(n) => Probe::Repose(body(n)?, crate::probe::repose::bounding_radii(world)),
+        ProbeDef::BeamTip(n) => beam_point(model, world, n, 1.0)?,
+        ProbeDef::BeamPoint(n, at) => beam_point(model, world, n, *at)?,
+        ProbeDef::BeamMoment(n) => {
+            let root = world.joint(&format!("{n}.hinge0"));
+            Probe::BeamMoment(n.clone(), root)
+        }
+        ProbeDef::BeamEnergy(n) => {
+            let beam = beam(model, n)?;
+            let hinges = (0..beam.elements)
+                .filter_map(|j| world.joint(&format!("{n}.hinge{j}")))
+                .collect();
+            Probe::BeamEnergy(n.clone(), hinges)
+        }
+    })
+}
+
+fn beam<'a>(model: &'a Model, name: &str) -> Result<&'a BeamDef, String> {
+    model
+        .beams
+        .iter()
+        .find(|b| b.name == name)
+        .ok_or_else(|| format!("probe: unknown beam `{name}`"))
+}
+
+/// The point at `fraction` of beam `name`'s length: its element, its offset in the element's
+/// frame (x along the beam) and its straight initial position.
+fn beam_point(model: &Model, world: &World, name: &str, fraction: Real) -> Result<Probe, String> {
+    let b = beam(model, name)?;
+    let planar = world.dofs == crate::body::Dofs::Planar;
+    let f = BeamFrame::of(b, planar, model.scene.thickness.0);
+    let s = fraction * b.length.0;
+    let j = ((s / f.ds).floor() as u32).min(b.elements - 1);
+    let element = format!("{name}.{j}");
+    let body = world
+        .body(&element)
+        .ok_or_else(|| format!("probe: beam element `{element}` not built"))?;
+    let local = crate::math::Vec3::new(s - (j as Real + 0.5) * f.ds, 0.0, 0.0);
+    Ok(Probe::BeamPoint {
+        label: format!("{name}@{fraction}"),
+        body,
+        local,
+        initial: f.point(s),
     })
 }

@@ -71,6 +71,10 @@ pub struct Model {
     /// An SPH fluid solved together with the bodies (optional).
     #[serde(default)]
     pub fluid: Option<FluidDef>,
+    /// Flexible beams, each expanded into rigid elements joined by compliant hinges
+    /// ([`super::beams`]).
+    #[serde(default)]
+    pub beams: Vec<super::beams::BeamDef>,
 }
 
 impl Model {
@@ -268,6 +272,11 @@ pub struct JointDef {
     /// Whether the two joined bodies still collide with each other. Default false.
     #[serde(default)]
     pub collide: bool,
+    /// Joints of one group written one after another are solved together exactly in each PGS
+    /// sweep (a chain of strongly coupled joints, such as a beam's hinges, which sweep by
+    /// sweep would need as many sweeps as links). Default none.
+    #[serde(default)]
+    pub group: Option<String>,
 }
 
 /// Joint types.
@@ -328,6 +337,11 @@ pub struct Spring {
     /// Damping (N·m·s/rad).
     #[serde(default)]
     pub damping: NonNegative,
+    /// Step the spring without numerical damping
+    /// ([`crate::constraints::conservative_spring_row`]) instead of backward Euler (numerical
+    /// damping ratio ≈ ωh/2). Default false.
+    #[serde(default)]
+    pub conservative: bool,
 }
 
 impl Default for NonNegative {

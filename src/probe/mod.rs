@@ -41,6 +41,23 @@ pub enum Probe {
     /// Angle of repose of the pile on plate body `i` ([`repose`]), with every body's bounding
     /// radius (m).
     Repose(usize, Vec<Real>),
+    /// Displacement (m) of a point fixed in body `body`'s frame (offset `local`, m) from the
+    /// world point `initial`: a beam's tip or marker.
+    BeamPoint {
+        /// Column prefix.
+        label: String,
+        /// The element.
+        body: usize,
+        /// The point in the element's frame (m).
+        local: Vec3,
+        /// Its initial world position (m).
+        initial: Vec3,
+    },
+    /// Root bending moment (N·m) of the named beam: the spring moment of its root hinge (joint
+    /// index), 0 without one.
+    BeamMoment(String, Option<usize>),
+    /// Elastic energy (J) of the named beam's hinges (joint indices).
+    BeamEnergy(String, Vec<usize>),
 }
 
 impl Probe {
@@ -70,6 +87,9 @@ impl Probe {
                 "pile on {}: angle of repose and spread (deg), grains (-), height (m)",
                 world.bodies[*i].name
             ),
+            Probe::BeamPoint { label, .. } => format!("displacement of {label} (m)"),
+            Probe::BeamMoment(n, _) => format!("root bending moment of {n} (N m)"),
+            Probe::BeamEnergy(n, _) => format!("elastic energy of {n} (J)"),
         }
     }
 
@@ -115,6 +135,13 @@ impl Probe {
                 "pile_grains".into(),
                 "pile_height".into(),
             ],
+            Probe::BeamPoint { label, .. } => vec![
+                format!("{label}.dx"),
+                format!("{label}.dy"),
+                format!("{label}.dz"),
+            ],
+            Probe::BeamMoment(n, _) => vec![format!("{n}.root_moment")],
+            Probe::BeamEnergy(n, _) => vec![format!("{n}.elastic_energy")],
         }
     }
 
@@ -172,6 +199,29 @@ impl Probe {
                     .unwrap_or((0.0, 0.0));
                 out.extend([k, p, k + p]);
                 return;
+            }
+            Probe::BeamMoment(_, joint) => {
+                let m = joint.and_then(|j| world.joints[j].spring_state(&world.bodies));
+                out.push(m.map_or(0.0, |(moment, _)| moment));
+                return;
+            }
+            Probe::BeamEnergy(_, joints) => {
+                let e = joints
+                    .iter()
+                    .filter_map(|&j| world.joints[j].spring_state(&world.bodies))
+                    .map(|(_, energy)| energy)
+                    .sum::<Real>();
+                out.push(e);
+                return;
+            }
+            Probe::BeamPoint {
+                body,
+                local,
+                initial,
+                ..
+            } => {
+                let p = world.bodies[*body].frame_pose() * nalgebra::Point3::from(*local);
+                p.coords - initial
             }
             Probe::Position(i) => world.bodies[*i].com(),
             Probe::Velocity(i) => world.bodies[*i].lin_vel,

@@ -17,6 +17,7 @@
 
 pub mod apgd;
 pub mod colouring;
+mod dense_block;
 pub mod multilevel;
 pub mod pgs;
 mod stacked;
@@ -65,7 +66,8 @@ impl BlockKind {
     }
 }
 
-/// Largest number of rows in a bilateral block.
+/// Largest number of rows of one joint's bilateral block (longer blocks are chains of joints,
+/// whose scratch is not on the stack).
 pub const MAX_BLOCK: usize = 6;
 
 /// A block of consecutive rows starting at `start`.
@@ -316,6 +318,14 @@ pub fn residual_scaled(
             // The common case (density and contact rows): |λ − max(λ − w/d, 0)| = |min(λ, w/d)|.
             let t = lambda[b.start].min(w[b.start] / d);
             return d * t.abs();
+        }
+        if n > MAX_BLOCK {
+            // A chain's bilateral block: the projection is the identity, the residual |w|.
+            return w[b.start..b.start + n]
+                .iter()
+                .map(|x| x * x)
+                .sum::<Real>()
+                .sqrt();
         }
         let mut tmp = [0.0; MAX_BLOCK];
         for (i, t) in tmp[..n].iter_mut().enumerate() {

@@ -2,7 +2,7 @@
 
 use super::BuildError;
 use crate::body::{Dofs, Kind, RigidBody};
-use crate::constraints::joint::{Joint, JointCompliance, JointKind};
+use crate::constraints::joint::{HingeSpring, Joint, JointCompliance, JointKind};
 use crate::geometry::{Collider, Geometry};
 use crate::math::{from_pv, Iso, Quat, Vec3};
 use crate::model::schema::{BodyDef, BodyKind, JointKindDef, Model};
@@ -118,6 +118,7 @@ pub(super) fn joints(
     geometry: &mut Geometry,
 ) -> Result<Vec<Joint>, BuildError> {
     let mut joints = Vec::new();
+    let mut groups: Vec<&str> = Vec::new();
     for (k, j) in m.joints.iter().enumerate() {
         let index = |name: &str| {
             bodies
@@ -131,7 +132,11 @@ pub(super) fn joints(
             JointKindDef::Spherical => (JointKind::Spherical, Vec3::z()),
             JointKindDef::Revolute { axis, spring } => (
                 JointKind::Revolute {
-                    spring: spring.as_ref().map(|s| (s.stiffness.0, s.damping.0)),
+                    spring: spring.as_ref().map(|s| HingeSpring {
+                        stiffness: s.stiffness.0,
+                        damping: s.damping.0,
+                        conservative: s.conservative,
+                    }),
                 },
                 axis.vec(),
             ),
@@ -156,6 +161,16 @@ pub(super) fn joints(
             )
             .map_err(|e| BuildError::Joint(k, e))?,
         );
+        if let Some(g) = &j.group {
+            let id = match groups.iter().position(|n| n == g) {
+                Some(id) => id,
+                None => {
+                    groups.push(g.as_str());
+                    groups.len() - 1
+                }
+            };
+            joints.last_mut().expect("pushed").group = Some(id as u32);
+        }
         if !j.collide {
             geometry.excluded.push((b1.min(b2), b1.max(b2)));
         }

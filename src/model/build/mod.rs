@@ -42,12 +42,22 @@ impl From<String> for BuildError {
 pub fn build_world(m: &Model) -> Result<World, Box<FieldError>> {
     super::validate::validate(m)?;
     let origin = super::arrays::origins(m);
-    let expanded = super::arrays::expanded(m);
+    let expanded = super::beams::expanded(super::arrays::expanded(m));
+    // Bodies and joints past the model's own come from its beams, in the beams' order.
+    let beam = |name: &str, msg: String| {
+        let k = m.beams.iter().position(|b| {
+            name.strip_prefix(b.name.as_str())
+                .is_some_and(|rest| rest.starts_with('.'))
+        });
+        FieldError::named(format!("beams[{}].name", k.unwrap_or(0)), "beams", msg)
+    };
     build(&expanded).map_err(|e| match e {
         // At the body's (joint's) name, or the `fluid` key: what the message is about.
+        BuildError::Body(i, msg) if i >= origin.len() => beam(&expanded.bodies[i].name, msg),
         BuildError::Body(i, msg) => {
             FieldError::named(format!("bodies[{}].name", origin[i]), "bodies", msg)
         }
+        BuildError::Joint(i, msg) if i >= m.joints.len() => beam(&expanded.joints[i].name, msg),
         BuildError::Joint(i, msg) => FieldError::named(format!("joints[{i}].name"), "joints", msg),
         BuildError::Fluid(msg) => FieldError::new("fluid", msg).at_key(),
         BuildError::Spacing(msg) => FieldError::named("fluid.spacing", "fluid", msg),

@@ -6,7 +6,7 @@
 //!
 //! One file per section, in the order the checks run: `scene.rs` (time, gravity, solver, guard,
 //! contact, output), `materials.rs`, `bodies.rs` (with `motion.rs`, arrays and shapes,
-//! collision groups), `joints.rs`, `periodic.rs`, `fluid.rs` (with its method), `probes.rs`.
+//! collision groups), `beams.rs`, `joints.rs`, `periodic.rs`, `fluid.rs` (with its method), `probes.rs`.
 //! The value types
 //! of the schema ([`super::values`]) check their rule while a file is parsed; the sections
 //! check the same rules again (`check()`), for models built in code.
@@ -14,6 +14,7 @@
 //! The chain is one-way: `schema` → `validate` → `build`; nothing here imports `build` or
 //! `load`.
 
+mod beams;
 mod bodies;
 mod fluid;
 mod joints;
@@ -45,11 +46,12 @@ pub type Checked = Result<(), Box<FieldError>>;
 pub fn validate(m: &Model) -> Checked {
     scene::validate(m)?;
     let materials = materials::validate(m)?;
-    let names = bodies::validate(m, &materials)?;
+    let mut names = bodies::validate(m, &materials)?;
+    let beams = beams::validate(m, &materials, &mut names)?;
     let joints = joints::validate(m, &names)?;
     periodic::validate(m)?;
     fluid::validate(m)?;
-    probes::validate(m, &names, &joints)?;
+    probes::validate(m, &names, &joints, &beams)?;
     Ok(())
 }
 

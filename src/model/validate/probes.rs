@@ -8,7 +8,12 @@ use crate::model::schema::{Dimension, Model};
 use std::collections::HashSet;
 
 /// Checks the probes against the bodies' and joints' names.
-pub(super) fn validate(m: &Model, bodies: &HashSet<String>, joints: &HashSet<&str>) -> Checked {
+pub(super) fn validate(
+    m: &Model,
+    bodies: &HashSet<String>,
+    joints: &HashSet<&str>,
+    beams: &HashSet<String>,
+) -> Checked {
     let planar = m.scene.dimension == Dimension::Two;
     for (k, p) in m.probes.iter().enumerate() {
         let fail = |msg: String| Err(FieldError::named(item("probes", k), "probes", msg));
@@ -52,6 +57,22 @@ pub(super) fn validate(m: &Model, bodies: &HashSet<String>, joints: &HashSet<&st
                 continue;
             }
             ProbeDef::Energy => continue,
+            ProbeDef::BeamTip(n)
+            | ProbeDef::BeamPoint(n, _)
+            | ProbeDef::BeamMoment(n)
+            | ProbeDef::BeamEnergy(n) => {
+                if !beams.contains(n) {
+                    return fail(format!("probe names unknown beam `{n}`"));
+                }
+                if let ProbeDef::BeamPoint(_, at) = p {
+                    if !(0.0..=1.0).contains(at) {
+                        return fail(format!(
+                            "`BeamPoint` takes a fraction of the beam's length in [0, 1], got {at}"
+                        ));
+                    }
+                }
+                continue;
+            }
             ProbeDef::Resolver => {
                 if m.contact.resolver.is_complementarity() {
                     return fail(
