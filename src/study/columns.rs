@@ -16,6 +16,8 @@ fn metric_column(m: &MetricDef) -> Option<&str> {
         | MetricDef::Min { column, .. }
         | MetricDef::Amplitude { column, .. }
         | MetricDef::Error { column, .. }
+        | MetricDef::Period { column, .. }
+        | MetricDef::Decay { column, .. }
         | MetricDef::Drift { column, .. } => Some(column),
         _ => None,
     }

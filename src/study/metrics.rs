@@ -28,6 +28,8 @@ pub fn name(m: &MetricDef) -> String {
         } => or(name, format!("error({column}, {reference})")),
         MetricDef::Deviation { metric, name, .. } => or(name, format!("deviation({metric})")),
         MetricDef::Drift { column, name } => or(name, format!("drift({column})")),
+        MetricDef::Period { column, name, .. } => or(name, format!("period({column})")),
+        MetricDef::Decay { column, name, .. } => or(name, format!("decay({column})")),
         MetricDef::Field { field, name, .. } => or(name, field.clone()),
         MetricDef::Run(r) => run_name(*r).to_string(),
     }
@@ -242,6 +244,37 @@ fn one(
                 .ok_or_else(|| format!("reference `{}` is not a function", r.name))?;
             Ok((m * r.y_scale - y) / y)
         }
+        MetricDef::Period {
+            column: c,
+            from,
+            to,
+            ..
+        }
+        | MetricDef::Decay {
+            column: c,
+            from,
+            to,
+            ..
+        } => {
+            let (t, v) = column(case.series, c)?;
+            let w: Vec<(f64, f64)> = t
+                .iter()
+                .zip(v)
+                .filter(|(t, _)| from.is_none_or(|f| **t >= f) && to.is_none_or(|e| **t <= e))
+                .map(|(t, v)| (*t, *v))
+                .collect();
+            let (up, peaks) = oscillation(&w);
+            match d {
+                MetricDef::Period { .. } if up.len() >= 2 => {
+                    Ok((up[up.len() - 1] - up[0]) / (up.len() - 1) as f64)
+                }
+                MetricDef::Decay { .. } if peaks.len() >= 2 => {
+                    let n = (peaks.len() - 1) as f64;
+                    Ok(1.0 - (peaks[peaks.len() - 1] / peaks[0]).powf(1.0 / n))
+                }
+                _ => Err(format!("`{c}` does not oscillate in the window")),
+            }
+        }
         MetricDef::Drift { column: c, .. } => {
             let (_, v) = column(case.series, c)?;
             let (a, b) = (
@@ -255,6 +288,25 @@ fn one(
         }
         MetricDef::Run(r) => Ok(run_value(*r, case.numbers)),
     }
+}
+
+/// The upward crossings (s, interpolated) of a series `(t, v)` through its mean, and the
+/// largest deviation from the mean between each two successive crossings.
+pub fn oscillation(s: &[(f64, f64)]) -> (Vec<f64>, Vec<f64>) {
+    let mean = s.iter().map(|p| p.1).sum::<f64>() / s.len().max(1) as f64;
+    let (mut up, mut peaks, mut peak) = (Vec::new(), Vec::new(), 0.0f64);
+    for w in s.windows(2) {
+        let ((t0, y0), (t1, y1)) = ((w[0].0, w[0].1 - mean), (w[1].0, w[1].1 - mean));
+        peak = peak.max(y1.abs());
+        if y0 < 0.0 && y1 >= 0.0 {
+            if !up.is_empty() {
+                peaks.push(peak);
+            }
+            up.push(t0 + (t1 - t0) * (-y0) / (y1 - y0));
+            peak = 0.0;
+        }
+    }
+    (up, peaks)
 }
 
 /// Least-squares amplitude at `f` Hz of (t, v) over t ≥ `from` (see [`MetricDef::Amplitude`]).
@@ -345,6 +397,29 @@ pub fn point_error(
 mod tests {
     use super::super::schema::Source;
     use super::*;
+
+    /// A damped sine's period and its amplitude lost per period, from samples.
+    #[test]
+    fn oscillation_finds_the_period_and_the_decay_of_a_damped_sine() {
+        let s: Vec<(f64, f64)> = (0..4000)
+            .map(|k| {
+                let t = k as f64 * 1e-3;
+                (
+                    t,
+                    2.0 + (-0.1 * t).exp() * (2.0 * std::f64::consts::PI * t / 0.5).sin(),
+                )
+            })
+            .collect();
+        let (up, peaks) = oscillation(&s);
+        let period = (up[up.len() - 1] - up[0]) / (up.len() - 1) as f64;
+        assert!((period - 0.5).abs() < 1e-3, "period {period}");
+        let n = (peaks.len() - 1) as f64;
+        let decay = 1.0 - (peaks[peaks.len() - 1] / peaks[0]).powf(1.0 / n);
+        assert!(
+            (decay - (1.0 - (-0.05f64).exp())).abs() < 2e-3,
+            "decay {decay}"
+        );
+    }
 
     fn reference(points: Vec<(f64, f64)>, x_scale: f64, y_scale: f64) -> Reference {
         Reference {

@@ -252,6 +252,38 @@ pub enum MetricDef {
         #[serde(default)]
         name: Option<String>,
     },
+    /// Mean period (s) of an oscillating probe column over a window (as `Mean`): the time
+    /// between its first and last upward crossings of the window's mean, divided by the
+    /// number of periods between them (at least one).
+    Period {
+        /// The probe column.
+        column: String,
+        /// Start of the window (s).
+        #[serde(default)]
+        from: Option<f64>,
+        /// End of the window (s).
+        #[serde(default)]
+        to: Option<f64>,
+        /// The metric's name (default `period <column>`).
+        #[serde(default)]
+        name: Option<String>,
+    },
+    /// Fraction of an oscillation's amplitude lost per period over a window (as `Mean`):
+    /// `1 − (p_last / p_first)^(1/(n − 1))` over the n largest deviations from the window's
+    /// mean between successive upward crossings (at least two).
+    Decay {
+        /// The probe column.
+        column: String,
+        /// Start of the window (s).
+        #[serde(default)]
+        from: Option<f64>,
+        /// End of the window (s).
+        #[serde(default)]
+        to: Option<f64>,
+        /// The metric's name (default `decay <column>`).
+        #[serde(default)]
+        name: Option<String>,
+    },
     /// Relative change of a probe column from the first sample to the last: (last − first) /
     /// |first| (e.g. the energy drift of `total`).
     Drift {
