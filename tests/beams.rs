@@ -71,9 +71,17 @@ fn tip(w: &World, n: u32, ds: f64) -> Vec3 {
 /// and the largest speed. (Gravity along a beam loads it axially too, which Euler–Bernoulli
 /// leaves out: at 30° up this beam deflects 1.4 % more, the beam-column effect.)
 fn static_error(planar: bool, deg: f64, n: u32) -> (f64, f64) {
+    static_error_with(planar, deg, n, None)
+}
+
+/// [`static_error`] with another solver (RON) than PGS.
+fn static_error_with(planar: bool, deg: f64, n: u32, solver: Option<&str>) -> (f64, f64) {
     let (l, t, rho, e) = STATIC;
     let (c, s) = (deg.to_radians().cos(), deg.to_radians().sin());
-    let src = model(planar, (c, s), n, 9.81, "viscosity: 1e5", STATIC);
+    let mut src = model(planar, (c, s), n, 9.81, "viscosity: 1e5", STATIC);
+    if let Some(solver) = solver {
+        src = src.replace("Pgs(max_iterations: 300, tolerance: 1e-12)", solver);
+    }
     let mut w = world(&src);
     run_until(&mut w, 1.0, |_| {});
     let p = tip(&w, n, l / n as f64);
@@ -113,6 +121,17 @@ fn a_cantilever_under_its_own_weight_deflects_as_euler_bernoulli() {
             100.0 * err
         );
     }
+    // APGD reaches the same rest state (one scale per row in the beam's block).
+    let apgd = "Apgd(max_iterations: 3000, tolerance: 1e-10)";
+    let (err, speed) = static_error_with(true, 0.0, 20, Some(apgd));
+    eprintln!(
+        "APGD, N = 20: tip deflection error {:+.3} %, speed {speed:.1e} m/s",
+        100.0 * err
+    );
+    assert!(
+        speed < 1e-6 && err.abs() < 0.005,
+        "APGD: {err}, {speed} m/s"
+    );
 }
 
 #[test]

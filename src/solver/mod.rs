@@ -285,10 +285,19 @@ pub fn project_cone(mu: Real, l: &mut [Real]) {
 }
 
 /// The scale `D_B` of [`residual_scaled`] for every row: the mean `J M⁻¹ Jᵀ + ε` of its
-/// block's rows (1/kg, or the row family's own unit), at least 1e-300.
+/// block's rows (1/kg, or the row family's own unit), at least 1e-300. A chain's bilateral
+/// block (longer than [`MAX_BLOCK`]: a beam's hinges, whose point and spring rows differ in
+/// scale by orders of magnitude) gets one scale per row: its projection is the identity, so
+/// any positive scale per row keeps it exact.
 pub fn block_scales<R: RowSet>(rows: &R, out: &mut [Real]) {
     for b in rows.blocks() {
         let n = b.kind.len();
+        if n > MAX_BLOCK && matches!(b.kind, BlockKind::Bilateral { .. }) {
+            for k in b.start..b.start + n {
+                out[k] = (rows.diag(k) + rows.compliance(k)).max(1e-300);
+            }
+            continue;
+        }
         let d = ((b.start..b.start + n)
             .map(|k| rows.diag(k) + rows.compliance(k))
             .sum::<Real>()
