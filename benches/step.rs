@@ -65,6 +65,22 @@ fn cantilever_chain(b: divan::Bencher) {
     b.bench_local(|| w.step());
 }
 
+/// Beams (003): the 20-element cantilever under its own weight near rest (its 60 hinge rows
+/// one exact PGS block), and the 10-element plate oscillating freely.
+#[divan::bench(args = ["beam_static_2d.ron", "beam_oscillation_2d.ron"])]
+fn beam(b: divan::Bencher, model: &str) {
+    let mut w = world_at(model, 500);
+    b.bench_local(|| w.step());
+}
+
+/// The elastic plate in water (10 000 particles, constraint method, PGS 20 sweeps) at
+/// t = 0.36 s, as the water hits the plate.
+#[divan::bench(sample_count = 10, sample_size = 1)]
+fn elastic_plate(b: divan::Bencher) {
+    let mut w = world_at("elastic_plate_2d_pgs.ron", 720);
+    b.bench_local(|| w.step());
+}
+
 /// 2D tank, 625 fluid particles and their wall rows, APGD (monolithic fluid step), at t = 0.05 s.
 #[divan::bench]
 fn hydrostatic_tank_2d(b: divan::Bencher) {

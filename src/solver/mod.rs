@@ -293,8 +293,8 @@ pub fn block_scales<R: RowSet>(rows: &R, out: &mut [Real]) {
     for b in rows.blocks() {
         let n = b.kind.len();
         if n > MAX_BLOCK && matches!(b.kind, BlockKind::Bilateral { .. }) {
-            for k in b.start..b.start + n {
-                out[k] = (rows.diag(k) + rows.compliance(k)).max(1e-300);
+            for (k, o) in (b.start..).zip(&mut out[b.start..b.start + n]) {
+                *o = (rows.diag(k) + rows.compliance(k)).max(1e-300);
             }
             continue;
         }

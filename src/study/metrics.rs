@@ -245,36 +245,11 @@ fn one(
             Ok((m * r.y_scale - y) / y)
         }
         MetricDef::Period {
-            column: c,
-            from,
-            to,
-            ..
-        }
-        | MetricDef::Decay {
-            column: c,
-            from,
-            to,
-            ..
-        } => {
-            let (t, v) = column(case.series, c)?;
-            let w: Vec<(f64, f64)> = t
-                .iter()
-                .zip(v)
-                .filter(|(t, _)| from.is_none_or(|f| **t >= f) && to.is_none_or(|e| **t <= e))
-                .map(|(t, v)| (*t, *v))
-                .collect();
-            let (up, peaks) = oscillation(&w);
-            match d {
-                MetricDef::Period { .. } if up.len() >= 2 => {
-                    Ok((up[up.len() - 1] - up[0]) / (up.len() - 1) as f64)
-                }
-                MetricDef::Decay { .. } if peaks.len() >= 2 => {
-                    let n = (peaks.len() - 1) as f64;
-                    Ok(1.0 - (peaks[peaks.len() - 1] / peaks[0]).powf(1.0 / n))
-                }
-                _ => Err(format!("`{c}` does not oscillate in the window")),
-            }
-        }
+            column, from, to, ..
+        } => periodic(case, column, (*from, *to), false),
+        MetricDef::Decay {
+            column, from, to, ..
+        } => periodic(case, column, (*from, *to), true),
         MetricDef::Drift { column: c, .. } => {
             let (_, v) = column(case.series, c)?;
             let (a, b) = (
@@ -287,6 +262,32 @@ fn one(
             Ok(super::expand::field_number(model()?, field)? * scale.map_or(1.0, |s| s.0))
         }
         MetricDef::Run(r) => Ok(run_value(*r, case.numbers)),
+    }
+}
+
+/// The mean period (s) of column `c` over the window, or (`decay`) the fraction of its
+/// amplitude lost per period ([`MetricDef::Period`], [`MetricDef::Decay`]).
+fn periodic(
+    case: &CaseData,
+    c: &str,
+    (from, to): (Option<f64>, Option<f64>),
+    decay: bool,
+) -> Result<f64, String> {
+    let (t, v) = column(case.series, c)?;
+    let w: Vec<(f64, f64)> = t
+        .iter()
+        .zip(v)
+        .filter(|(t, _)| from.is_none_or(|f| **t >= f) && to.is_none_or(|e| **t <= e))
+        .map(|(t, v)| (*t, *v))
+        .collect();
+    let (up, peaks) = oscillation(&w);
+    if decay && peaks.len() >= 2 {
+        let n = (peaks.len() - 1) as f64;
+        Ok(1.0 - (peaks[peaks.len() - 1] / peaks[0]).powf(1.0 / n))
+    } else if !decay && up.len() >= 2 {
+        Ok((up[up.len() - 1] - up[0]) / (up.len() - 1) as f64)
+    } else {
+        Err(format!("`{c}` does not oscillate in the window"))
     }
 }
 
