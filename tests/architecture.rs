@@ -259,10 +259,10 @@ fn the_function_length_rule_finds_a_long_function() {
 fn model_stage(module: &str) -> Option<usize> {
     Some(match module {
         "schema" | "values" | "shape_defs" | "fluid_defs" | "motion" | "periodic" | "arrays"
-        | "beams" | "probes" | "error" | "spans" | "shapes" => 0,
+        | "beams" | "probes" | "error" | "spans" | "shapes" | "hints" => 0,
         "validate" => 1,
         "build" => 2,
-        "warnings" => 3,
+        "warnings" | "resolution" => 3,
         "load" => 4,
         _ => return None,
     })

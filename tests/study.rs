@@ -301,7 +301,7 @@ fn a_bad_field_or_value_is_located_in_the_study_file() {
         (
             r#"Field(name: "dt", field: "time.dtt", values: [1e-3])"#,
             "s.ron:4:30",
-            "field `time.dtt`: level `1e-3` of axis `dt`: Unexpected field named `dtt` in `Time`",
+            "field `time.dtt`: level `1e-3` of axis `dt`: Unexpected field named `dtt` in `time`",
         ),
         (
             r#"Field(name: "dt", field: "time.dt", values: [1e-3, -1])"#,

@@ -38,11 +38,15 @@ pub fn parse_str(path: &Path, source: &str) -> Result<Model, Box<ModelError>> {
             | ron::Error::DuplicateStructField { field, .. } => Some(field.to_string()),
             _ => None,
         };
+        let offset = super::error::offset_of(source, pos.line, pos.col);
+        let key = field
+            .clone()
+            .or_else(|| super::error::field_before(source, offset));
         let message = match &e.code {
             ron::Error::ExceededRecursionLimit => {
                 "the model nests deeper than the parser allows (128 levels); flatten it".to_string()
             }
-            code => code.to_string(),
+            code => super::hints::message(code, source, offset, key.as_deref()),
         };
         Box::new(ModelError::at(
             path, source, pos.line, pos.col, field, message,

@@ -11,7 +11,9 @@
 //!   and impulse resolvers converge slowly or stall on such pairs (a 1e-12 m thin cube in a
 //!   stack ran every step at the impulse cap);
 //! - friction in a model whose contacts the simultaneous impulse resolver takes: it is
-//!   frictionless by design (002 Appendix B, §7.2), so the materials' friction is not applied.
+//!   frictionless by design (002 Appendix B, §7.2), so the materials' friction is not applied;
+//! - a fluid too coarse to mean anything, a body too small for the fluid's spacing, a time
+//!   step too long for the constraint method ([`super::resolution`]).
 //!
 //! (Joint anchors cannot disagree at t = 0: a joint has one anchor, in world coordinates.)
 
@@ -45,6 +47,7 @@ pub fn warnings(model: &Model, spans: Option<&Spans>, world: &World) -> Vec<Fiel
     let mut out = overlaps(model, world);
     out.extend(unused_fluid_fields(spans, world));
     out.extend(frictionless_resolver(model, world).map(|e| *e));
+    out.extend(super::resolution::warnings(model, world));
     let (count, first) = uncontained(world);
     if let (Some(p), Some(f)) = (first, &world.fluid) {
         let at = match world.dofs {

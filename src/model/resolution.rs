@@ -1,0 +1,121 @@
+//! Warnings about a fluid too coarse to mean anything (part of [`super::warnings`]):
+//!
+//! - the fluid fewer than [`MIN_ACROSS`] particles across its smallest extent (a kernel spans
+//!   about four spacings; the shipped models have 20–200 across);
+//! - a dynamic body less than [`MIN_BODY`] spacings across: its boundary particles cannot
+//!   resolve it in the fluid;
+//! - with the constraint method (which takes each step whole, where WCSPH and ISPH sub-step), a
+//!   time step in which water falling from the fluid's height would move more than one
+//!   spacing: `dt √(2 g H) > l`.
+
+use super::error::FieldError;
+use super::schema::Model;
+use crate::math::Vec3;
+use crate::pipeline::World;
+
+/// Fewest particles across the fluid's smallest extent before a warning.
+pub const MIN_ACROSS: f64 = 5.0;
+/// Fewest spacings across a body in the fluid before a warning.
+pub const MIN_BODY: f64 = 2.0;
+
+/// The warnings of this module (module docs).
+pub fn warnings(model: &Model, world: &World) -> Vec<FieldError> {
+    let Some(f) = &world.fluid else {
+        return Vec::new();
+    };
+    if f.is_empty() {
+        return Vec::new();
+    }
+    let l = f.params.spacing;
+    let axes = if world.dofs == crate::body::Dofs::Planar {
+        2
+    } else {
+        3
+    };
+    let (lo, hi) = f.pos[..f.len()].iter().fold(
+        (Vec3::repeat(f64::INFINITY), Vec3::repeat(f64::NEG_INFINITY)),
+        |(lo, hi), p| (lo.inf(p), hi.sup(p)),
+    );
+    let mut out = Vec::new();
+    let (axis, extent) = (0..axes)
+        .map(|a| (a, hi[a] - lo[a] + l))
+        .fold((0, f64::INFINITY), |m, e| if e.1 < m.1 { e } else { m });
+    let across = extent / l;
+    if across < MIN_ACROSS {
+        out.push(*FieldError::new(
+            "fluid.spacing",
+            format!(
+                "the fluid is {across:.0} particles across along {} ({extent:.3e} m at spacing \
+                 {l} m, {} particles in all): too coarse for SPH to mean anything (a kernel \
+                 spans about 4 spacings); use a spacing of at most {:.3e} m (10 across)",
+                ["x", "y", "z"][axis],
+                f.len(),
+                extent / 10.0
+            ),
+        ));
+    }
+    out.extend(small_bodies(model, world, l));
+    if world.fluid_method.in_solve() {
+        let g = world.gravity.norm();
+        let height = world
+            .gravity
+            .try_normalize(0.0)
+            .map_or(0.0, |d| (hi - lo).dot(&d).abs());
+        let speed = (2.0 * g * height).sqrt();
+        if speed * world.dt > l {
+            out.push(*FieldError::new(
+                "time.dt",
+                format!(
+                    "water falling from the fluid's height ({height:.3} m) reaches {speed:.3} m/s \
+                     and would move {:.1} spacings in one step of {} s; the constraint method \
+                     takes each step whole: use dt ≤ {:.2e} s (half a spacing per step)",
+                    speed * world.dt / l,
+                    world.dt,
+                    0.5 * l / speed
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// Dynamic bodies (any may fall or be pushed into the fluid) less than [`MIN_BODY`] spacings
+/// across.
+fn small_bodies(model: &Model, world: &World, l: f64) -> Vec<FieldError> {
+    let planar = world.dofs == crate::body::Dofs::Planar;
+    let mut out = Vec::new();
+    for c in &world.geometry.colliders {
+        let b = &world.bodies[c.body];
+        if !b.is_dynamic() {
+            continue;
+        }
+        let pose = crate::math::to_pose(&(b.pose * c.local));
+        let aabb = c.shape.compute_aabb(&pose);
+        let (mn, mx) = (
+            crate::math::from_pv(aabb.mins),
+            crate::math::from_pv(aabb.maxs),
+        );
+        let size = (0..if planar { 2 } else { 3 })
+            .map(|a| mx[a] - mn[a])
+            .fold(f64::INFINITY, f64::min);
+        if size < MIN_BODY * l {
+            let path = model
+                .bodies
+                .iter()
+                .position(|d| d.name == b.name)
+                .map_or("bodies".to_string(), |i| format!("bodies[{i}].shape"));
+            out.push(*FieldError::new(
+                path,
+                format!(
+                    "body `{}` is {size:.3e} m across, {:.1} fluid spacings: its boundary \
+                     particles cannot resolve it in the fluid; use a spacing of at most {:.3e} m \
+                     (4 across)",
+                    b.name,
+                    size / l,
+                    size / 4.0
+                ),
+            ));
+        }
+    }
+    out
+}
