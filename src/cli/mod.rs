@@ -238,15 +238,33 @@ fn check(path: &Path, deny_warnings: bool) -> ExitCode {
         );
         outln!("  method      {}", world.fluid_method.describe());
         let gamma = f.params.velocity_filter;
-        outln!(
-            "  stabilise   velocity filter {} /s ({:.3} per step), shifting {}",
-            gamma,
-            -(-gamma * world.dt).exp_m1(),
-            f.params.shifting
-        );
+        if world
+            .fluid_method
+            .unused_fields()
+            .contains(&"velocity_filter")
+        {
+            outln!(
+                "  stabilise   shifting {} ({} applies no velocity filter)",
+                f.params.shifting,
+                world.fluid_method.name()
+            );
+        } else {
+            outln!(
+                "  stabilise   velocity filter {} /s ({:.3} per step), shifting {}",
+                gamma,
+                -(-gamma * world.dt).exp_m1(),
+                f.params.shifting
+            );
+        }
     }
     outln!("  rows at t=0 {rows} ({contacts} contact points)");
-    outln!("  solver      {}", world.solver.name());
+    let default = if model.solver.is_none() {
+        " (the default)"
+    } else {
+        ""
+    };
+    outln!("  solver      {}{default}", world.solver.describe());
+    outln!("  contacts    {}", world.contact_resolver.name());
     outln!(
         "  time        dt = {} s, end = {} s ({} steps)",
         model.time.dt.0,
@@ -371,6 +389,9 @@ fn run_checked(a: RunArgs) -> Result<ExitCode, ExitCode> {
             }
             outln!("{}", s.text.trim_end());
             outln!("  output           {}", out.display());
+            if model.output.animation {
+                animate(&out, world.fluid.is_some());
+            }
             ExitCode::SUCCESS
         }
         Err(e @ crate::io::run::RunError::OutOfBounds { .. }) => fail(3, e),
@@ -380,6 +401,27 @@ fn run_checked(a: RunArgs) -> Result<ExitCode, ExitCode> {
         }
         Err(e) => fail(1, e),
     })
+}
+
+/// `output.animation`: the run's frames as PNGs and a GIF in `out/render` (particles coloured
+/// by speed when there is a fluid). A failure to draw is a warning: the run's output stands.
+fn animate(out: &Path, fluid: bool) {
+    let opts = crate::io::render::RenderOptions {
+        field: if fluid {
+            crate::io::render::Field::Velocity
+        } else {
+            crate::io::render::Field::Pressure
+        },
+        gif: true,
+        ..Default::default()
+    };
+    match crate::io::render::render(out, &opts) {
+        Ok(s) => {
+            let gif = s.gif.map(|g| g.display().to_string()).unwrap_or_default();
+            outln!("  animation        {gif} ({} frames)", s.pngs.len());
+        }
+        Err(e) => errln!("warning: the animation was not drawn: {e}"),
+    }
 }
 
 /// Registers SIGINT and SIGTERM on the process's interruption flag ([`crate::interrupt`]): the

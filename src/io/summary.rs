@@ -91,6 +91,19 @@ pub(super) fn summary_text(world: &World, description: &str, summary: &RunSummar
         "  residual         max {:.3e} m/s; {} steps stopped at the iteration limit",
         s.max_residual, s.unconverged_steps
     );
+    if 2 * s.unconverged_steps > s.steps {
+        let advice = match &world.solver {
+            crate::solver::SolverChoice::Pgs(p) if p.max_iterations <= 50 => format!(
+                "PGS ran its fixed {} sweeps per step (a choice: the residual above is what they \
+                 leave); for a converged solve raise `solver.max_iterations` or use `Apgd()`",
+                p.max_iterations
+            ),
+            _ => "most steps stopped at the iteration cap: raise `solver.max_iterations`, or \
+                  loosen `solver.tolerance` if the residual above is small enough for the model"
+                .to_string(),
+        };
+        let _ = writeln!(t, "                   {advice}");
+    }
     if world.fluid.is_some() {
         let (c, at) = s.max_compression;
         let _ = writeln!(

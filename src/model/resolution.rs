@@ -2,8 +2,8 @@
 //!
 //! - the fluid fewer than [`MIN_ACROSS`] particles across its smallest extent (a kernel spans
 //!   about four spacings; the shipped models have 20–200 across);
-//! - a dynamic body less than [`MIN_BODY`] spacings across: its boundary particles cannot
-//!   resolve it in the fluid;
+//! - a dynamic body (or a beam's thickness) less than [`MIN_BODY`] spacings across: its
+//!   boundary particles cannot resolve it in the fluid;
 //! - with the constraint method (which takes each step whole, where WCSPH and ISPH sub-step), a
 //!   time step in which water falling from the fluid's height would move more than one
 //!   spacing: `dt √(2 g H) > l`.
@@ -84,9 +84,31 @@ pub fn warnings(model: &Model, world: &World) -> Vec<FieldError> {
 fn small_bodies(model: &Model, world: &World, l: f64) -> Vec<FieldError> {
     let planar = world.dofs == crate::body::Dofs::Planar;
     let mut out = Vec::new();
+    let of_beam = |name: &str| {
+        model.beams.iter().any(|bm| {
+            name.strip_prefix(bm.name.as_str())
+                .is_some_and(|r| r.starts_with('.'))
+        })
+    };
+    for (k, bm) in model.beams.iter().enumerate() {
+        if bm.thickness.0 < MIN_BODY * l * (1.0 - 1e-9) {
+            out.push(*FieldError::new(
+                format!("beams[{k}].thickness"),
+                format!(
+                    "beam `{}` is {:.3e} m thick, {:.1} fluid spacings: its elements' boundary \
+                     particles cannot resolve it in the fluid; use a spacing of at most {:.3e} m \
+                     (2 across)",
+                    bm.name,
+                    bm.thickness.0,
+                    bm.thickness.0 / l,
+                    bm.thickness.0 / 2.0
+                ),
+            ));
+        }
+    }
     for c in &world.geometry.colliders {
         let b = &world.bodies[c.body];
-        if !b.is_dynamic() {
+        if !b.is_dynamic() || of_beam(&b.name) {
             continue;
         }
         let pose = crate::math::to_pose(&(b.pose * c.local));
@@ -98,7 +120,7 @@ fn small_bodies(model: &Model, world: &World, l: f64) -> Vec<FieldError> {
         let size = (0..if planar { 2 } else { 3 })
             .map(|a| mx[a] - mn[a])
             .fold(f64::INFINITY, f64::min);
-        if size < MIN_BODY * l {
+        if size < MIN_BODY * l * (1.0 - 1e-9) {
             let path = model
                 .bodies
                 .iter()

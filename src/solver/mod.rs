@@ -184,6 +184,26 @@ impl SolverChoice {
         }
     }
 
+    /// What will run, in words: the solver with its tolerance (m/s) and iteration cap.
+    pub fn describe(&self) -> String {
+        match self {
+            SolverChoice::Pgs(p) => format!(
+                "PGS: stops at a residual of {:.3e} m/s or after {} sweeps{}",
+                p.tolerance,
+                p.max_iterations,
+                if p.multilevel {
+                    ", multilevel density correction"
+                } else {
+                    ""
+                }
+            ),
+            SolverChoice::Apgd(p) => format!(
+                "APGD: stops at a residual of {:.3e} m/s or after {} iterations",
+                p.tolerance, p.max_iterations
+            ),
+        }
+    }
+
     /// Checks the chosen solver's parameters.
     pub fn validate(&self) -> Result<(), crate::params::ParamError> {
         match self {

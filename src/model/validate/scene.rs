@@ -11,6 +11,12 @@ pub(super) fn validate(m: &Model) -> Checked {
     value(|| "scene.thickness".into(), s.thickness.check())?;
     value(|| "scene.gravity".into(), s.gravity.check())?;
     value(|| "output.every".into(), m.output.every.check())?;
+    if m.output.animation && !m.output.vtk {
+        return Err(FieldError::new(
+            "output.animation",
+            "the animation is drawn from the VTK frames; set `vtk: true` or leave `animation` out",
+        ));
+    }
     if t.dt.0 > t.end.0 {
         return Err(FieldError::new(
             "time.dt",
