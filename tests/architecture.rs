@@ -364,3 +364,40 @@ fn the_chain_rule_sees_an_import_of_a_later_stage() {
     );
     assert!(model_modules_named("use super::{at, item};", false).is_empty());
 }
+
+/// Every shipped model and study is mentioned by its file name somewhere in the book.
+#[test]
+fn the_book_mentions_every_model_and_study() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut book = String::new();
+    let mut pages = Vec::new();
+    fn md(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                md(&p, out);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                out.push(p);
+            }
+        }
+    }
+    md(&root.join("book/src"), &mut pages);
+    for p in pages {
+        book += &std::fs::read_to_string(p).unwrap();
+    }
+    let mut missing = Vec::new();
+    for dir in ["models", "models/studies"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_str().unwrap().to_string();
+            if p.extension().is_some_and(|x| x == "ron") && !book.contains(&name) {
+                missing.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "the book does not mention:\n{}",
+        missing.join("\n")
+    );
+}

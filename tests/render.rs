@@ -243,3 +243,17 @@ fn renders_a_planar_body_only_run_in_its_plane() {
         "air between the pivot and the bob"
     );
 }
+
+/// A run without particles (the pendulum): its frames are named `bodies_*`, and one frame is
+/// counted as one frame.
+#[test]
+fn a_body_only_run_renders_bodies_frames() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/pendulum_2d_pgs.ron");
+    let dir = run(&model, "0.02", "bodies");
+    let o = vcsim(&["render", dir.to_str().unwrap(), "--frames", "1..1"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(out.contains("rendered 1 frame into"), "{out}");
+    assert!(dir.join("render/bodies_000001.png").is_file());
+    let _ = std::fs::remove_dir_all(&dir);
+}

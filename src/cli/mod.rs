@@ -137,11 +137,12 @@ pub fn main() -> ExitCode {
                 Ok(s) => {
                     let range = s
                         .range
-                        .map(|(a, b)| format!(" (colour range {a} to {b})"))
+                        .map(|(a, b)| format!(" (colour range {a:.4} to {b:.4})"))
                         .unwrap_or_default();
+                    let n = s.pngs.len();
                     outln!(
-                        "rendered {} frames into {} in {:.2} s{range}",
-                        s.pngs.len(),
+                        "rendered {n} frame{} into {} in {:.2} s{range}",
+                        if n == 1 { "" } else { "s" },
                         s.out.display(),
                         start.elapsed().as_secs_f64(),
                     );

@@ -72,11 +72,13 @@ pub fn plot_panels(path: &Path, t: &[Real], panels: &[Panel]) -> Result<(), Stri
             let pad = ((hi - lo) * 0.05).max(1e-9 * hi.abs().max(lo.abs()).max(1e-12));
             let span = hi - lo + 2.0 * pad;
             let plain = (1e-2..1e5).contains(&hi.abs().max(lo.abs())) && span > 1e-3;
+            // As many decimals as the ticks' spacing (about a tenth of the span) needs.
+            let decimals = (-(span / 10.0).log10().floor()).clamp(0.0, 6.0) as usize;
             let fmt = move |y: &Real| {
                 if plain {
-                    format!("{y:.4}")
+                    format!("{y:.decimals$}")
                 } else {
-                    format!("{y:.3e}")
+                    format!("{y:.2e}")
                 }
             };
             let mut chart = ChartBuilder::on(cell)

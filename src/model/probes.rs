@@ -21,6 +21,10 @@ pub enum ProbeDef {
     Velocity(String),
     /// Angular velocity of a body (rad/s).
     AngularVelocity(String),
+    /// Orientation of a body's frame as a rotation vector, axis times angle (rad, the angle in
+    /// [0, π]): columns `<body>.rot.x`, `.y`, `.z`; in 2D `.rot.z` is the angle about z in
+    /// (−π, π] (it wraps when a body turns past half a turn).
+    Orientation(String),
     /// Constraint force of a joint on its second body (N).
     JointForce(String),
     /// Kinetic, potential and total energy of all bodies (J).
@@ -90,6 +94,7 @@ fn resolve(def: &ProbeDef, model: &Model, world: &World) -> Result<Probe, String
         ProbeDef::Position(n) => Probe::Position(body(n)?),
         ProbeDef::Velocity(n) => Probe::Velocity(body(n)?),
         ProbeDef::AngularVelocity(n) => Probe::AngularVelocity(body(n)?),
+        ProbeDef::Orientation(n) => Probe::Orientation(body(n)?),
         ProbeDef::JointForce(n) => Probe::JointForce(
             world
                 .joint(n)

@@ -19,6 +19,8 @@ pub enum Probe {
     Velocity(usize),
     /// Angular velocity of body `i` (rad/s).
     AngularVelocity(usize),
+    /// Orientation of body `i`'s frame as a rotation vector (rad).
+    Orientation(usize),
     /// Constraint force of joint `i` on its second body (N).
     JointForce(usize),
     /// Kinetic, potential and total energy (J).
@@ -69,6 +71,12 @@ impl Probe {
             Probe::AngularVelocity(i) => {
                 format!("angular velocity of {} (rad/s)", world.bodies[*i].name)
             }
+            Probe::Orientation(i) => {
+                format!(
+                    "orientation of {}, axis × angle (rad)",
+                    world.bodies[*i].name
+                )
+            }
             Probe::JointForce(i) => format!("force of joint {} (N)", world.joints[*i].name),
             Probe::Energy => "energy (J)".to_string(),
             Probe::Front(_) => "surge front (m)".to_string(),
@@ -106,6 +114,7 @@ impl Probe {
             Probe::Position(i) => xyz(format!("{}.pos", world.bodies[*i].name)),
             Probe::Velocity(i) => xyz(format!("{}.vel", world.bodies[*i].name)),
             Probe::AngularVelocity(i) => xyz(format!("{}.angvel", world.bodies[*i].name)),
+            Probe::Orientation(i) => xyz(format!("{}.rot", world.bodies[*i].name)),
             Probe::JointForce(i) => xyz(format!("{}.force", world.joints[*i].name)),
             Probe::Energy => vec!["kinetic".into(), "potential".into(), "total".into()],
             Probe::Front(d) => vec![format!("front({} {} {})", d.x, d.y, d.z)],
@@ -226,6 +235,7 @@ impl Probe {
             Probe::Position(i) => world.bodies[*i].com(),
             Probe::Velocity(i) => world.bodies[*i].lin_vel,
             Probe::AngularVelocity(i) => world.bodies[*i].ang_vel,
+            Probe::Orientation(i) => world.bodies[*i].frame_pose().rotation.scaled_axis(),
             Probe::JointForce(i) => world.joints[*i].force,
             Probe::Energy => {
                 let (k, p) = (world.kinetic_energy(), world.potential_energy());

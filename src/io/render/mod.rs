@@ -233,7 +233,13 @@ pub fn render(run_dir: &Path, opts: &RenderOptions) -> Result<RenderSummary, Ren
         .par_iter()
         .map(|fr| layout.draw(fr, range))
         .collect::<Result<_, String>>()?;
-    let stem = opts.field.array();
+    // Files are named by what they show: the coloured field, or the bodies of a run without
+    // particles.
+    let stem = if coloured {
+        opts.field.array()
+    } else {
+        "bodies"
+    };
     let pngs: Vec<PathBuf> = images
         .par_iter()
         .enumerate()

@@ -19,9 +19,10 @@ pub(super) fn validate(
         let fail = |msg: String| Err(FieldError::named(item("probes", k), "probes", msg));
         let no_fluid = "this probe measures the fluid, and the model has no `fluid`";
         let (name, is_joint) = match p {
-            ProbeDef::Position(n) | ProbeDef::Velocity(n) | ProbeDef::AngularVelocity(n) => {
-                (n, false)
-            }
+            ProbeDef::Position(n)
+            | ProbeDef::Velocity(n)
+            | ProbeDef::AngularVelocity(n)
+            | ProbeDef::Orientation(n) => (n, false),
             ProbeDef::JointForce(n) => (n, true),
             ProbeDef::Repose(n) => {
                 if planar {
