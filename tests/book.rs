@@ -1,0 +1,138 @@
+//! The book is checked like code: every relative link and include of `book/src` points at a
+//! file that exists, every shipped model and study is mentioned, and — where mdBook is
+//! installed (CI installs it; `VCSIM_REQUIRE_MDBOOK=1` makes it required) — `mdbook build`
+//! succeeds.
+
+use std::path::{Path, PathBuf};
+
+fn pages() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src"),
+        &mut out,
+    );
+    out.sort();
+    out
+}
+
+/// The targets of `](target)` links and `{{#include target}}` of a page, outside code blocks.
+fn targets(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_code = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if in_code {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(i) = rest.find("](") {
+            let after = &rest[i + 2..];
+            let Some(j) = after.find(')') else { break };
+            out.push(after[..j].trim().to_string());
+            rest = &after[j..];
+        }
+        if let Some(i) = line.find("{{#include ") {
+            let after = &line[i + 11..];
+            if let Some(j) = after.find("}}") {
+                out.push(after[..j].trim().split(':').next().unwrap().to_string());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn every_link_and_include_of_the_book_resolves() {
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for t in targets(&text) {
+            if t.contains("://") || t.starts_with('#') || t.starts_with("mailto:") || t.is_empty() {
+                continue;
+            }
+            let file = t.split('#').next().unwrap();
+            let path = page.parent().unwrap().join(file);
+            checked += 1;
+            if !path.exists() {
+                broken.push(format!("{}: {t}", page.display()));
+            }
+        }
+    }
+    assert!(
+        checked > 50,
+        "only {checked} links found: is the parser right?"
+    );
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+/// Every shipped model and study is mentioned by its file name somewhere in the book.
+#[test]
+fn the_book_mentions_every_model_and_study() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let book: String = pages()
+        .iter()
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .collect();
+    let mut missing = Vec::new();
+    for dir in ["models", "models/studies"] {
+        for e in std::fs::read_dir(root.join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_str().unwrap().to_string();
+            if p.extension().is_some_and(|x| x == "ron") && !book.contains(&name) {
+                missing.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "the book does not mention:\n{}",
+        missing.join("\n")
+    );
+}
+
+#[test]
+fn the_book_builds() {
+    let required = std::env::var_os("VCSIM_REQUIRE_MDBOOK").is_some();
+    let found = std::process::Command::new("mdbook")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !found {
+        assert!(
+            !required,
+            "VCSIM_REQUIRE_MDBOOK is set and mdbook is not installed"
+        );
+        eprintln!("mdbook is not installed: the book's build is not checked here (CI checks it)");
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dest = std::env::temp_dir().join(format!("vcsim-book-{}", std::process::id()));
+    let out = std::process::Command::new("mdbook")
+        .arg("build")
+        .arg(root.join("book"))
+        .arg("--dest-dir")
+        .arg(&dest)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dest);
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "mdbook build failed:\n{log}");
+    // mdBook reports a missing include or a broken SUMMARY entry as an error or a warning.
+    for bad in ["ERROR", "WARN"] {
+        assert!(!log.contains(bad), "mdbook build reported problems:\n{log}");
+    }
+}
