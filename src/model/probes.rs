@@ -42,7 +42,8 @@ pub enum ProbeDef {
     /// Fraction of a body's volume below the free surface (0–1). The surface height (against
     /// gravity) is half a spacing above the mean top particle of horizontal bins of width l,
     /// over the fluid farther from the body than its horizontal extent plus one kernel support;
-    /// meant for bodies floating in a tank; NaN where it cannot be measured.
+    /// meant for bodies floating in a tank; NaN where it cannot be measured, and for a body
+    /// with no fluid around it seen along gravity (not in the fluid at all).
     Submerged(String),
     /// Kinetic, potential (relative to the origin) and total energy of the fluid (J).
     FluidEnergy,

@@ -120,15 +120,20 @@ impl Fluid {
         }
         let (c1, c2) = (c.dot(&e1), c.dot(&e2));
         let planar = self.params.planar;
-        tops.retain(|&(k1, k2), _| {
+        let distance = |&(k1, k2): &(i64, i64)| {
             let d1 = (k1 as Real + 0.5) * l - c1;
             let d2 = if planar {
                 0.0
             } else {
                 (k2 as Real + 0.5) * l - c2
             };
-            (d1 * d1 + d2 * d2).sqrt() > far + l
-        });
+            (d1 * d1 + d2 * d2).sqrt()
+        };
+        if !tops.keys().any(|k| distance(k) <= far + 2.0 * l) {
+            // No fluid around the body, seen from above: it is not in the fluid at all.
+            return Real::NAN;
+        }
+        tops.retain(|k, _| distance(k) > far + l);
         if tops.is_empty() {
             // No fluid far enough from the body to read the free surface from.
             return Real::NAN;
