@@ -3,27 +3,10 @@
 //! installed (CI installs it; `VCSIM_REQUIRE_MDBOOK=1` makes it required) — `mdbook build`
 //! succeeds.
 
-use std::path::{Path, PathBuf};
+mod common;
 
-fn pages() -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "md") {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src"),
-        &mut out,
-    );
-    out.sort();
-    out
-}
+use common::book_pages as pages;
+use std::path::Path;
 
 /// The targets of `](target)` links and `{{#include target}}` of a page, outside code blocks.
 fn targets(text: &str) -> Vec<String> {

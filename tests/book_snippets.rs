@@ -5,6 +5,8 @@
 //! that supplies what it leaves out: a body or a joint in a model's list, `method: ..` lines in
 //! a fluid, other top-level fields in a model (each tried in 3D, then in 2D).
 
+mod common;
+
 use std::path::Path;
 
 /// Names snippets may refer to: materials, bodies (`ball`, `base`, `arm`, `floor`) and a joint.
@@ -175,21 +177,7 @@ fn study(text: &str) -> Result<(), String> {
 
 #[test]
 fn every_ron_snippet_of_the_book_loads() {
-    let mut pages = Vec::new();
-    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-        for e in std::fs::read_dir(dir).unwrap() {
-            let p = e.unwrap().path();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "md") {
-                out.push(p);
-            }
-        }
-    }
-    walk(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src"),
-        &mut pages,
-    );
+    let pages = common::book_pages();
     let (mut count, mut bad) = (0, Vec::new());
     for page in pages {
         let text = std::fs::read_to_string(&page).unwrap();

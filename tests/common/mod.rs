@@ -109,3 +109,24 @@ pub fn files_in(folder: &str) -> Vec<std::path::PathBuf> {
     files.sort();
     files
 }
+
+/// The book's pages: every `.md` file under `book/src`, sorted.
+pub fn book_pages() -> Vec<std::path::PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src"),
+        &mut out,
+    );
+    out.sort();
+    out
+}
