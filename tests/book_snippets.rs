@@ -68,7 +68,7 @@ fn top_keys(text: &str) -> Vec<String> {
     keys
 }
 
-fn check_snippet(page: &Path, text: &str) -> Result<(), String> {
+fn check_snippet(text: &str) -> Result<(), String> {
     let t = text.trim().trim_end_matches(',');
     if t.starts_with("Model(") {
         return either(|planar| {
@@ -122,7 +122,6 @@ fn check_snippet(page: &Path, text: &str) -> Result<(), String> {
         }
         return Ok(());
     }
-    let _ = page;
     either(|planar| {
         let mut parts = vec![t.to_string()];
         let has = |k: &str| keys.iter().any(|x| x == k);
@@ -186,7 +185,7 @@ fn every_ron_snippet_of_the_book_loads() {
             let after = &rest[i + 7..];
             let end = after.find("```").expect("a closed block");
             count += 1;
-            if let Err(e) = check_snippet(&page, &after[..end]) {
+            if let Err(e) = check_snippet(&after[..end]) {
                 bad.push(format!("{}:\n{}\n{e}", page.display(), &after[..end]));
             }
             rest = &after[end + 3..];
