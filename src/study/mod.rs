@@ -1,7 +1,7 @@
 //! Comparative method studies: one RON file names a base model, axes that change any of its
 //! fields, the metrics to take from each case, references to compare with and the figures to
 //! draw; `vcsim study` runs the cases (in parallel, resumably, across a cluster) and writes
-//! `table.csv`, `report.md` and the figures. The book's chapter "Studies" documents the file.
+//! `table.csv`, `table.md`, `report.md` and the figures. The book's chapter "Studies" documents the file.
 //!
 //! Stages, one way: [`expand`] (read the file, splice each case's changes into the model's
 //! text with [`splice`], check every case like a model file) → [`exec`] (run the cases, each
@@ -173,7 +173,7 @@ pub struct Written {
     pub counts: (usize, usize, usize),
 }
 
-/// Writes `table.csv`, `report.md` and the figures of the cases in `out`.
+/// Writes `table.csv`, `table.md`, `report.md` and the figures of the cases in `out`.
 pub fn write_report(
     study: &Study,
     refs: &[Reference],
@@ -204,6 +204,16 @@ pub fn write_report(
         figures: &figures,
         notes: &notes,
     };
+    // The table with the failures and the figures' notes below it, for a page to include.
+    let mut table_md = report::table_md(study, &rows);
+    let below: Vec<String> = report::problems(study, &rows)
+        .into_iter()
+        .chain(notes.iter().map(|n| format!("- {n}")))
+        .collect();
+    if !below.is_empty() {
+        table_md.push_str(&format!("\n{}\n", below.join("\n")));
+    }
+    result::write_atomic(&out.join("table.md"), &table_md)?;
     let report = out.join("report.md");
     result::write_atomic(&report, &report::report_md(study, &rows, &info))?;
     let count = |s: &str| rows.iter().filter(|r| r.status() == s).count();

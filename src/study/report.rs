@@ -193,6 +193,56 @@ pub fn now_utc() -> String {
     )
 }
 
+/// The report's table alone (a Markdown table, metrics to four significant digits): with the
+/// figures' notes below it, `table.md`, for a page to include (`{{#include}}` in the book).
+pub fn table_md(study: &Study, rows: &[Row]) -> String {
+    let defs = metric_defs(study);
+    let mut s = String::new();
+    let mut head = vec!["case".to_string()];
+    head.extend(study.axes.iter().map(|a| a.name.clone()));
+    head.push("status".into());
+    head.extend(defs.iter().map(metrics::name));
+    let _ = writeln!(s, "| {} |", head.join(" | "));
+    let _ = writeln!(s, "|{}", "---|".repeat(head.len()));
+    for r in rows {
+        let mut cells = label_cells(study, r);
+        cells.extend(
+            r.metrics
+                .iter()
+                .map(|m| m.as_ref().map(|v| sig(*v)).unwrap_or_else(|_| "—".into())),
+        );
+        let _ = writeln!(
+            s,
+            "| {} |",
+            cells
+                .iter()
+                .map(|c| c.replace('|', "\\|"))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
+    }
+    s
+}
+
+/// The failed cases and the metrics a finished case lacks, one line each (`- ...`).
+pub fn problems(study: &Study, rows: &[Row]) -> Vec<String> {
+    let defs = metric_defs(study);
+    let mut problems = Vec::new();
+    for r in rows {
+        let label = &study.cases[r.case].label;
+        if let Some(Status::Failed(why)) = r.result.as_ref().map(|x| &x.status) {
+            problems.push(format!("- `{label}` failed: {why}"));
+        } else if r.done() {
+            for (d, m) in defs.iter().zip(&r.metrics) {
+                if let Err(e) = m {
+                    problems.push(format!("- `{label}`, {}: {e}", metrics::name(d)));
+                }
+            }
+        }
+    }
+    problems
+}
+
 /// What `report.md` needs besides the rows.
 pub struct ReportInfo<'a> {
     /// The command that made the report.
@@ -205,7 +255,6 @@ pub struct ReportInfo<'a> {
 
 /// `report.md`.
 pub fn report_md(study: &Study, rows: &[Row], info: &ReportInfo) -> String {
-    let defs = metric_defs(study);
     let mut s = String::new();
     let title = study
         .path
@@ -245,42 +294,8 @@ pub fn report_md(study: &Study, rows: &[Row], info: &ReportInfo) -> String {
         sig(wall)
     );
     let _ = writeln!(s, "## Table\n");
-    let mut head = vec!["case".to_string()];
-    head.extend(study.axes.iter().map(|a| a.name.clone()));
-    head.push("status".into());
-    head.extend(defs.iter().map(metrics::name));
-    let _ = writeln!(s, "| {} |", head.join(" | "));
-    let _ = writeln!(s, "|{}", "---|".repeat(head.len()));
-    for r in rows {
-        let mut cells = label_cells(study, r);
-        cells.extend(
-            r.metrics
-                .iter()
-                .map(|m| m.as_ref().map(|v| sig(*v)).unwrap_or_else(|_| "—".into())),
-        );
-        let _ = writeln!(
-            s,
-            "| {} |",
-            cells
-                .iter()
-                .map(|c| c.replace('|', "\\|"))
-                .collect::<Vec<_>>()
-                .join(" | ")
-        );
-    }
-    let mut problems = Vec::new();
-    for r in rows {
-        let label = &study.cases[r.case].label;
-        if let Some(Status::Failed(why)) = r.result.as_ref().map(|x| &x.status) {
-            problems.push(format!("- `{label}` failed: {why}"));
-        } else if r.done() {
-            for (d, m) in defs.iter().zip(&r.metrics) {
-                if let Err(e) = m {
-                    problems.push(format!("- `{label}`, {}: {e}", metrics::name(d)));
-                }
-            }
-        }
-    }
+    s.push_str(&table_md(study, rows));
+    let problems = problems(study, rows);
     if !problems.is_empty() {
         let _ = writeln!(
             s,
