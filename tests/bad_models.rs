@@ -33,6 +33,11 @@ fn every_bad_model_gives_a_located_error_and_exit_code_2() {
         "expected the whole set of bad models, found {}",
         files.len()
     );
+    common::quotes::assert_quotes(
+        "validation.md",
+        "malformed models (`bad_models.rs`)",
+        &[format!("| {} malformed models", files.len())],
+    );
     for path in files {
         let text = std::fs::read_to_string(&path).unwrap();
         let (line, field) = expectation(&text);

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{run_until, world};
+use common::{quotes, run_until, world};
 use vcsim::math::Vec3;
 
 /// The first time (s) the tip of the plate moves more than 1 mm, its largest downstream
@@ -39,11 +39,31 @@ fn impact(model: &str, end: f64) -> (f64, f64, f64) {
 
 #[test]
 fn a_breaking_water_column_bends_the_plate_at_the_first_impact_time() {
+    let (mut firsts, mut worst_gap) = (Vec::new(), 0.0f64);
     for model in ["elastic_plate_2d_pgs.ron", "elastic_plate_2d_wcsph.ron"] {
         let (first, most, gap) = impact(model, 0.42);
+        firsts.push(format!("{first:.3} s"));
+        worst_gap = worst_gap.max(gap);
         eprintln!("{model}: first impact at {first:.3} s, tip {most:.4} m downstream, largest hinge gap {gap:.1e} m");
         assert!((first - 0.32).abs() <= 0.05, "first impact at {first} s");
         assert!(most > 0.01 && most < 0.09, "tip displaced {most} m");
         assert!(gap < 1e-3, "a hinge opened by {gap} m");
     }
+    quotes::assert_quotes(
+        "examples/beams.md",
+        "`tests/beam_in_water.rs` checks it",
+        &[format!(
+            "comes at {} with the constraint method and {} with WCSPH",
+            firsts[0], firsts[1]
+        )],
+    );
+    quotes::assert_quotes(
+        "validation.md",
+        "water column against an elastic plate",
+        &[format!(
+            "| {}; gap ≤ {} m |",
+            firsts.join(" / "),
+            quotes::sci(worst_gap, 2)
+        )],
+    );
 }

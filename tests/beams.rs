@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{run_until, world};
+use common::{quotes, run_until, world};
 use vcsim::math::Vec3;
 use vcsim::World;
 
@@ -87,6 +87,11 @@ fn static_error_with(planar: bool, deg: f64, n: u32, solver: Option<&str>) -> (f
     let p = tip(&w, n, l / n as f64);
     // Load per length q = ρ g T W; I = W T³/12 (the width W cancels).
     let exact = rho * 9.81 * t * l.powi(4) / (8.0 * e * t.powi(3) / 12.0);
+    quotes::assert_quotes(
+        "examples/beams.md",
+        "`δ = q L⁴/(8EI) = ",
+        &[format!("`δ = q L⁴/(8EI) = {}", quotes::sci(exact, 5))],
+    );
     let down = if planar {
         Vec3::new(s, -c, 0.0)
     } else {
@@ -120,6 +125,7 @@ fn a_cantilever_under_its_own_weight_deflects_as_euler_bernoulli() {
             "tip deflection off by {:.3} %",
             100.0 * err
         );
+        quote_static(err);
     }
     // APGD reaches the same rest state (one scale per row in the beam's block).
     let apgd = "Apgd(max_iterations: 3000, tolerance: 1e-10)";
@@ -131,6 +137,16 @@ fn a_cantilever_under_its_own_weight_deflects_as_euler_bernoulli() {
     assert!(
         speed < 1e-6 && err.abs() < 0.005,
         "APGD: {err}, {speed} m/s"
+    );
+    quote_static(err);
+}
+
+/// The validation page quotes one static error for every case.
+fn quote_static(err: f64) {
+    quotes::assert_quotes(
+        "validation.md",
+        "beam under its own weight",
+        &[format!("{} in every case", quotes::signed_pct(err, 3))],
     );
 }
 
@@ -152,6 +168,16 @@ fn the_static_tip_deflection_converges_in_the_number_of_elements_at_second_order
         );
     }
     assert!(errs[3].abs() < 0.001, "N = 40: {:.3} %", 100.0 * errs[3]);
+    let shown: Vec<String> = errs
+        .iter()
+        .zip([2, 2, 2, 3])
+        .map(|(&e, d)| format!("{:+.*}", d, 100.0 * e))
+        .collect();
+    quotes::assert_quotes(
+        "validation.md",
+        "the same, N = 5 / 10 / 20 / 40",
+        &[format!("| {} % |", shown.join(" / "))],
+    );
 }
 
 /// Tip displacement series (across the beam, m) of 003's free oscillation with `n` elements,
@@ -202,6 +228,15 @@ fn euler_bernoulli_period() -> f64 {
 #[test]
 fn the_free_oscillation_has_the_euler_bernoulli_period_and_keeps_its_amplitude() {
     let exact = euler_bernoulli_period();
+    quotes::assert_quotes(
+        "examples/beams.md",
+        "Euler–Bernoulli period `2π/ω₁",
+        &[format!(
+            "`2π/ω₁ = {exact:.5} s`, `ω₁ = (1.8751/L)² √(EI/ρA) = {:.2} rad/s`",
+            2.0 * std::f64::consts::PI / exact
+        )],
+    );
+    let (mut shown, mut worst_decay) = (Vec::new(), 0.0f64);
     for n in [10, 20, 40] {
         let s = oscillation(n, 0.001, "Conservative", 7.0 * exact);
         let (up, peaks) = crossings_and_peaks(&s);
@@ -221,13 +256,25 @@ fn the_free_oscillation_has_the_euler_bernoulli_period_and_keeps_its_amplitude()
             "conservative hinges lost {:.3} % of the amplitude",
             100.0 * decay
         );
+        shown.push(format!("{:+.2}", 100.0 * err));
+        worst_decay = worst_decay.max(decay.abs());
     }
+    quotes::assert_quotes(
+        "validation.md",
+        "free oscillation, 003 §4.2",
+        &[format!(
+            "| {} %; loss ≤ {} |",
+            shown.join(" / "),
+            quotes::pct(worst_decay, 2)
+        )],
+    );
 }
 
 #[test]
 fn implicit_hinges_damp_each_period_as_backward_euler_predicts() {
     let exact = euler_bernoulli_period();
     let omega = 2.0 * std::f64::consts::PI / exact;
+    let mut shown = Vec::new();
     for dt in [0.001, 0.004] {
         let s = oscillation(20, dt, "Implicit", 7.0 * exact);
         let (_, peaks) = crossings_and_peaks(&s);
@@ -242,5 +289,15 @@ fn implicit_hinges_damp_each_period_as_backward_euler_predicts() {
             ((1.0 - per_period) / (1.0 - predicted) - 1.0).abs() < 0.2,
             "decay per period {per_period} vs {predicted}"
         );
+        shown.push(format!(
+            "{} vs {}",
+            quotes::pct(1.0 - per_period, 2),
+            quotes::pct(1.0 - predicted, 2)
+        ));
     }
+    quotes::assert_quotes(
+        "validation.md",
+        "the same, implicit hinges",
+        &[format!("| {} |", shown.join("; "))],
+    );
 }

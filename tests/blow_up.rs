@@ -2,6 +2,8 @@
 //! long (dt = 0.05 s instead of 5e-4 s) stops with exit code 3, a diagnostic that names the bound
 //! it left, and the output written up to there (frames, `.pvd`, summary).
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -34,6 +36,18 @@ fn dam_break_with_a_huge_time_step_stops_with_exit_3() {
     assert!(
         stderr.contains("fluid particle"),
         "and the worst particle: {stderr}"
+    );
+    // `max_cfl = 7.2547e0 exceeds`: the validation page rounds it.
+    let cfl: f64 = stderr
+        .split("max_cfl = ")
+        .nth(1)
+        .and_then(|r| r.split(' ').next())
+        .and_then(|v| v.parse().ok())
+        .expect("the value of max_cfl");
+    common::quotes::assert_quotes(
+        "validation.md",
+        "dam break at dt = 0.05 s",
+        &[format!("`max_cfl` = {cfl:.1} after step 1")],
     );
     let pvd = std::fs::read_to_string(out_dir.join("fluid.pvd")).unwrap();
     let frames = pvd.matches("<DataSet").count();

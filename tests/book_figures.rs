@@ -1,7 +1,9 @@
 //! The deterministic figures the book quotes from a run match a fresh run of that model: the
 //! pile's summary in "Getting started" (mean and largest iteration count, largest residual,
-//! steps at the iteration limit) and the same figures in the pile example's text. Wall times
-//! are quoted as measured and are not checked.
+//! steps at the iteration limit) and the same figures in the pile example's text; the stack's
+//! iteration counts. Wall times are not quoted from runs.
+
+mod common;
 
 use std::path::Path;
 use std::process::Command;
@@ -67,4 +69,182 @@ fn the_pile_figures_in_the_book_match_a_fresh_run() {
         );
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The run summary of a fresh `vcsim run --quiet` of a shipped model (output in a temporary
+/// folder, removed).
+fn summary_of(model: &str) -> String {
+    summary_with(model, |t| t)
+}
+
+/// The same, with the model's text changed by `edit` first.
+fn summary_with(model: &str, edit: impl Fn(String) -> String) -> String {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!(
+        "vcsim-book-{}-{}-{run}",
+        model.trim_end_matches(".ron"),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string(root.join("models").join(model)).unwrap();
+    let path = dir.join(model);
+    std::fs::write(&path, edit(text)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_vcsim"))
+        .args(["run", "--quiet"])
+        .arg(&path)
+        .arg("--out")
+        .arg(dir.join("run"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{model}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn the_stack_iteration_counts_in_the_book_match_fresh_runs() {
+    for (model, anchor) in [
+        ("stack_pgs.ron", "| PGS (500 sweeps max"),
+        ("stack_apgd.ron", "| APGD (1000 max"),
+    ] {
+        let summary = summary_of(model);
+        let mean: f64 = first_number(line_after(&summary, "iterations "), "mean ");
+        let res = line_after(&summary, "residual ");
+        let capped: u64 = first_number(res, "; ");
+        let steps = line_after(&summary, "steps ")
+            .split_whitespace()
+            .nth(1)
+            .unwrap();
+        common::quotes::assert_quotes(
+            "examples/stack.md",
+            anchor,
+            &[format!("| {mean:.1} | {capped} of {steps} |")],
+        );
+    }
+}
+
+#[test]
+fn the_unscaled_stack_iteration_count_in_the_book_matches_a_fresh_run() {
+    let summary = summary_with("stack_apgd.ron", |t| {
+        t.replace(
+            "tolerance: 1e-10)",
+            "tolerance: 1e-10, diagonal_scaling: false)",
+        )
+    });
+    let mean: f64 = first_number(line_after(&summary, "iterations "), "mean ");
+    common::quotes::assert_quotes(
+        "examples/stack.md",
+        "diagonal_scaling: false)` needs",
+        &[format!("needs a mean of {mean:.1} iterations")],
+    );
+}
+
+/// The probe series of a fresh `vcsim run` of a shipped model: the column named `name` as
+/// (t, value) pairs, for each name in `names`.
+fn probes_of(model: &str, names: &[&str]) -> Vec<Vec<(f64, f64)>> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = std::env::temp_dir().join(format!(
+        "vcsim-book-probes-{}-{}",
+        model.trim_end_matches(".ron"),
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(env!("CARGO_BIN_EXE_vcsim"))
+        .args(["run", "--quiet"])
+        .arg(root.join("models").join(model))
+        .arg("--out")
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{model}");
+    let text = std::fs::read_to_string(dir.join("probes.csv")).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| l.split(',').map(|v| v.parse().unwrap()).collect())
+        .collect();
+    names
+        .iter()
+        .map(|n| {
+            let k = head
+                .iter()
+                .position(|h| h == n)
+                .unwrap_or_else(|| panic!("{model}: no probe column {n} in {head:?}"));
+            rows.iter().map(|r| (r[0], r[k])).collect()
+        })
+        .collect()
+}
+
+/// The value of a series at time `t` (a sample there).
+fn at(series: &[(f64, f64)], t: f64) -> f64 {
+    series
+        .iter()
+        .find(|s| (s.0 - t).abs() < 1e-9)
+        .unwrap_or_else(|| panic!("no sample at t = {t}"))
+        .1
+}
+
+#[test]
+fn the_incline_speeds_in_the_book_match_a_fresh_run() {
+    let p = probes_of(
+        "incline_pgs.ron",
+        &[
+            "slider.vel.x",
+            "slider.vel.y",
+            "sticker.vel.x",
+            "sticker.vel.y",
+        ],
+    );
+    let slider = at(&p[0], 1.0).hypot(at(&p[1], 1.0));
+    let sticker = at(&p[2], 1.0).hypot(at(&p[3], 1.0));
+    let th = 30f64.to_radians();
+    let a = 9.81 * (th.sin() - 0.3 * th.cos());
+    common::quotes::assert_quotes(
+        "examples/incline.md",
+        "At t = 1 s the slider's speed",
+        &[format!(
+            "the slider's speed is {slider:.4} m/s, the sticker's {} m/s",
+            common::quotes::sci(sticker, 1)
+        )],
+    );
+    common::quotes::assert_quotes(
+        "examples/incline.md",
+        "acceleration `g (sin 30° − 0.3 cos 30°)",
+        &[format!("= {a:.4} m/s²")],
+    );
+}
+
+#[test]
+fn the_slider_and_spring_figures_in_the_book_match_fresh_runs() {
+    let p = probes_of(
+        "slider_prismatic_apgd.ron",
+        &["slider.vel.x", "slider.vel.y", "slider.vel.z"],
+    );
+    let v = p.iter().map(|s| at(s, 0.5).powi(2)).sum::<f64>().sqrt();
+    common::quotes::assert_quotes(
+        "examples/joints-misc.md",
+        "**Prismatic joint and kinematic body**",
+        &[format!("(measured: speed {v:.4} m/s at 0.5 s)")],
+    );
+    // The ball's height: mean time between successive maxima.
+    let y = &probes_of("spring_mass_compliant_pgs.ron", &["ball.pos.z"])[0];
+    let peaks: Vec<f64> = (1..y.len() - 1)
+        .filter(|&i| y[i].1 > y[i - 1].1 && y[i].1 >= y[i + 1].1)
+        .map(|i| y[i].0)
+        .collect();
+    assert!(peaks.len() >= 3, "the ball oscillates: maxima at {peaks:?}");
+    let period = (peaks[peaks.len() - 1] - peaks[0]) / (peaks.len() - 1) as f64;
+    common::quotes::assert_quotes(
+        "examples/joints-misc.md",
+        "**Compliant fixed joint**",
+        &[format!("(measured: {period:.2} s between maxima")],
+    );
 }

@@ -27,6 +27,7 @@ fn incline(planar: bool, solver: &str, mu: f64) -> (f64, f64) {
 
 fn check_incline(planar: bool) {
     let th = 30f64.to_radians();
+    let (mut worst_err, mut worst_drift) = (0.0f64, 0.0f64);
     for solver in SOLVERS {
         let (a, _) = incline(planar, solver, 0.3);
         let exact = G * (th.sin() - 0.3 * th.cos());
@@ -36,7 +37,19 @@ fn check_incline(planar: bool) {
         let (_, drift) = incline(planar, solver, 0.7);
         eprintln!("planar={planar} {solver}: μ=0.7 drift over 2 s = {drift:.2e} m");
         assert!(drift < 1e-3, "sticking block drifted {drift} m");
+        worst_err = worst_err.max(err);
+        worst_drift = worst_drift.max(drift);
     }
+    quotes::assert_quotes(
+        "validation.md",
+        "block on a 30° incline",
+        &[format!(
+            "{}: error ≤ {}, drift ≤ {} m",
+            if planar { "planar" } else { "3D" },
+            quotes::sci(worst_err, 2),
+            quotes::sci(worst_drift, 2)
+        )],
+    );
 }
 
 #[test]
@@ -91,6 +104,11 @@ fn ball_rebounds_with_restitution_half() {
             let r = bounce_ratio(planar, solver);
             eprintln!("planar={planar} {solver}: rebound ratio {r:.5}");
             assert!((r - 0.5).abs() < 0.02 * 0.5, "rebound ratio {r}");
+            quotes::assert_quotes(
+                "validation.md",
+                "ball dropped, e = 0.5",
+                &[format!("| {} (", quotes::fixed(r, 5))],
+            );
         }
     }
 }
@@ -134,13 +152,28 @@ fn stack_drift(planar: bool, solver: &str) -> f64 {
 
 #[test]
 fn stack_of_ten_cubes_rests() {
+    let mut apgd = 0.0f64;
+    let mut quoted = Vec::new();
     for planar in [false, true] {
         for solver in SOLVERS {
             let d = stack_drift(planar, solver);
             eprintln!("planar={planar} {solver}: top cube moved at most {d:.3e} m in 10 s");
             assert!(d < 1e-3, "top cube moved {d} m");
+            let dim = if planar { "planar" } else { "3D" };
+            if solver.starts_with("Pgs") {
+                let dim2 = if planar { "2D" } else { "3D" };
+                quoted.push(format!("{} mm ({dim2})", quotes::fixed(1e3 * d, 2)));
+                let q = format!("{} mm ({dim})", quotes::fixed(1e3 * d, 2));
+                quotes::assert_quotes("examples/stack.md", "| PGS (500 sweeps max", &[q]);
+            } else {
+                apgd = apgd.max(d);
+                let q = format!("{} m ({dim})", quotes::sci(d, 2));
+                quotes::assert_quotes("examples/stack.md", "| APGD (1000 max", &[q]);
+            }
         }
     }
+    quoted.push(format!("APGD ≤ {} m", quotes::sci(apgd, 2)));
+    quotes::assert_quotes("validation.md", "stack of 10 unit cubes", &quoted);
 }
 
 /// One frictional problem solved by both solvers from a cold start: a block held on a 30°
@@ -187,6 +220,15 @@ fn pgs_and_apgd_agree_on_a_frictional_problem() {
     }
     let (f0, m0, _) = results[0];
     let (f1, m1, _) = results[1];
+    quotes::assert_quotes(
+        "validation.md",
+        "PGS vs APGD on one frictional problem",
+        &[format!(
+            "resultant impulses differ by {} N·s (of {} N·s)",
+            quotes::sci((f0 - f1).norm(), 1),
+            quotes::fixed(f0.norm(), 2)
+        )],
+    );
     // Both solve to 1e-11 m/s; the impulses (N·s) agree to far better than 1e-6 of their size.
     assert!(
         (f0 - f1).norm() < 1e-6 * f0.norm(),

@@ -18,12 +18,22 @@ fn without_solver(name: &str) -> vcsim::World {
 
 #[test]
 fn the_hydrostatic_tank_with_the_default_solver() {
-    fluid_checks::hydrostatic_tank(without_solver("hydrostatic_2d_apgd.ron"), 1e-3);
+    let h = fluid_checks::hydrostatic_tank(without_solver("hydrostatic_2d_apgd.ron"), 1e-3);
+    common::quotes::assert_quotes(
+        "validation.md",
+        "a fluid model without a `solver` line",
+        &[h.quoted()],
+    );
 }
 
 #[test]
 fn the_dam_break_with_the_default_solver() {
-    fluid_checks::dam_break_front(without_solver("dam_break_2d_apgd.ron"), Some(0.1));
+    let f = fluid_checks::dam_break_front(without_solver("dam_break_2d_apgd.ron"), Some(0.1));
+    common::quotes::assert_quotes(
+        "validation.md",
+        "a fluid model without a `solver` line",
+        &[f.quoted()],
+    );
 }
 
 #[test]
@@ -45,5 +55,12 @@ fn no_step_stops_at_the_cap_with_the_default_solver() {
         }
         eprintln!("{name}: {steps} steps, {capped} at the cap, at most {most} iterations");
         assert_eq!(capped, 0, "{name}: {capped} of {steps} steps at the cap");
+        let q =
+            format!("`{name}`: {capped} of {steps} steps at the cap, at most {most} iterations");
+        common::quotes::assert_quotes(
+            "validation.md",
+            "a fluid model without a `solver` line",
+            &[q],
+        );
     }
 }

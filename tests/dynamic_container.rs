@@ -11,6 +11,7 @@
 //! line through the centre of mass, and the box of water blew up within 0.05 s (fluid speeds
 //! of 10³–10⁴ m/s) even with g = 0.
 
+mod common;
 use std::path::Path;
 use vcsim::math::Vec3;
 use vcsim::World;
@@ -68,6 +69,27 @@ fn dynamic_box_of_water_rests_on_the_floor() {
         (force / weight - 1.0).abs() < 0.01,
         "fluid force {force} N does not balance the water's weight {weight} N"
     );
+    common::quotes::assert_quotes(
+        "validation.md",
+        "dynamic open box of water on a floor",
+        &[format!(
+            "| {}; {} m/s |",
+            common::quotes::signed_pct(force / weight - 1.0, 3),
+            common::quotes::sci(speed, 3)
+        )],
+    );
+    common::quotes::assert_quotes(
+        "examples/water-box.md",
+        "**At rest on the floor**",
+        &[
+            format!(
+                "measured mean over t = 0.5–1 s: −{force:.2} N ({}; limit 1 %)",
+                common::quotes::signed_pct(force / weight - 1.0, 3)
+            ),
+            format!("at t = 1 s is {} m/s", common::quotes::sci(speed, 3)),
+            format!("`F_y = −m_w g` (−{weight:.2} N per metre"),
+        ],
+    );
 }
 
 #[test]
@@ -104,5 +126,23 @@ fn dynamic_box_of_water_falls_freely() {
     assert!(
         worst_rel < limit,
         "water moves relative to the box: {worst_rel:.3e} m/s"
+    );
+    common::quotes::assert_quotes(
+        "validation.md",
+        "the same box in free fall",
+        &[format!(
+            "| {}; {} m/s |",
+            common::quotes::sci(err(a_box).max(err(a_fluid)), 1),
+            common::quotes::sci(worst_rel, 1)
+        )],
+    );
+    common::quotes::assert_quotes(
+        "examples/water-box.md",
+        "**In free fall**",
+        &[format!(
+            "accelerate at g to {} relative, and no particle moves relative to the box faster than {} m/s",
+            common::quotes::sci(err(a_box).max(err(a_fluid)), 1),
+            common::quotes::sci(worst_rel, 1)
+        )],
     );
 }

@@ -22,7 +22,12 @@ fn load(model: &str) -> vcsim::World {
 /// `velocity_filter: 0` the tank churns at ~0.1 m/s).
 #[test]
 fn hydrostatic_tank() {
-    fluid_checks::hydrostatic_tank(load("hydrostatic_2d_apgd.ron"), 1e-3);
+    let h = fluid_checks::hydrostatic_tank(load("hydrostatic_2d_apgd.ron"), 1e-3);
+    common::quotes::assert_quotes(
+        "validation.md",
+        "hydrostatic 2D tank, l = 0.02 m",
+        &[h.quoted()],
+    );
 }
 
 /// The same fluid steps with 1 and 2 threads give bit-identical particle states: the tank (625
@@ -101,11 +106,39 @@ fn a_fluid_run_writes_particle_frames() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
-/// One reference point of `data/dam_break_front.csv`.
 /// Dam break against Koshizuka & Oka ([`common::fluid_checks::dam_break_front`]).
 #[test]
 fn dam_break_front() {
-    fluid_checks::dam_break_front(load("dam_break_2d_apgd.ron"), Some(0.1));
+    let f = fluid_checks::dam_break_front(load("dam_break_2d_apgd.ron"), Some(0.1));
+    let closest = format!("none in a wall, closest {:.2} l", f.closest);
+    common::quotes::assert_quotes(
+        "validation.md",
+        "dam break 2D, Koshizuka",
+        &[f.quoted(), closest],
+    );
+    let z: Vec<String> = f.z.iter().map(|z| format!("{z:.2}")).collect();
+    common::quotes::assert_quotes(
+        "examples/dam-break.md",
+        "| Z, this model |",
+        &[format!("| Z, this model | {} |", z.join(" | "))],
+    );
+    common::quotes::assert_quotes(
+        "examples/dam-break.md",
+        "Mean error ",
+        &[format!(
+            "Mean error {}, worst {}",
+            common::quotes::pct(f.mean, 1),
+            common::quotes::pct(f.max, 1)
+        )],
+    );
+    common::quotes::assert_quotes(
+        "examples/dam-break.md",
+        "measured closest pair",
+        &[format!(
+            "measured closest pair {:.2} l, none in a wall",
+            f.closest
+        )],
+    );
 }
 
 /// The density projection keeps 001's promise in the small dam break (0.146 × 0.292 m column,
@@ -142,7 +175,13 @@ fn the_density_projection_keeps_compression_below_one_percent() {
 /// Circular patch against Colagrossi ([`common::fluid_checks::circular_patch`]).
 #[test]
 fn circular_patch() {
-    fluid_checks::circular_patch(load("circular_patch_2d_apgd.ron"));
+    let p = fluid_checks::circular_patch(load("circular_patch_2d_apgd.ron"));
+    common::quotes::assert_quotes("validation.md", "circular patch, R = 0.5 m", &[p.quoted()]);
+    common::quotes::assert_quotes(
+        "examples/circular-patch.md",
+        "| constraint (the model) |",
+        &[p.row()],
+    );
 }
 
 /// The 3D dam break (004 §4.2) holds at least 200 000 fluid particles and takes a step: rows,
@@ -153,6 +192,12 @@ fn dam_break_3d_takes_a_step_at_200k_particles() {
     let mut w = load("dam_break_3d_apgd.ron");
     let n = w.fluid.as_ref().unwrap().len();
     assert!(n >= 200_000, "{n} particles");
+    let grouped = format!("{} {:03}", n / 1000, n % 1000);
+    common::quotes::assert_quotes(
+        "validation.md",
+        "3D dam break,",
+        &[format!("{grouped} particles")],
+    );
     let info = w.step();
     let f = w.fluid.as_ref().unwrap();
     assert!(f.pos.iter().all(|p| p.iter().all(|c| c.is_finite())));

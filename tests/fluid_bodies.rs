@@ -15,7 +15,19 @@ fn model(name: &str) -> vcsim::Model {
 /// Buoyancy against Archimedes ([`common::fluid_checks::buoyancy`]).
 #[test]
 fn buoyancy() {
-    common::fluid_checks::buoyancy(|_| {});
+    let r = common::fluid_checks::buoyancy(|_| {});
+    for (ratio, (frac, force)) in ["0.2", "0.5", "0.8"].iter().zip(&r) {
+        common::quotes::assert_quotes(
+            "examples/buoyancy.md",
+            &format!("| {ratio} |"),
+            &[format!("| {ratio} | {frac:.3} | {force:.4} |")],
+        );
+    }
+    common::quotes::assert_quotes(
+        "validation.md",
+        "buoyancy, box 0.6 m",
+        &[common::fluid_checks::buoyancy_quoted(&r)],
+    );
 }
 
 /// Seesaw (001 §5.6), g = 0: after the FIRST step (one coupled solve) the fluid below the
@@ -91,6 +103,29 @@ fn seesaw_first_solve() {
     assert!(
         ((after - before) / before).abs() < 1e-6,
         "angular momentum about the pin {before} -> {after}"
+    );
+    common::quotes::assert_quotes(
+        "validation.md",
+        "seesaw, first solve",
+        &[format!(
+            "| {loaded}/{n} loaded, {moving}/{n} moving; L kept to {} |",
+            common::quotes::sci(((after - before) / before).abs(), 2)
+        )],
+    );
+    common::quotes::assert_quotes(
+        "examples/buoyancy.md",
+        "Test `seesaw_first_solve`",
+        &[
+            format!(
+                "{loaded} of the {n} bottom particles next to the plate are loaded (peak {:.1} kPa), \
+                 {moving} of {n} move right, the plate turns at {omega:.2} rad/s",
+                pmax / 1e3
+            ),
+            format!(
+                "unchanged by the solve to {} relative",
+                common::quotes::sci(((after - before) / before).abs(), 2)
+            ),
+        ],
     );
 }
 
@@ -169,5 +204,21 @@ fn floating_cylinder_force() {
     assert!(
         (mean / weight - 1.0).abs() < 0.03,
         "mean force {mean} vs {weight}"
+    );
+    common::quotes::assert_quotes(
+        "validation.md",
+        "floating cylinder 3D",
+        &[format!(
+            "| {} |",
+            common::quotes::signed_pct(mean / weight - 1.0, 2)
+        )],
+    );
+    common::quotes::assert_quotes(
+        "examples/floating-cylinder.md",
+        "The test `floating_cylinder_force`",
+        &[format!(
+            "is {mean:.2} N, {} of the weight",
+            common::quotes::signed_pct(mean / weight - 1.0, 2)
+        )],
     );
 }

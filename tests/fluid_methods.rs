@@ -16,7 +16,13 @@ const WCSPH: &str = "Wcsph()";
 /// asserted 1e-2 √(g H).
 #[test]
 fn hydrostatic_tank_wcsph() {
-    fluid_checks::hydrostatic_tank(build(&model_with("hydrostatic_2d_apgd.ron", WCSPH)), 1e-3);
+    let h =
+        fluid_checks::hydrostatic_tank(build(&model_with("hydrostatic_2d_apgd.ron", WCSPH)), 1e-3);
+    common::quotes::assert_quotes(
+        "validation.md",
+        "the four references above with WCSPH",
+        &[h.quoted()],
+    );
 }
 
 /// Dam break front, WCSPH (`dam_break_2d_wcsph.ron`: the constraint model with `Wcsph()`): the same front tolerances and no particle in a wall. The closest
@@ -24,7 +30,13 @@ fn hydrostatic_tank_wcsph() {
 /// the thin tip: tensile instability; against the constraint method's 0.1 l bound).
 #[test]
 fn dam_break_front_wcsph() {
-    fluid_checks::dam_break_front(build(&fluid_checks::model("dam_break_2d_wcsph.ron")), None);
+    let f =
+        fluid_checks::dam_break_front(build(&fluid_checks::model("dam_break_2d_wcsph.ron")), None);
+    common::quotes::assert_quotes(
+        "validation.md",
+        "the four references above with WCSPH",
+        &[f.quoted()],
+    );
 }
 
 /// Circular patch, WCSPH, with the sound speed ten times the largest speed of the run
@@ -35,18 +47,34 @@ fn dam_break_front_wcsph() {
 /// analytic initial pressure instead of p = 0 did not change that, +13.9 %).
 #[test]
 fn circular_patch_wcsph() {
-    fluid_checks::circular_patch(build(&model_with(
+    let p = fluid_checks::circular_patch(build(&model_with(
         "circular_patch_2d_apgd.ron",
         "Wcsph(sound_speed: Some(15))",
     )));
+    common::quotes::assert_quotes(
+        "validation.md",
+        "the four references above with WCSPH",
+        &[p.quoted()],
+    );
+    common::quotes::assert_quotes(
+        "examples/circular-patch.md",
+        "| WCSPH (c0 = 15 m/s) |",
+        &[p.row()],
+    );
 }
 
 /// Buoyancy, WCSPH with partitioned coupling.
 #[test]
 fn buoyancy_wcsph() {
-    fluid_checks::buoyancy(|m| {
+    let r = fluid_checks::buoyancy(|m| {
         m.fluid.as_mut().unwrap().method = vcsim::model::from_ron_str(WCSPH).unwrap();
     });
+    let q = fluid_checks::buoyancy_quoted(&r);
+    common::quotes::assert_quotes(
+        "validation.md",
+        "the four references above with WCSPH",
+        &[q],
+    );
 }
 
 /// Pressure (Pa) and horizontal velocity (m/s) of the fluid right of the plate's lower half
@@ -95,6 +123,15 @@ fn seesaw_weak_versus_strong_coupling() {
     assert!(
         v_weak < 0.01 * v_strong,
         "partitioned: bottom speed {v_weak} m/s against the monolithic {v_strong} m/s"
+    );
+    common::quotes::assert_quotes(
+        "validation.md",
+        "seesaw, first step, WCSPH",
+        &[format!(
+            "| {p_weak:.1} Pa vs {} Pa; {} vs {v_strong:.2} m/s |",
+            common::quotes::sci(p_strong, 2),
+            common::quotes::sci(v_weak, 2)
+        )],
     );
 }
 

@@ -74,6 +74,37 @@ fn check(planar: bool, resolver: &str) {
             s.moved
         );
         assert!(err < 0.01, "acceleration {} against {exact}", s.accel);
+        // The incline page's bounds: 0.001 % (ETI), 0.02 % (sequential impulses).
+        let bound = if resolver.starts_with("Eti") {
+            1e-5
+        } else {
+            2e-4
+        };
+        assert!(
+            err < bound,
+            "examples/incline.md says within {} % of g sin θ; measured {:.2e} %",
+            100.0 * bound,
+            100.0 * err
+        );
+        if !planar && deg == 25.0 {
+            // The page's table: 3D, θ = 25°, sliding μ = 0.3 and sticking μ = 0.6.
+            let anchor = if resolver.starts_with("Eti") {
+                "| ETI (λ = 30) |"
+            } else {
+                "| sequential impulses |"
+            };
+            let q = if exact > 0.0 {
+                format!(
+                    "| {} m/s ({} of the sliding speed) | {} rad/s |",
+                    quotes::sci(s.sideways, 2),
+                    quotes::sci(s.sideways / s.speed, 1),
+                    quotes::sci(s.spin, 2)
+                )
+            } else {
+                format!("| {} m |", quotes::sci(s.moved, 2))
+            };
+            quotes::assert_quotes("examples/incline.md", anchor, &[q]);
+        }
         if exact > 0.0 {
             assert!(
                 s.sideways < 1e-3 * s.speed,

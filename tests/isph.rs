@@ -19,7 +19,13 @@ const ISPH: &str = "Isph()";
 /// bounced and a shear mode next to the side walls grew: 0.077 m/s, pressure 33.7 % off.
 #[test]
 fn hydrostatic_tank_isph() {
-    fluid_checks::hydrostatic_tank(build(&model_with("hydrostatic_2d_apgd.ron", ISPH)), 1e-3);
+    let h =
+        fluid_checks::hydrostatic_tank(build(&model_with("hydrostatic_2d_apgd.ron", ISPH)), 1e-3);
+    common::quotes::assert_quotes(
+        "validation.md",
+        "the four references above with ISPH",
+        &[h.quoted()],
+    );
 }
 
 /// Dam break front against Koshizuka & Oka, no particle in a wall. Measured 2026-11-25: mean
@@ -29,7 +35,12 @@ fn hydrostatic_tank_isph() {
 /// run at t = 0.153 s.
 #[test]
 fn dam_break_front_isph() {
-    fluid_checks::dam_break_front(build(&model_with("dam_break_2d_apgd.ron", ISPH)), None);
+    let f = fluid_checks::dam_break_front(build(&model_with("dam_break_2d_apgd.ron", ISPH)), None);
+    common::quotes::assert_quotes(
+        "validation.md",
+        "the four references above with ISPH",
+        &[f.quoted()],
+    );
 }
 
 /// Circular patch against Colagrossi's ODE: semi-axes within 3 %, area within 2 %, from the
@@ -43,7 +54,13 @@ fn dam_break_front_isph() {
 /// book's ISPH page).
 #[test]
 fn circular_patch_isph() {
-    fluid_checks::circular_patch(build(&model_with("circular_patch_2d_apgd.ron", ISPH)));
+    let p = fluid_checks::circular_patch(build(&model_with("circular_patch_2d_apgd.ron", ISPH)));
+    common::quotes::assert_quotes(
+        "validation.md",
+        "the four references above with ISPH",
+        &[p.quoted()],
+    );
+    common::quotes::assert_quotes("examples/circular-patch.md", "| ISPH |", &[p.row()]);
 }
 
 /// Buoyancy: submerged fraction within 0.03 of the density ratio, fluid force within 2 % of
@@ -55,9 +72,11 @@ fn circular_patch_isph() {
 /// the guard stopped the ratio-0.5 run at t = 1.36 s.)
 #[test]
 fn buoyancy_isph() {
-    fluid_checks::buoyancy(|m| {
+    let r = fluid_checks::buoyancy(|m| {
         m.fluid.as_mut().unwrap().method = vcsim::model::from_ron_str(ISPH).unwrap();
     });
+    let q = fluid_checks::buoyancy_quoted(&r);
+    common::quotes::assert_quotes("validation.md", "the four references above with ISPH", &[q]);
 }
 
 /// The added mass holds a light body: the box of `buoyancy_2d_apgd` (density ratio 0.5,

@@ -62,6 +62,7 @@ fn pendulum(planar: bool, solver: &str) -> (f64, f64, f64) {
 
 #[test]
 fn pendulum_period_matches_the_large_amplitude_solution() {
+    let (mut worst_err, mut worst_drift) = (0.0f64, 0.0f64);
     for planar in [false, true] {
         for solver in SOLVERS {
             let (t, exact, drift) = pendulum(planar, solver);
@@ -69,8 +70,36 @@ fn pendulum_period_matches_the_large_amplitude_solution() {
             eprintln!("planar={planar} {solver}: period {t:.6} s, exact {exact:.6} s, rel. error {err:.2e}, joint drift {drift:.2e} m");
             assert!(err < 0.005, "period {t} vs {exact}");
             assert!(drift < 1e-4, "joint drift {drift} m");
+            if planar && solver.starts_with("Pgs") {
+                // The case of `models/pendulum_2d_pgs.ron`, as its example page quotes it.
+                quotes::assert_quotes(
+                    "examples/pendulum.md",
+                    "Measured period",
+                    &[format!(
+                        "{t:.6} s, {} relative error; joint drift at most {} m",
+                        quotes::sci(err, 2),
+                        quotes::sci(drift, 2)
+                    )],
+                );
+                quotes::assert_quotes(
+                    "examples/pendulum.md",
+                    "K the complete elliptic",
+                    &[format!("{exact:.6} s for the disc")],
+                );
+            }
+            worst_err = worst_err.max(err);
+            worst_drift = worst_drift.max(drift);
         }
     }
+    quotes::assert_quotes(
+        "validation.md",
+        "pendulum, 30°, 10 s",
+        &[format!(
+            "| {}; {} m |",
+            quotes::sci(worst_err, 2),
+            quotes::sci(worst_drift, 2)
+        )],
+    );
 }
 
 /// Exact static equilibrium of the discrete chain (N segments of length ls, hinges of stiffness
@@ -152,6 +181,8 @@ fn cantilever(planar: bool, solver: &str) -> (f64, f64, f64) {
 
 #[test]
 fn cantilever_chain_of_compliant_hinges_matches_the_discrete_spring_chain() {
+    let (mut least, mut worst) = (f64::INFINITY, 0.0f64);
+    let (mut pgs, mut apgd, mut load) = (0.0f64, 0.0f64, 0.0);
     for planar in [true, false] {
         for solver in SOLVERS {
             let (y, exact, speed) = cantilever(planar, solver);
@@ -162,6 +193,38 @@ fn cantilever_chain_of_compliant_hinges_matches_the_discrete_spring_chain() {
                 "the chain has not come to rest (max speed {speed} m/s)"
             );
             assert!(err < 0.005, "deflection {y} vs {exact}");
+            least = least.min(err);
+            load = exact;
+            if solver.starts_with("Pgs") {
+                pgs = pgs.max(err);
+            } else {
+                apgd = apgd.max(err);
+            }
+            worst = worst.max(err);
         }
     }
+    quotes::assert_quotes(
+        "validation.md",
+        "cantilever chain, 10 compliant hinges",
+        &[format!(
+            "| {} to {} |",
+            quotes::sci(least, 1),
+            quotes::sci(worst, 1)
+        )],
+    );
+    let load = format!("{load:.7}").replace('-', "−");
+    quotes::assert_quotes(
+        "examples/cantilever.md",
+        "Measured: ",
+        &[format!(
+            "Measured: {load} m, relative error ≤ {} (PGS) and ≤ {} (APGD)",
+            quotes::sci(pgs, 1),
+            quotes::sci(apgd, 1)
+        )],
+    );
+    quotes::assert_quotes(
+        "examples/cantilever.md",
+        "Load point:",
+        &[format!("Load point: {load} m")],
+    );
 }

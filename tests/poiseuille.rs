@@ -93,8 +93,32 @@ fn poiseuille(method: Option<&str>) -> Vec<(f64, f64)> {
     out
 }
 
-fn check(method: Option<&str>) {
-    for (t, err) in poiseuille(method).into_iter().filter(|e| e.0 > 2.0) {
+fn check(method: Option<&str>, label: &str) {
+    let errs = poiseuille(method);
+    let shown: Vec<String> = errs[1..]
+        .iter()
+        .map(|e| format!("{:.2}", 100.0 * e.1))
+        .collect();
+    common::quotes::assert_quotes(
+        "validation.md",
+        "transient Poiseuille channel 2D",
+        &[format!(
+            "{label} {} % (t = 1 s: {:.2} %)",
+            shown.join(" / "),
+            100.0 * errs[0].1
+        )],
+    );
+    // The example page's table: one row per method, t = 1, 2.5, 5, 10 s.
+    let cells: Vec<String> = errs
+        .iter()
+        .map(|e| format!("{:.2} %", 100.0 * e.1))
+        .collect();
+    common::quotes::assert_quotes(
+        "examples/poiseuille.md",
+        &format!("| {label} |"),
+        &[format!("| {label} | {} |", cells.join(" | "))],
+    );
+    for (t, err) in errs.into_iter().filter(|e| e.0 > 2.0) {
         assert!(
             err < 0.005,
             "{}: relative RMS velocity error {:.3} % at t = {t} s",
@@ -117,12 +141,12 @@ fn series_solution_limits() {
 
 #[test]
 fn poiseuille_constraint() {
-    check(None);
+    check(None, "constraint");
 }
 
 #[test]
 fn poiseuille_wcsph() {
-    check(Some("Wcsph(sound_speed: Some(1.0))"));
+    check(Some("Wcsph(sound_speed: Some(1.0))"), "WCSPH");
 }
 
 /// ISPH with its defaults (α = 1). Until the closed channel's singular pressure equation was
@@ -132,5 +156,5 @@ fn poiseuille_wcsph() {
 /// set 000's α = 0.01.
 #[test]
 fn poiseuille_isph() {
-    check(Some("Isph()"));
+    check(Some("Isph()"), "ISPH");
 }

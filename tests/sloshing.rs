@@ -93,7 +93,7 @@ fn forced_amplitude(series: &[(f64, f64)], t0: f64) -> (f64, f64) {
 
 /// Runs the sloshing model with `method` (RON; `None`: the model's own) to its end, shaken by
 /// `amp` (m), and checks the forced force amplitude against Dodge's.
-fn sloshing(method: Option<&str>, end: f64, amp: f64) {
+fn sloshing(method: Option<&str>, end: f64, amp: f64) -> (f64, f64) {
     let mut m = match method {
         Some(meth) => fluid_checks::model_with("sloshing_2d_apgd.ron", meth),
         None => fluid_checks::model("sloshing_2d_apgd.ron"),
@@ -145,6 +145,39 @@ fn sloshing(method: Option<&str>, end: f64, amp: f64) {
         (fit / dodge - 1.0).abs() < 0.10,
         "force amplitude {fit:.1} N/m, Dodge {dodge:.1} N/m"
     );
+    if method.is_none() && amp == X0 {
+        // The reference as the example page gives it.
+        common::quotes::assert_quotes(
+            "examples/sloshing.md",
+            "For this tank ω1 = ",
+            &[format!(
+                "ω1 = {:.2} rad/s, above the forcing's {:.2} rad/s, and the force is {:.2} times \
+                 that of a rigid block of the same water: {dodge:.0} N/m for the {mass:.1} kg/m",
+                omega_n(1),
+                2.0 * PI * F,
+                dodge / ((2.0 * PI * F).powi(2) * amp * mass)
+            )],
+        );
+    }
+    (fit, fit / dodge - 1.0)
+}
+
+/// The validation page quotes each method's fitted amplitude error after `label`, the example
+/// page's table the amplitude and the error in the row `row`.
+fn quote(label: &str, row: &str, (fit, err): (f64, f64)) {
+    common::quotes::assert_quotes(
+        "examples/sloshing.md",
+        &format!("| {row} |"),
+        &[format!(
+            "| {row} | {fit:.1} N/m | {} |",
+            common::quotes::signed_pct(err, 1)
+        )],
+    );
+    common::quotes::assert_quotes(
+        "validation.md",
+        "sloshing tank 2D",
+        &[format!("{label} {}", common::quotes::signed_pct(err, 1))],
+    );
 }
 
 #[test]
@@ -161,14 +194,15 @@ fn dodge_formula_limits() {
 
 #[test]
 fn sloshing_constraint() {
-    sloshing(None, 8.0, X0);
+    quote("constraint", "constraint (APGD)", sloshing(None, 8.0, X0));
 }
 
 /// WCSPH with dynamic boundary particles (DualSPHysics' default wall treatment, and the one of
 /// `dam_break_2d_20k_wcsph.ron`): measured +3.4 % (585.5 N/m against 566.3 N/m).
 #[test]
 fn sloshing_wcsph() {
-    sloshing(Some("Wcsph(walls: Dynamic)"), 8.0, X0);
+    let r = sloshing(Some("Wcsph(walls: Dynamic)"), 8.0, X0);
+    quote("WCSPH dynamic walls", "WCSPH, dynamic wall particles", r);
 }
 
 /// WCSPH with Adami walls (our WCSPH default), at the small amplitude X0 = 0.01 m where the
@@ -179,7 +213,12 @@ fn sloshing_wcsph() {
 /// the wall treatment, as far as the two spacings show.
 #[test]
 fn sloshing_wcsph_adami_small_amplitude() {
-    sloshing(Some("Wcsph(walls: Adami)"), 8.0, X0_SMALL);
+    let err = sloshing(Some("Wcsph(walls: Adami)"), 8.0, X0_SMALL);
+    quote(
+        "WCSPH Adami walls at X0 = 0.01 m",
+        "WCSPH, Adami walls, X0 = 0.01 m",
+        err,
+    );
 }
 
 /// ISPH (partitioned coupling, `Isph()` defaults). Measured 2026-11-25: +2.4 % (fitted
@@ -191,5 +230,5 @@ fn sloshing_wcsph_adami_small_amplitude() {
 /// the run at t = 0.36 s.) The book's ISPH page.
 #[test]
 fn sloshing_isph() {
-    sloshing(Some("Isph()"), 8.0, X0);
+    quote("ISPH", "ISPH", sloshing(Some("Isph()"), 8.0, X0));
 }

@@ -32,7 +32,7 @@ pub fn build(m: &vcsim::Model) -> World {
 /// smoothed pressure (001 eq. 42) on the centre line is within 3 % of ρ g (depth) away from the
 /// free surface (top 3 layers) and the bottom two layers, and no particle is faster than
 /// `speed_limit` √(g H) m/s.
-pub fn hydrostatic_tank(mut w: World, speed_limit: f64) {
+pub fn hydrostatic_tank(mut w: World, speed_limit: f64) -> Hydrostatic {
     let steps = (1.0 / w.dt).round() as usize;
     let mut worst_compression: f64 = 0.0;
     for _ in 0..steps {
@@ -65,6 +65,103 @@ pub fn hydrostatic_tank(mut w: World, speed_limit: f64) {
         "smoothed pressure off by {:.2} %",
         100.0 * worst
     );
+    Hydrostatic {
+        compression: worst_compression,
+        pressure: worst,
+        speed,
+        limit,
+    }
+}
+
+/// What [`hydrostatic_tank`] measured.
+pub struct Hydrostatic {
+    /// Largest compression of any particle at any step (fraction).
+    pub compression: f64,
+    /// Worst relative error of the smoothed pressure on the centre line.
+    pub pressure: f64,
+    /// Largest particle speed at t = 1 s (m/s).
+    pub speed: f64,
+    /// The speed bound (m/s).
+    pub limit: f64,
+}
+
+impl Hydrostatic {
+    /// As the validation page writes it: `hydrostatic 0.51 %, 2.4 %, speed 1.65e-3 m/s`
+    /// (compression below 0.1 % in scientific notation).
+    pub fn quoted(&self) -> String {
+        format!(
+            "hydrostatic {}, {}, speed {} m/s",
+            compression(self.compression),
+            super::quotes::pct(self.pressure, 2),
+            super::quotes::sci(self.speed, 3)
+        )
+    }
+}
+
+/// A compression as the book writes it: below 0.1 % in scientific notation (`4.4e-7`), else
+/// as a percentage with two decimals (`0.51 %`).
+pub fn compression(x: f64) -> String {
+    if x < 1e-3 {
+        super::quotes::sci(x, 2)
+    } else {
+        super::quotes::pct(x, 2)
+    }
+}
+
+/// What [`dam_break_front`] measured.
+pub struct Front {
+    /// Mean relative front error.
+    pub mean: f64,
+    /// Worst relative front error.
+    pub max: f64,
+    /// Closest pair of fluid particles over the run, in spacings.
+    pub closest: f64,
+    /// The simulated front Z = z/L at each reference point.
+    pub z: Vec<f64>,
+}
+
+impl Front {
+    /// As the validation page writes it: `dam break 4.2 %, 9.7 %`.
+    pub fn quoted(&self) -> String {
+        format!(
+            "dam break {}, {}",
+            super::quotes::pct(self.mean, 1),
+            super::quotes::pct(self.max, 1)
+        )
+    }
+}
+
+/// What [`circular_patch`] measured: relative errors of the semi-axes a, b and the area.
+pub struct Patch(pub f64, pub f64, pub f64);
+
+impl Patch {
+    /// As a table row writes it: `| +1.04 % | +0.14 % | +1.17 % |`.
+    pub fn row(&self) -> String {
+        use super::quotes::signed_pct;
+        format!(
+            "| {} | {} | {} |",
+            signed_pct(self.0, 2),
+            signed_pct(self.1, 2),
+            signed_pct(self.2, 2)
+        )
+    }
+
+    /// As the validation page writes it: `patch +1.04 %, +0.14 %, +1.17 %`.
+    pub fn quoted(&self) -> String {
+        use super::quotes::signed_pct;
+        format!(
+            "patch {}, {}, {}",
+            signed_pct(self.0, 2),
+            signed_pct(self.1, 2),
+            signed_pct(self.2, 2)
+        )
+    }
+}
+
+/// As the validation page writes [`buoyancy`]'s fractions: `buoyancy 0.198 / 0.507 / 0.808`.
+pub fn buoyancy_quoted(r: &[(f64, f64)]) -> String {
+    let f: Vec<String> = r.iter().map(|x| super::quotes::fixed(x.0, 3)).collect();
+    format!("buoyancy {}", f.join(" / "))
 }
 
 /// Koshizuka & Oka's (1996) surge front, (T, Z), from `data/dam_break_front.csv`.
@@ -88,7 +185,7 @@ pub fn koshizuka_oka() -> Vec<(f64, f64)> {
 /// and, with `min_pair = Some(c)`, no two fluid particles are closer than c l (the constraint
 /// method's particle contact rows keep them 0.3 l apart; WCSPH has no such rows and only
 /// reports the closest pair).
-pub fn dam_break_front(mut w: World, min_pair: Option<f64>) {
+pub fn dam_break_front(mut w: World, min_pair: Option<f64>) -> Front {
     let (big_l, g): (f64, f64) = (0.146, 9.81);
     let l = w.fluid.as_ref().unwrap().params.spacing;
     let scale = (2.0 * g / big_l).sqrt();
@@ -109,13 +206,14 @@ pub fn dam_break_front(mut w: World, min_pair: Option<f64>) {
         inside = inside.max(w.fluid_inside_bodies());
         closest = closest.min(f.min_pair_distance());
     }
-    let mut errors = Vec::new();
+    let (mut errors, mut zs) = (Vec::new(), Vec::new());
     for (t_ref, z_ref) in &points {
         let t = t_ref / scale;
         let k = series.iter().position(|s| s.0 >= t).unwrap();
         let (a, b) = (series[k - 1], series[k]);
         let z = (a.1 + (b.1 - a.1) * (t - a.0) / (b.0 - a.0)) / big_l;
         errors.push((z - z_ref).abs() / z_ref);
+        zs.push(z);
         eprintln!("T = {t_ref:.3}: Z = {z:.3} (experiment {z_ref:.3})");
     }
     let mean = errors.iter().sum::<f64>() / errors.len() as f64;
@@ -131,6 +229,12 @@ pub fn dam_break_front(mut w: World, min_pair: Option<f64>) {
     assert_eq!(inside, 0, "fluid particles inside a wall");
     if let Some(c) = min_pair {
         assert!(closest > c * l, "closest pair {closest}");
+    }
+    Front {
+        mean,
+        max,
+        closest: closest / l,
+        z: zs,
     }
 }
 
@@ -155,7 +259,7 @@ pub fn patch_reference(t: f64) -> (f64, f64) {
 /// 2 %. Semi-axes from the second moments of the particle cloud (a uniform ellipse has
 /// ⟨y²⟩ = a²/4, ⟨x²⟩ = b²/4), each particle counted as a square cell of side l (hence + l²/12):
 /// robust to single stray particles, unlike the extreme positions.
-pub fn circular_patch(mut w: World) {
+pub fn circular_patch(mut w: World) -> Patch {
     let steps = (1.0 / w.dt).round() as usize;
     for _ in 0..steps {
         w.step();
@@ -184,6 +288,7 @@ pub fn circular_patch(mut w: World) {
     );
     assert!(ea.abs() < 0.03 && eb.abs() < 0.03, "semi-axes");
     assert!(earea.abs() < 0.02, "area");
+    Patch(ea, eb, earea)
 }
 
 /// Buoyancy (`buoyancy_2d_apgd.ron`): a square box (edge 0.6 m) on a vertical guide floats in a
@@ -191,7 +296,9 @@ pub fn circular_patch(mut w: World) {
 /// the submerged volume fraction, averaged over t = 1.5–3 s, is within 0.03 of the ratio
 /// (Archimedes), and the fluid force, averaged over every step of t = 1.5–3 s, balances the
 /// weight within 2 %. `edit` adapts the model (its fluid method).
-pub fn buoyancy(edit: impl Fn(&mut vcsim::Model)) {
+/// Returns (fraction, fluid force / weight) per ratio.
+pub fn buoyancy(edit: impl Fn(&mut vcsim::Model)) -> Vec<(f64, f64)> {
+    let mut out = Vec::new();
     for ratio in [0.2, 0.5, 0.8] {
         let mut m = model("buoyancy_2d_apgd.ron");
         edit(&mut m);
@@ -238,5 +345,7 @@ pub fn buoyancy(edit: impl Fn(&mut vcsim::Model)) {
             (force / weight - 1.0).abs() < 0.02,
             "ratio {ratio}: force {force} vs {weight}"
         );
+        out.push((frac, force / weight));
     }
+    out
 }

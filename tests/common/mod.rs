@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod fluid_checks;
+pub mod quotes;
 
 use std::path::Path;
 use vcsim::{build_world, parse_str, World};
