@@ -194,6 +194,16 @@ fn a_rerun_skips_finished_cases_and_reruns_changed_ones() {
     );
     let report = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(report.contains("| 2e-3 | 2e-3 | done |"), "{report}");
+    // `table.md`: the report's table alone, for a document to include.
+    let md = std::fs::read_to_string(out.join("table.md")).unwrap();
+    assert!(
+        md.starts_with("| case | dt | status |") && md.contains("| 2e-3 | 2e-3 | done |"),
+        "{md}"
+    );
+    assert!(
+        report.contains(&md),
+        "report.md holds the same table:\n{md}"
+    );
     let kept = std::fs::metadata(out.join("cases/1e-3/result.ron"))
         .unwrap()
         .modified()
@@ -291,6 +301,11 @@ fn a_failing_case_is_reported_and_the_others_run() {
     assert!(
         report.contains("- `0.02/0.1` failed: the run left its bounds"),
         "{report}"
+    );
+    let md = std::fs::read_to_string(out.join("table.md")).unwrap();
+    assert!(
+        md.contains("\n- `0.02/0.1` failed: the run left its bounds"),
+        "table.md lists the failures below the table:\n{md}"
     );
 }
 

@@ -56,8 +56,9 @@ pub enum Command {
         deny_warnings: bool,
     },
     /// Run a comparative study: a base model, axes that change its fields, metrics and
-    /// figures (a study file in RON); writes table.csv, table.md, report.md and the figures. Resumable;
-    /// runs its cases in parallel, as shards (--shard, --merge) or under mpirun (feature `mpi`).
+    /// figures (a study file in RON); writes table.csv, table.md, report.md and the figures.
+    /// Resumable; runs its cases in parallel, as shards (--shard, --merge) or under mpirun
+    /// (feature `mpi`).
     Study(study::StudyArgs),
     /// Draw PNG frames (and optionally a GIF) of a finished run: particles coloured by a field
     /// with a colour bar and the time, bodies in their pose, walls grey.

@@ -1,7 +1,8 @@
 //! Comparative method studies: one RON file names a base model, axes that change any of its
 //! fields, the metrics to take from each case, references to compare with and the figures to
 //! draw; `vcsim study` runs the cases (in parallel, resumably, across a cluster) and writes
-//! `table.csv`, `table.md`, `report.md` and the figures. The book's chapter "Studies" documents the file.
+//! `table.csv`, `table.md`, `report.md` and the figures. The book's chapter "Studies" documents
+//! the file.
 //!
 //! Stages, one way: [`expand`] (read the file, splice each case's changes into the model's
 //! text with [`splice`], check every case like a model file) → [`exec`] (run the cases, each
