@@ -28,17 +28,7 @@ fn first_number<T: std::str::FromStr>(line: &str, marker: &str) -> T {
 #[test]
 fn the_pile_figures_in_the_book_match_a_fresh_run() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!("vcsim-book-pile-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = Command::new(env!("CARGO_BIN_EXE_vcsim"))
-        .args(["run", "--quiet"])
-        .arg(root.join("models/pile_3d_apgd.ron"))
-        .arg("--out")
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let summary = String::from_utf8_lossy(&out.stdout);
+    let summary = summary_of("pile_3d_apgd.ron");
     let book = std::fs::read_to_string(root.join("book/src/getting-started.md")).unwrap();
     for key in ["iterations ", "residual ", "steps ", "bodies ", "unknowns "] {
         assert_eq!(
@@ -68,17 +58,11 @@ fn the_pile_figures_in_the_book_match_a_fresh_run() {
             "examples/pile.md should say `{quoted}`"
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The run summary of a fresh `vcsim run --quiet` of a shipped model (output in a temporary
-/// folder, removed).
-fn summary_of(model: &str) -> String {
-    summary_with(model, |t| t)
-}
-
-/// The same, with the model's text changed by `edit` first.
-fn summary_with(model: &str, edit: impl Fn(String) -> String) -> String {
+/// A fresh `vcsim run --quiet` of a shipped model, its text changed by `edit` first: the run
+/// summary it printed and its `probes.csv` (output in a temporary folder, removed).
+fn fresh_run(model: &str, edit: impl Fn(String) -> String) -> (String, String) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let run = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -104,8 +88,14 @@ fn summary_with(model: &str, edit: impl Fn(String) -> String) -> String {
         "{model}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
+    let probes = std::fs::read_to_string(dir.join("run/probes.csv")).unwrap_or_default();
     let _ = std::fs::remove_dir_all(&dir);
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    (String::from_utf8_lossy(&out.stdout).into_owned(), probes)
+}
+
+/// The run summary of a fresh run of a shipped model.
+fn summary_of(model: &str) -> String {
+    fresh_run(model, |t| t).0
 }
 
 #[test]
@@ -132,7 +122,7 @@ fn the_stack_iteration_counts_in_the_book_match_fresh_runs() {
 
 #[test]
 fn the_unscaled_stack_iteration_count_in_the_book_matches_a_fresh_run() {
-    let summary = summary_with("stack_apgd.ron", |t| {
+    let (summary, _) = fresh_run("stack_apgd.ron", |t| {
         t.replace(
             "tolerance: 1e-10)",
             "tolerance: 1e-10, diagonal_scaling: false)",
@@ -146,26 +136,10 @@ fn the_unscaled_stack_iteration_count_in_the_book_matches_a_fresh_run() {
     );
 }
 
-/// The probe series of a fresh `vcsim run` of a shipped model: the column named `name` as
-/// (t, value) pairs, for each name in `names`.
+/// The probe series of a fresh run of a shipped model: the column named `name` as (t, value)
+/// pairs, for each name in `names`.
 fn probes_of(model: &str, names: &[&str]) -> Vec<Vec<(f64, f64)>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let dir = std::env::temp_dir().join(format!(
-        "vcsim-book-probes-{}-{}",
-        model.trim_end_matches(".ron"),
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    let out = Command::new(env!("CARGO_BIN_EXE_vcsim"))
-        .args(["run", "--quiet"])
-        .arg(root.join("models").join(model))
-        .arg("--out")
-        .arg(&dir)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{model}");
-    let text = std::fs::read_to_string(dir.join("probes.csv")).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
+    let (_, text) = fresh_run(model, |t| t);
     let mut lines = text.lines();
     let head: Vec<&str> = lines.next().unwrap().split(',').collect();
     let rows: Vec<Vec<f64>> = lines

@@ -205,20 +205,15 @@ fn floating_cylinder_force() {
         (mean / weight - 1.0).abs() < 0.03,
         "mean force {mean} vs {weight}"
     );
+    let off = common::quotes::signed_pct(mean / weight - 1.0, 2);
     common::quotes::assert_quotes(
         "validation.md",
         "floating cylinder 3D",
-        &[format!(
-            "| {} |",
-            common::quotes::signed_pct(mean / weight - 1.0, 2)
-        )],
+        &[format!("| {off} |")],
     );
     common::quotes::assert_quotes(
         "examples/floating-cylinder.md",
         "The test `floating_cylinder_force`",
-        &[format!(
-            "is {mean:.2} N, {} of the weight",
-            common::quotes::signed_pct(mean / weight - 1.0, 2)
-        )],
+        &[format!("is {mean:.2} N, {off} of the weight")],
     );
 }
