@@ -19,7 +19,7 @@
 # /tmp/vcsim-book-runs), outside the repository; a second run resumes them (delete the folder
 # to measure again). tests/book_tables.rs reruns the fast deterministic studies and compares.
 set -euo pipefail
-all=(main_job floating_cylinder beam_elements beam_period convergence_circular_patch convergence_poiseuille elastic_plate
+all=(main_job box_into_water floating_cylinder beam_elements beam_period convergence_circular_patch convergence_poiseuille elastic_plate
   repose sloshing_walls_small sloshing_walls_large
   perf_dam_break_20k cost_accuracy sloshing_methods depth_iterations dam_break_dt
   solver_residual_tank solver_residual_pile bench_step perf_targets)

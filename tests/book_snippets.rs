@@ -3,7 +3,8 @@
 //! for a list written elsewhere and is filled with the context below), a `Study(..)` through
 //! `vcsim check` beside copies of the model and data it names, and a fragment inside a model
 //! that supplies what it leaves out: a body or a joint in a model's list, `method: ..` lines in
-//! a fluid, other top-level fields in a model (each tried in 3D, then in 2D).
+//! a fluid, other top-level fields in a model (each tried in 3D, then in 2D). A block that
+//! `{{#include}}`s a file is checked as that file.
 
 mod common;
 
@@ -70,7 +71,13 @@ fn top_keys(text: &str) -> Vec<String> {
 
 fn check_snippet(text: &str) -> Result<(), String> {
     let t = text.trim().trim_end_matches(',');
-    if t.starts_with("Model(") {
+    // What the block is, read past its leading comment lines (a whole model file has them).
+    let code = t
+        .lines()
+        .skip_while(|l| l.trim_start().starts_with("//") || l.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join("\n");
+    if code.starts_with("Model(") {
         return either(|planar| {
             t.replace("bodies: [ ... ]", &bodies(planar))
                 .replace("joints: [ ... ]", JOINTS)
@@ -185,7 +192,17 @@ fn every_ron_snippet_of_the_book_loads() {
             let after = &rest[i + 7..];
             let end = after.find("```").expect("a closed block");
             count += 1;
-            if let Err(e) = check_snippet(&after[..end]) {
+            // A block that includes a file (mdBook's `{{#include path}}`, relative to the page)
+            // is checked as that file's text.
+            let block = match after[..end].trim().strip_prefix("{{#include ") {
+                Some(r) => {
+                    let path = page.parent().unwrap().join(r.trim_end_matches("}}").trim());
+                    std::fs::read_to_string(&path)
+                        .unwrap_or_else(|e| panic!("{}: {}: {e}", page.display(), path.display()))
+                }
+                None => after[..end].to_string(),
+            };
+            if let Err(e) = check_snippet(&block) {
                 bad.push(format!("{}:\n{}\n{e}", page.display(), &after[..end]));
             }
             rest = &after[end + 3..];
