@@ -49,9 +49,6 @@ fn expected_fields(marker: &str, edit: impl Fn(&str) -> String) -> Vec<String> {
         Ok(_) => panic!("{marker}: a bogus field was accepted"),
         Err(e) => e.to_string(),
     };
-    if std::env::var("SHOW").is_ok() {
-        eprintln!("{marker}: {err}");
-    }
     let list = err
         .split(", expected ")
         .nth(1)
