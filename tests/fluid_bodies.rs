@@ -34,10 +34,13 @@ fn buoyancy() {
 /// pinned plate, which started at rest, already has positive pressure and moves right: the top
 /// fluid's push reached it through the plate within the same solve. The angular momentum about
 /// the pin (plate + fluid) is unchanged by that step's velocity update (velocity filter and
-/// solve): the filter keeps the fluid's momenta, pressure pairs act along the line between
-/// particles and the pin's impulse has no moment about the pin. (The density projection after
-/// the move is off here: its impulses act at the moved positions, not at the start-of-step
-/// lever arms this test measures with; `the_density_projection_keeps_momentum` checks it.)
+/// solve) to round-off: the filter keeps the fluid's momenta, pressure pairs act along the line
+/// between particles and the pin's impulse has no moment about the pin. (The density projection
+/// after the move is off here: its impulses act at the moved positions, not at the start-of-step
+/// lever arms this test measures with; `the_density_projection_keeps_momentum` checks it. The
+/// water's viscosity is off too: Morris' viscous term acts along the velocity difference, not
+/// along the line between the particles, so it does not keep angular momentum — with the
+/// model's 1e-6 m²/s it moves L by 9.7e-7 of itself in this step, 2026-11-26.)
 #[test]
 fn seesaw_first_solve() {
     let mut m = model("seesaw_2d_apgd.ron");
@@ -49,6 +52,7 @@ fn seesaw_first_solve() {
             },
             ..Default::default()
         });
+    m.fluid.as_mut().unwrap().viscosity = vcsim::model::values::NonNegative(0.0);
     let mut w = vcsim::build_world(&m).expect("model builds");
     let b = w.body("plate").unwrap();
     // L_z about the pin (the origin) with the particles at their start-of-step positions
@@ -101,7 +105,7 @@ fn seesaw_first_solve() {
         "most of the bottom fluid by the plate moves right"
     );
     assert!(
-        ((after - before) / before).abs() < 1e-6,
+        ((after - before) / before).abs() < 1e-12,
         "angular momentum about the pin {before} -> {after}"
     );
     common::quotes::assert_quotes(
