@@ -18,7 +18,8 @@ fn comparable(text: &str) -> Vec<String> {
             continue;
         }
         let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
-        if drop.is_empty() && out.iter().all(|l: &String| l.is_empty()) {
+        // The first table line is the header: it says which columns are wall times.
+        if drop.is_empty() {
             drop = cells.iter().map(|c| c.starts_with("wall")).collect();
         }
         let kept: Vec<&str> = cells
