@@ -33,6 +33,13 @@ pub struct Bounds {
     /// 1e9. Default 10 000: the shipped WCSPH models take at most a few hundred; a wall driven
     /// at hundreds of metres per second asks millions, which is a run that never ends.
     pub max_substeps: u64,
+    /// How far outside the scene a dynamic body's centre or a fluid particle may go, in
+    /// multiples of the scene's largest extent (dimensionless). The scene is the box around the
+    /// fluid, its walls and the bodies when the model was built; only models with a fluid are
+    /// checked (a grain falling off a heap's floor is a model's business, a body thrown metres
+    /// out of a tank is a blow-up). Default 1: a particle or body that far out left the water
+    /// for good; raise it for a body meant to leave (a projectile, a tank carried far).
+    pub scene_margin: Real,
 }
 
 impl Default for Bounds {
@@ -41,6 +48,7 @@ impl Default for Bounds {
             max_compression: 0.2,
             max_cfl: 1.0,
             max_substeps: 10_000,
+            scene_margin: 1.0,
         }
     }
 }
@@ -50,6 +58,7 @@ impl Bounds {
     pub fn validate(&self) -> Result<(), crate::params::ParamError> {
         crate::params::positive("max_compression", self.max_compression)?;
         crate::params::positive("max_cfl", self.max_cfl)?;
+        crate::params::positive("scene_margin", self.scene_margin)?;
         if !(1..=1_000_000_000).contains(&self.max_substeps) {
             return Err(crate::params::ParamError::new(
                 "max_substeps",
@@ -96,7 +105,46 @@ impl Bounds {
                 return Some(("max_cfl", u * scale, self.max_cfl, what));
             }
         }
-        None
+        self.check_scene(world)
+    }
+
+    /// The dynamic body or fluid particle farthest outside [`World::scene`], if farther than
+    /// `scene_margin` times the scene's largest extent.
+    fn check_scene(&self, world: &World) -> Option<(&'static str, Real, Real, String)> {
+        let [lo, hi] = world.scene?;
+        let f = world.fluid.as_ref()?;
+        let size = (hi - lo).max().max(f.params.spacing);
+        let outside =
+            |p: &crate::math::Vec3| (lo - p).sup(&(p - hi)).sup(&Default::default()).norm() / size;
+        let body = world
+            .bodies
+            .iter()
+            .filter(|b| b.kind == crate::body::Kind::Dynamic)
+            .map(|b| (outside(&b.pose.translation.vector), b))
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        let particle = f
+            .pos
+            .iter()
+            .map(outside)
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(&b.1));
+        let (d, what, p) = match (body, particle) {
+            (Some((db, b)), Some((_, dp))) if db >= dp => {
+                (db, format!("body `{}`", b.name), b.pose.translation.vector)
+            }
+            (None, None) => return None,
+            (Some((db, b)), None) => (db, format!("body `{}`", b.name), b.pose.translation.vector),
+            (_, Some((i, dp))) => (dp, format!("fluid particle {}", f.id[i]), f.pos[i]),
+        };
+        (d > self.scene_margin).then(|| {
+            let what = format!(
+                "{what} at ({:.4}, {:.4}, {:.4}) m, outside the scene from ({:.4}, {:.4}, {:.4}) \
+                 to ({:.4}, {:.4}, {:.4}) m by {d:.2} times its size; if it is meant to go there, \
+                 raise guard.scene_margin",
+                p.x, p.y, p.z, lo.x, lo.y, lo.z, hi.x, hi.y, hi.z
+            );
+            ("scene_margin", d, self.scene_margin, what)
+        })
     }
 }
 

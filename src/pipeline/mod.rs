@@ -112,6 +112,10 @@ pub struct World {
     pub last_solve: SolveInfo,
     /// SPH fluid particles, if the model has a fluid.
     pub fluid: Option<Fluid>,
+    /// The box around the fluid, its walls and the bodies' centres when the model was built
+    /// (m; lower and upper corner), from which the guard's `scene_margin` is measured; `None`
+    /// for a model without fluid.
+    pub scene: Option<[Vec3; 2]>,
     /// What the partitioned fluid method's sub-steps did in the last step (zero for the
     /// constraint method).
     pub last_substeps: SubStepInfo,

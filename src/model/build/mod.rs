@@ -20,6 +20,7 @@ use crate::body::Dofs;
 use crate::geometry::Geometry;
 use crate::math::Vec3;
 use crate::pipeline::World;
+use crate::Real;
 
 /// Where an error found while building lies: a body (index in the expanded model), a joint,
 /// the fluid, or the model as a whole. The message names what is wrong.
@@ -103,6 +104,7 @@ fn build(m: &Model) -> Result<World, BuildError> {
         (Some(def), Some(f)) => def.method.build(f, &flat(m.scene.gravity.vec()))?,
         _ => Box::new(crate::fluid::constraint::Constraint::default()),
     };
+    let scene = fluid.as_ref().map(|f| scene_box(f, &built));
     Ok(World {
         dofs,
         gravity: flat(m.scene.gravity.vec()),
@@ -124,6 +126,25 @@ fn build(m: &Model) -> Result<World, BuildError> {
         timings: Default::default(),
         scratch: Default::default(),
         last_solve: Default::default(),
+        scene,
         fluid,
     })
+}
+
+/// The box around the fluid particles, the boundary particles (walls and bodies) and the
+/// bodies' centres (m; lower and upper corner).
+fn scene_box(f: &crate::fluid::Fluid, bodies: &[crate::body::RigidBody]) -> [Vec3; 2] {
+    let centres = bodies.iter().map(|b| b.pose.translation.vector);
+    f.pos
+        .iter()
+        .chain(&f.boundary)
+        .copied()
+        .chain(centres)
+        .fold(
+            [
+                Vec3::repeat(Real::INFINITY),
+                Vec3::repeat(Real::NEG_INFINITY),
+            ],
+            |[lo, hi], p| [lo.inf(&p), hi.sup(&p)],
+        )
 }
