@@ -111,11 +111,99 @@ fn the_book_builds() {
         .arg(&dest)
         .output()
         .unwrap();
-    let _ = std::fs::remove_dir_all(&dest);
     let log = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "mdbook build failed:\n{log}");
     // mdBook reports a missing include or a broken SUMMARY entry as an error or a warning.
     for bad in ["ERROR", "WARN"] {
         assert!(!log.contains(bad), "mdbook build reported problems:\n{log}");
     }
+    let mangled = mangled_math(&dest);
+    let _ = std::fs::remove_dir_all(&dest);
+    assert!(
+        mangled.is_empty(),
+        "formulas that Markdown changed before MathJax sees them (escape `_`, `*`, `[` and a \\ \
+         before punctuation in the page's source):\n{}",
+        mangled.join("\n")
+    );
+}
+
+/// MathJax reads the built page's text between `\(` and `\)` (`\[` and `\]`): a formula whose
+/// `_` or `*` Markdown took for emphasis, or whose braces a backslash escape ate, arrives with
+/// tags or unbalanced. Returns those formulas, by page.
+fn mangled_math(dest: &Path) -> Vec<String> {
+    let mut bad = Vec::new();
+    let mut formulas = 0;
+    let mut stack = vec![dest.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if !name.ends_with(".html") || name == "print.html" {
+                continue;
+            }
+            let html = std::fs::read_to_string(&path).unwrap();
+            for (open, close) in [("\\(", "\\)"), ("\\[", "\\]")] {
+                let mut rest = html.as_str();
+                while let Some(i) = rest.find(open) {
+                    let after = &rest[i + 2..];
+                    let Some(j) = after.find(close) else {
+                        bad.push(format!("{name}: unclosed {open}"));
+                        break;
+                    };
+                    let tex = &after[..j];
+                    formulas += 1;
+                    let depth = tex.chars().try_fold(0i32, |d, c| match c {
+                        '{' => Some(d + 1),
+                        '}' if d == 0 => None,
+                        '}' => Some(d - 1),
+                        _ => Some(d),
+                    });
+                    if tex.contains('<') || depth != Some(0) {
+                        bad.push(format!("{name}: {tex}"));
+                    }
+                    rest = &after[j + 2..];
+                }
+            }
+        }
+    }
+    assert!(formulas > 100, "the book's formulas were found: {formulas}");
+    bad
+}
+
+/// Equations are written as mathematics (MathJax's `\\( .. \\)` in the page's source), not
+/// as code spans: a code span with a summation, a gradient, an inequality, a root, an inverse,
+/// a transpose or a square is a formula. Quoted messages and RON (with `: `) are code.
+#[test]
+fn formulas_are_mathematics_not_code() {
+    let mut found = Vec::new();
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let mut in_code = false;
+        for (n, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("```") {
+                in_code = !in_code;
+                continue;
+            }
+            if in_code {
+                continue;
+            }
+            for (k, span) in line.split('`').enumerate() {
+                let formula = k % 2 == 1
+                    && !span.contains(": ")
+                    && span.chars().any(|c| "Σ∇≥≤⁻ᵀ√²".contains(c));
+                if formula {
+                    found.push(format!("{}:{}: `{span}`", page.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "formulas written as code (write them as \\\\( .. \\\\)):\n{}",
+        found.join("\n")
+    );
 }

@@ -191,8 +191,8 @@ fn the_incline_speeds_in_the_book_match_a_fresh_run() {
     );
     common::quotes::assert_quotes(
         "examples/incline.md",
-        "acceleration `g (sin 30° − 0.3 cos 30°)",
-        &[format!("= {a:.4} m/s²")],
+        "acceleration \\\\(g (\\sin 30^\\circ − 0.3",
+        &[format!("= {a:.4}\\ \\mathrm{{m/s^2}}")],
     );
 }
 

@@ -1,7 +1,7 @@
 //! A dynamic body that holds fluid: an open box of water (`models/water_box_2d_apgd.ron`).
 //!
 //! References: at rest the fluid's pressure on the box carries the water's weight,
-//! `F_y = −m_w g` (hydrostatics: the walls' horizontal forces cancel, the base carries the
+//! F_y = −m_w g (hydrostatics: the walls' horizontal forces cancel, the base carries the
 //! column); in free fall (no floor) body and fluid share the acceleration g and the fluid stays
 //! at rest relative to the box (the equivalence principle: in the falling frame there is no
 //! gravity). Speeds are measured against `√(g H)`, H = 0.3 m the water depth.
@@ -87,7 +87,7 @@ fn dynamic_box_of_water_rests_on_the_floor() {
                 common::quotes::signed_pct(force / weight - 1.0, 3)
             ),
             format!("at t = 1 s is {} m/s", common::quotes::sci(speed, 3)),
-            format!("`F_y = −m_w g` (−{weight:.2} N per metre"),
+            format!("\\\\(F\\_{{y}} = −m\\_{{w}} g\\\\) (−{weight:.2} N per metre"),
         ],
     );
 }
