@@ -257,3 +257,37 @@ fn a_body_only_run_renders_bodies_frames() {
     assert!(dir.join("render/bodies_000001.png").is_file());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Bodies are outlined: in the ETI stack seen along y, the six cubes of one colour touch, and
+/// the line between the middle row and the top cube is drawn dark, where without outlines the
+/// cubes would merge into one blue blob; the cubes' insides stay blue.
+#[test]
+fn touching_bodies_are_outlined() {
+    let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/cube_stack_eti.ron");
+    let dir = run(&model, "0.02", "outline");
+    let opts = vcsim::io::render::RenderOptions {
+        frames: Some((1, 1)),
+        axis: Some(vcsim::io::render::Axis::Y),
+        ..Default::default()
+    };
+    let s = vcsim::io::render::render(&dir, &opts).unwrap();
+    let img = image::open(&s.pngs[0]).unwrap().to_rgb8();
+    let blue = [70, 105, 150];
+    // The top cube (centre x = 0, z = 0.125) on m1 (x = −0.025, z = 0.075): their interface is
+    // z = 0.1 for x in (−0.025, 0).
+    let (x, y) = s.view.pixel([-0.0125, 0.0, 0.1]);
+    let dark = (y as i64 - 2..=y as i64 + 2)
+        .map(|yy| colour(&img, x as u32, yy as u32))
+        .filter(|c| c.iter().map(|&k| k as u32).sum::<u32>() < 200)
+        .count();
+    assert!(dark >= 1, "a dark line between the cubes at ({x}, {y})");
+    for z in [0.125 + 0.0125, 0.075 - 0.0125] {
+        let (x, y) = s.view.pixel([-0.0125, 0.0, z]);
+        assert_eq!(
+            colour(&img, x as u32, y as u32),
+            blue,
+            "inside a cube at z = {z}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

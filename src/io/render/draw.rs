@@ -1,6 +1,6 @@
 //! Drawing a reduced frame into an RGB buffer: the layout (the scene keeps its aspect ratio; a
-//! colour bar on the right, a title line above), walls, particles, moving bodies, the caption
-//! and the colour bar.
+//! colour bar on the right, a title line above), walls, particles, moving bodies (each group
+//! outlined), the caption and the colour bar.
 
 use super::frames::Frame;
 use super::picture::{body_colour, colour, fmt_value};
@@ -124,6 +124,7 @@ impl Layout {
             root.draw(&Polygon::new(pts, body_colour(*kind).filled()))
                 .map_err(e)?;
         }
+        self.outline(root, fr, |k| k == 0)?;
         for p in &fr.particles {
             let x = (p[3] - range.0) / (range.1 - range.0);
             let c = if p[3].is_finite() {
@@ -143,6 +144,7 @@ impl Layout {
             root.draw(&Polygon::new(pts, body_colour(*kind).filled()))
                 .map_err(e)?;
         }
+        self.outline(root, fr, |k| k != 0)?;
         let font = ("sans-serif", 18).into_font().color(&BLACK);
         root.draw(&Text::new(
             format!("t = {:.4} s    {}", fr.time, self.caption),
@@ -150,6 +152,25 @@ impl Layout {
             font.clone(),
         ))
         .map_err(e)
+    }
+
+    /// The outlines of the bodies whose kind passes `which`, one pixel wide in a dark shade of
+    /// their colour: touching bodies of one colour stay apart in the picture. They are drawn
+    /// over the bodies of their group, so a wall hidden behind another shows as its outline.
+    fn outline(
+        &self,
+        root: &DrawingArea<BitMapBackend, plotters::coord::Shift>,
+        fr: &Frame,
+        which: impl Fn(i32) -> bool,
+    ) -> Result<(), String> {
+        for (seg, kind) in fr.outlines.iter().filter(|s| which(s.1)) {
+            let RGBColor(r, g, b) = body_colour(*kind);
+            let dark = RGBColor(r / 3, g / 3, b / 3);
+            let pts: Vec<(i32, i32)> = seg.iter().map(|p| self.to_px(p[0], p[1])).collect();
+            root.draw(&PathElement::new(pts, dark))
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
     }
 
     /// The colour bar on the right with five values of `range`.

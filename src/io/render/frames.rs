@@ -14,6 +14,9 @@ pub(super) struct Frame {
     pub(super) time: Real,
     pub(super) particles: Vec<[Real; 4]>,
     pub(super) triangles: Vec<([[Real; 2]; 3], i32)>,
+    /// The bodies' outlines in the view: segments (two screen points, body kind), see
+    /// [`outlines`].
+    pub(super) outlines: Vec<([[Real; 2]; 2], i32)>,
 }
 
 /// Checks the options against a run of `count` frames; the frames to draw.
@@ -167,6 +170,7 @@ pub(super) fn reduce(
         time: f.as_ref().or(b.as_ref()).map(|x| x.0).unwrap_or(0.0),
         particles: Vec::new(),
         triangles: Vec::new(),
+        outlines: Vec::new(),
     };
     if let Some((_, v)) = &f {
         let field = v.array(opts.field.array());
@@ -193,6 +197,7 @@ pub(super) fn reduce(
         let conn = v.array("connectivity");
         let kind = v.array("kind");
         if let Some(conn) = conn {
+            let mut corners = Vec::new();
             for (t, tri) in conn.values.chunks(3).enumerate() {
                 if tri.len() < 3 {
                     break;
@@ -203,12 +208,63 @@ pub(super) fn reduce(
                 };
                 let kd = kind.and_then(|k| k.values.get(t).copied()).unwrap_or(0.0) as i32;
                 fr.triangles.push(([corner(0), corner(1), corner(2)], kd));
+                corners.push([tri[0] as u32, tri[1] as u32, tri[2] as u32]);
             }
+            fr.outlines = outlines(&fr.triangles, &corners);
             // Static bodies first: moving bodies are drawn over walls.
             fr.triangles.sort_by_key(|t| t.1);
         }
     }
     fr
+}
+
+/// The edges of the bodies' triangle meshes that outline them in the view: an edge of one
+/// triangle only (an open mesh's rim), or between a triangle that faces the viewer and one that
+/// faces away or is seen edge-on (the silhouette of a closed mesh: a box seen along an axis is
+/// outlined by its front face's rim). Edges inside a face, between two triangles facing the
+/// same way, are not drawn. `corners` are the triangles' vertex indices (shared between the
+/// triangles of one body's mesh).
+pub(super) fn outlines(
+    triangles: &[([[Real; 2]; 3], i32)],
+    corners: &[[u32; 3]],
+) -> Vec<([[Real; 2]; 2], i32)> {
+    // Facing: the sign of the projected area, 0 for a triangle seen edge-on.
+    let facing = |[a, b, c]: &[[Real; 2]; 3]| {
+        let area = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+        let size = [(a, b), (b, c), (c, a)]
+            .iter()
+            .map(|(p, q)| (p[0] - q[0]).powi(2) + (p[1] - q[1]).powi(2))
+            .fold(0.0, Real::max);
+        if area.abs() <= 1e-9 * size {
+            0
+        } else {
+            area.signum() as i8
+        }
+    };
+    // Each edge (lower index first): its end points, the body kind, the facings of its
+    // triangles (at most the first two).
+    let mut edges: std::collections::HashMap<(u32, u32), ([[Real; 2]; 2], i32, i8, Option<i8>)> =
+        std::collections::HashMap::with_capacity(3 * corners.len() / 2);
+    for ((pts, kind), idx) in triangles.iter().zip(corners) {
+        let f = facing(pts);
+        for k in 0..3 {
+            let (i, j) = (idx[k], idx[(k + 1) % 3]);
+            let key = (i.min(j), i.max(j));
+            edges
+                .entry(key)
+                .and_modify(|e| {
+                    e.3.get_or_insert(f);
+                })
+                .or_insert(([pts[k], pts[(k + 1) % 3]], *kind, f, None));
+        }
+    }
+    let mut out: Vec<_> = edges
+        .into_values()
+        .filter(|(_, _, a, b)| b.is_none_or(|b| *a != b))
+        .map(|(seg, kind, ..)| (seg, kind))
+        .collect();
+    out.sort_by_key(|s| s.1);
+    out
 }
 
 /// The colour range: the option's, or the field's range over every frame (widened when it is
