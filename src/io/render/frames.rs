@@ -218,6 +218,10 @@ pub(super) fn reduce(
     fr
 }
 
+/// An edge of [`outlines`]: its end points, the body kind, the facings of its first two
+/// triangles.
+type Edge = ([[Real; 2]; 2], i32, i8, Option<i8>);
+
 /// The edges of the bodies' triangle meshes that outline them in the view: an edge of one
 /// triangle only (an open mesh's rim), or between a triangle that faces the viewer and one that
 /// faces away or is seen edge-on (the silhouette of a closed mesh: a box seen along an axis is
@@ -241,9 +245,8 @@ pub(super) fn outlines(
             area.signum() as i8
         }
     };
-    // Each edge (lower index first): its end points, the body kind, the facings of its
-    // triangles (at most the first two).
-    let mut edges: std::collections::HashMap<(u32, u32), ([[Real; 2]; 2], i32, i8, Option<i8>)> =
+    // Each edge by its vertex indices, lower first.
+    let mut edges: std::collections::HashMap<(u32, u32), Edge> =
         std::collections::HashMap::with_capacity(3 * corners.len() / 2);
     for ((pts, kind), idx) in triangles.iter().zip(corners) {
         let f = facing(pts);
