@@ -128,15 +128,18 @@ impl Bounds {
             .map(outside)
             .enumerate()
             .max_by(|a, b| a.1.total_cmp(&b.1));
-        let (d, what, p) = match (body, particle) {
-            (Some((db, b)), Some((_, dp))) if db >= dp => {
-                (db, format!("body `{}`", b.name), b.pose.translation.vector)
-            }
+        // The farthest out: a body (Ok) or a particle (Err, its index).
+        let (d, who) = match (body, particle) {
+            (Some((db, b)), Some((_, dp))) if db >= dp => (db, Ok(b)),
+            (Some((db, b)), None) => (db, Ok(b)),
+            (_, Some((i, dp))) => (dp, Err(i)),
             (None, None) => return None,
-            (Some((db, b)), None) => (db, format!("body `{}`", b.name), b.pose.translation.vector),
-            (_, Some((i, dp))) => (dp, format!("fluid particle {}", f.id[i]), f.pos[i]),
         };
         (d > self.scene_margin).then(|| {
+            let (what, p) = match who {
+                Ok(b) => (format!("body `{}`", b.name), b.pose.translation.vector),
+                Err(i) => (format!("fluid particle {}", f.id[i]), f.pos[i]),
+            };
             let what = format!(
                 "{what} at ({:.4}, {:.4}, {:.4}) m, outside the scene from ({:.4}, {:.4}, {:.4}) \
                  to ({:.4}, {:.4}, {:.4}) m by {d:.2} times its size; if it is meant to go there, \
