@@ -260,7 +260,8 @@ fn a_body_only_run_renders_bodies_frames() {
 
 /// Bodies are outlined: in the ETI stack seen along y, the six cubes of one colour touch, and
 /// the line between the middle row and the top cube is drawn dark, where without outlines the
-/// cubes would merge into one blue blob; the cubes' insides stay blue.
+/// cubes would merge into one blue blob; the cubes' insides stay blue; a second render is the
+/// same picture.
 #[test]
 fn touching_bodies_are_outlined() {
     let model = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/cube_stack_eti.ron");
@@ -289,5 +290,11 @@ fn touching_bodies_are_outlined() {
             "inside a cube at z = {z}"
         );
     }
+    // The same picture again (the outlines are drawn in a fixed order).
+    let again = vcsim::io::render::render(&dir, &opts).unwrap();
+    assert_eq!(
+        std::fs::read(&s.pngs[0]).unwrap(),
+        std::fs::read(&again.pngs[0]).unwrap()
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

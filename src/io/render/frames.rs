@@ -261,13 +261,15 @@ pub(super) fn outlines(
                 .or_insert(([pts[k], pts[(k + 1) % 3]], *kind, f, None));
         }
     }
+    // In the order of the kinds, then of the vertex indices: the same picture every time
+    // (the map's order is random, and outlines of two kinds may cross).
     let mut out: Vec<_> = edges
-        .into_values()
-        .filter(|(_, _, a, b)| b.is_none_or(|b| *a != b))
-        .map(|(seg, kind, ..)| (seg, kind))
+        .into_iter()
+        .filter(|(_, (_, _, a, b))| b.is_none_or(|b| *a != b))
+        .map(|(key, (seg, kind, ..))| (kind, key, seg))
         .collect();
-    out.sort_by_key(|s| s.1);
-    out
+    out.sort_unstable_by_key(|&(kind, key, _)| (kind, key));
+    out.into_iter().map(|(kind, _, seg)| (seg, kind)).collect()
 }
 
 /// The colour range: the option's, or the field's range over every frame (widened when it is
