@@ -248,15 +248,15 @@ impl DensityRows {
         self.unilateral = p.method == DensityMethod::Unilateral;
         self.start.copy_from(&ff.start);
         self.nbr.clear();
-        self.nbr.extend_from_slice(&ff.list);
+        ff.extend_into(&mut self.nbr);
         // Sized, not cleared: the fluid rows write every entry (a serial fill of the
         // coefficients would cost the 20 000-particle dam break about 1 ms per build).
-        self.coef.resize(ff.list.len(), Vec3::zeros());
+        self.coef.resize(ff.start.entries(), Vec3::zeros());
         self.self_coef.resize(n, Vec3::zeros());
         self.diag.resize(n, 0.0);
         self.bias.resize(n, 0.0);
         density_error.resize(n, 0.0);
-        self.fb_coef.resize(fb.list.len(), Vec3::zeros());
+        self.fb_coef.resize(fb.start.entries(), Vec3::zeros());
     }
 
     /// Each fluid row's coefficients, diagonal, density error and bias, in blocks of rows in

@@ -50,8 +50,8 @@ impl DensityRows {
         }
         let nwall = self.bactive.len();
         self.bnbr.clear();
-        self.bnbr.extend_from_slice(&bf.list);
-        self.bcoef.resize(bf.list.len(), Vec3::zeros());
+        bf.extend_into(&mut self.bnbr);
+        self.bcoef.resize(bf.start.entries(), Vec3::zeros());
         let nf = self.diag.len();
         self.diag.resize(nf + nwall, 0.0);
         self.bias.resize(nf + nwall, 0.0);
@@ -115,6 +115,6 @@ impl DensityRows {
         self.fb_start.copy_from(&fb.start);
         self.fb_row.clear();
         self.fb_row
-            .extend(fb.list.iter().map(|&b| self.brow[b as usize]));
+            .extend(fb.entries().map(|&b| self.brow[b as usize]));
     }
 }

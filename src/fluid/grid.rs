@@ -198,32 +198,50 @@ fn cell_key(p: &Vec3, min: &Vec3, cell: &Vec3, dims: &[usize; 3]) -> u32 {
     ((c(2) * dims[1] + c(1)) * dims[0] + c(0)) as u32
 }
 
-/// Neighbour lists in compressed-row form: the neighbours of query i are
-/// `list[start[i]..start[i + 1]]`, sorted by index.
+/// Neighbour lists in compressed-row form: the neighbours of query i, sorted by index, are
+/// entries `start[i]..start[i + 1]` of the lists of all queries in query order. The entries
+/// are kept in the search's buffers, one per chunk of [`CHUNK`] queries, not joined into one
+/// array: that copy doubled the lists' memory (about 400 bytes per particle in 3D).
 #[derive(Debug, Default, Clone)]
 pub struct Neighbours {
     /// Row starts (length: queries + 1).
     pub start: crate::csr::RowStarts,
-    /// Neighbour indices.
-    pub list: Vec<u32>,
-    /// Per chunk of queries: its neighbours and counts while searching.
+    /// Per chunk of queries: its neighbours and their counts (the counts only while searching).
     chunks: Vec<(Vec<u32>, Vec<u32>)>,
+    /// Chunks in use (buffers past them are kept for a larger search).
+    used: usize,
 }
 
 impl Neighbours {
     /// Neighbours of query `i`.
     #[inline]
     pub fn of(&self, i: usize) -> &[u32] {
-        &self.list[self.start.range(i)]
+        let c = i / CHUNK;
+        let base = self.start[c * CHUNK] as usize;
+        let r = self.start.range(i);
+        &self.chunks[c].0[r.start - base..r.end - base]
+    }
+
+    /// All entries, query by query (`start` indexes them).
+    pub fn entries(&self) -> impl Iterator<Item = &u32> + '_ {
+        self.chunks[..self.used].iter().flat_map(|c| c.0.iter())
+    }
+
+    /// Appends all entries, query by query, to `out`.
+    pub fn extend_into(&self, out: &mut Vec<u32>) {
+        out.reserve(self.start.entries());
+        for c in &self.chunks[..self.used] {
+            out.extend_from_slice(&c.0);
+        }
     }
 
     /// Finds, for each query point, the points of `grid` (positions `pts`) closer than
     /// `radius` (m); with `skip_self`, query i skips point i (queries and points the same set).
     ///
-    /// One pass over the candidates: chunks of 1024 queries each fill a buffer of their
+    /// One pass over the candidates: chunks of [`CHUNK`] queries each fill a buffer of their
     /// own (in parallel for large sets; kept between calls, so nothing is allocated once the
-    /// sizes settle), then the buffers are joined in chunk order: the result does not depend on
-    /// the thread count.
+    /// sizes settle), and the buffers stay the lists: the result does not depend on the thread
+    /// count.
     pub fn build(
         &mut self,
         queries: &[Vec3],
@@ -263,19 +281,18 @@ impl Neighbours {
             bufs.par_iter_mut().enumerate().for_each(fill);
         }
         self.start.begin();
-        self.list.clear();
         let mut end = 0;
-        for (list, counts) in bufs.iter() {
+        for (_, counts) in bufs.iter() {
             for &n in counts {
                 end += n as usize;
                 self.start.close_row(end);
             }
-            self.list.extend_from_slice(list);
         }
+        self.used = chunks;
     }
 }
 
-/// Queries per chunk of a neighbour search.
+/// Queries per chunk of a neighbour search (and of the lists' storage).
 const CHUNK: usize = 1024;
 
 #[cfg(test)]
