@@ -200,7 +200,7 @@ fn cell_key(p: &Vec3, min: &Vec3, cell: &Vec3, dims: &[usize; 3]) -> u32 {
 
 /// Neighbour lists in compressed-row form: the neighbours of query i, sorted by index, are
 /// entries `start[i]..start[i + 1]` of the lists of all queries in query order. The entries
-/// are kept in the search's buffers, one per chunk of [`CHUNK`] queries, not joined into one
+/// are kept in the search's buffers, one per chunk of 1024 queries, not joined into one
 /// array: that copy doubled the lists' memory (about 400 bytes per particle in 3D).
 #[derive(Debug, Default, Clone)]
 pub struct Neighbours {
@@ -238,7 +238,7 @@ impl Neighbours {
     /// Finds, for each query point, the points of `grid` (positions `pts`) closer than
     /// `radius` (m); with `skip_self`, query i skips point i (queries and points the same set).
     ///
-    /// One pass over the candidates: chunks of [`CHUNK`] queries each fill a buffer of their
+    /// One pass over the candidates: chunks of 1024 queries each fill a buffer of their
     /// own (in parallel for large sets; kept between calls, so nothing is allocated once the
     /// sizes settle), and the buffers stay the lists: the result does not depend on the thread
     /// count.
