@@ -7,7 +7,7 @@
 #                               # Most take seconds to minutes on 2 cores; elastic_plate 10 min,
 #                               # floating_cylinder 20 min,
 #                               # repose 4 min, sloshing_walls_small 20 min, sloshing_walls_large
-#                               # 17 min
+#                               # 17 min, sloshing_large_refined 50 min
 #   book/generate.sh NAME...    # only these
 #
 # NAME is a study in models/studies/, or `bench_step` (`cargo bench --bench step`, divan's
@@ -20,7 +20,7 @@
 # to measure again). tests/book_tables.rs reruns the fast deterministic studies and compares.
 set -euo pipefail
 all=(main_job box_into_water floating_cylinder beam_elements beam_period convergence_circular_patch convergence_poiseuille elastic_plate
-  repose sloshing_walls_small sloshing_walls_large
+  repose sloshing_walls_small sloshing_walls_large sloshing_large_refined
   perf_dam_break_20k cost_accuracy sloshing_methods depth_iterations dam_break_dt
   solver_residual_tank solver_residual_pile bench_step perf_targets)
 names=("$@")
@@ -47,7 +47,7 @@ for n in "${names[@]}"; do
   [ -f "models/studies/$n.ron" ] || { echo "no study models/studies/$n.ron" >&2; exit 2; }
   # Studies that compare wall times of fluid runs give each case both cores.
   jobs=()
-  case "$n" in perf_dam_break_20k|sloshing_methods|sloshing_walls_*) jobs=(--jobs 1) ;; esac
+  case "$n" in perf_dam_break_20k|sloshing_methods|sloshing_walls_*|sloshing_large_refined) jobs=(--jobs 1) ;; esac
   target/release/vcsim study "models/studies/$n.ron" --out "$runs/$n" "${jobs[@]}"
   {
     header "$n" "vcsim study models/studies/$n.ron${jobs[*]:+ ${jobs[*]}}"
