@@ -7,7 +7,7 @@
 #                               # Most take seconds to minutes on 2 cores; elastic_plate 10 min,
 #                               # floating_cylinder 20 min,
 #                               # repose 4 min, sloshing_walls_small 20 min, sloshing_walls_large
-#                               # 17 min, sloshing_large_refined 50 min
+#                               # 17 min, sloshing_large_refined 22 min
 #   book/generate.sh NAME...    # only these
 #
 # NAME is a study in models/studies/, or `bench_step` (`cargo bench --bench step`, divan's
