@@ -155,3 +155,48 @@ fn cg_and_cholesky_agree() {
     eprintln!("largest pressure difference {dp:.2e} of ρ g H, position {dx:.2e} m");
     assert!(dp < 1e-6 && dx < 1e-9, "CG and Cholesky differ: {dp}, {dx}");
 }
+
+/// A closed compartment of water beside a tank with a free surface: its particles have no
+/// free-surface neighbour, so their block of the pressure equation is a pure Neumann problem
+/// (singular) while the rest of the water holds the surface pressure. Before such pockets got
+/// the closed domain's treatment (right-hand side without its mean, the same small diagonal
+/// shift), CG diverged on it and the run blew apart in its second step (a particle at 1e11 m/s;
+/// the same happened to a drop pressed into a corner of the refined sloshing tank). A pocket's
+/// lowest pressure is taken as zero, as at a free surface (with the zero-mean pressure of the
+/// closed domain, clamped at zero, the water moved at 1.2e-2 m/s). Measured 2026-11-26:
+/// largest speed 2.9e-3 m/s over 0.05 s, compression below 0.01 %.
+#[test]
+fn a_closed_pocket_beside_a_free_surface_stays_at_rest() {
+    const MODEL: &str = r#"Model(
+        scene: (dimension: Two, gravity: (0, -9.81)),
+        time: (dt: 0.001, end: 0.05),
+        bodies: [
+            (name: "floor", kind: Static, shape: Cuboid(half_extents: (0.6, 0.05)), position: (0.5, -0.05)),
+            (name: "left", kind: Static, shape: Cuboid(half_extents: (0.05, 0.2)), position: (-0.05, 0.15)),
+            (name: "right", kind: Static, shape: Cuboid(half_extents: (0.05, 0.2)), position: (0.35, 0.15)),
+            (name: "box_left", kind: Static, shape: Cuboid(half_extents: (0.05, 0.15)), position: (0.55, 0.1)),
+            (name: "box_right", kind: Static, shape: Cuboid(half_extents: (0.05, 0.15)), position: (0.85, 0.1)),
+            (name: "lid", kind: Static, shape: Cuboid(half_extents: (0.15, 0.05)), position: (0.7, 0.15)),
+        ],
+        fluid: (
+            spacing: 0.02,
+            method: Isph(),
+            regions: [Box(min: (0, 0), max: (0.3, 0.2)), Box(min: (0.6, 0), max: (0.8, 0.1))],
+        ),
+    )"#;
+    let m = vcsim::model::parse_str(std::path::Path::new("pocket.ron"), MODEL).expect("model");
+    let mut w = build(&m);
+    let (mut fastest, mut compression): (f64, f64) = (0.0, 0.0);
+    while w.time < 0.05 - 1e-9 {
+        w.step();
+        let f = w.fluid.as_ref().unwrap();
+        fastest = f.vel.iter().map(|v| v.norm()).fold(fastest, f64::max);
+        compression = f.density_error.iter().cloned().fold(compression, f64::max);
+    }
+    eprintln!(
+        "pocket: largest speed {fastest:.2e} m/s, compression {:.2} %",
+        100.0 * compression
+    );
+    assert!(fastest < 0.01, "the water moved at {fastest} m/s");
+    assert!(compression < 0.01, "compressed by {compression}");
+}

@@ -65,24 +65,24 @@
 //! +3.3 %; `α_e` alone: +16.0 %; together +1.15 %).
 //!
 //! **Walls** (Neumann condition, `∂p/∂n = ρ0 (v* − v_w)·n / Δt`, which makes the corrected
-//! velocity's normal component the wall's): a boundary particle b takes, seen from fluid
-//! particle i, the pressure `p_b = p_i + ρ0 ((v*_i − v_w)·n_b / Δt) n_b·(x_b − x_i)`, with `n_b`
-//! the wall's outward normal at b (from [`super::Fluid::to_surface`]) and `v_w` the wall's or
-//! body's velocity there. At rest (`v* = g Δt`) this is the hydrostatic `p_b = p_i + ρ0 g·(x_b −
-//! x_i)`. The wall terms of the Laplacian are then known and move to the right-hand side: the
-//! matrix couples fluid particles only, is symmetric and positive definite once a free-surface
-//! particle holds it down. In a closed domain (no free surface) the pressure is defined up to a
-//! constant: the right-hand side's mean is removed and a relative 1e-12 added to the diagonal,
-//! which gives the zero-mean solution (004's choice) with every particle keeping its row.
-//! (Pinning one particle at p = 0 instead took that particle's row away: in the Poiseuille
-//! channel with α = 1 it compressed unchecked next to a plate until the guard stopped the run
-//! at t = 0.70 s.) 000 uses Asai et al.
-//! 2013's mirror treatment instead. With the symmetric gradient the wall pressure also rises
-//! hydrostatically along the wall, `p_b = p_i + ρ0 [((v*_i − v_w)·n_b/Δt) n_b + g_t]·(x_b − x_i)`
-//! with `g_t` gravity's tangential part (as Adami et al. 2012's extrapolation; left out along
-//! periodic axes, where the pressure cannot rise on average): without it the
-//! column of water next to a side wall lacked the wall's share of the vertical gradient and sank
-//! (0.30 m/s in the hydrostatic tank after 1 s, 0.084 m/s with it).
+//! velocity's normal component the wall's): a boundary particle b takes, seen from fluid particle
+//! i, the pressure `p_b = p_i + ρ0 ((v*_i − v_w)·n_b / Δt) n_b·(x_b − x_i)`, with `n_b` the wall's
+//! outward normal at b (from [`super::Fluid::to_surface`]) and `v_w` the wall's or body's velocity
+//! there. At rest (`v* = g Δt`) this is the hydrostatic `p_b = p_i + ρ0 g·(x_b − x_i)`. The wall
+//! terms of the Laplacian are then known and move to the right-hand side: the matrix couples fluid
+//! particles only, is symmetric and positive definite once a free-surface particle holds it down.
+//! In a closed domain (no free surface) the pressure is defined up to a constant: the right-hand
+//! side's mean is removed and a relative 1e-12 added to the diagonal, which gives the zero-mean
+//! solution (004's choice) with every particle keeping its row. (Pinning one particle at p = 0
+//! instead took that particle's row away: in the Poiseuille channel with α = 1 it compressed
+//! unchecked next to a plate until the guard stopped the run at t = 0.70 s.) A pocket of water
+//! beside a free surface (module `pockets`) is solved the same way, its lowest pressure then taken as
+//! zero. 000 uses Asai et al. 2013's mirror treatment instead. With the symmetric gradient the wall
+//! pressure also rises hydrostatically along the wall, `p_b = p_i + ρ0 [((v*_i − v_w)·n_b/Δt) n_b +
+//! g_t]·(x_b − x_i)` with `g_t` gravity's tangential part (as Adami et al. 2012's extrapolation;
+//! left out along periodic axes, where the pressure cannot rise on average): without it the column
+//! of water next to a side wall lacked the wall's share of the vertical gradient and sank (0.30 m/s
+//! in the hydrostatic tank after 1 s, 0.084 m/s with it).
 //!
 //! **Solve** ([`PpeSolver`]): Jacobi-preconditioned conjugate gradients warm-started from the
 //! last sub-step's pressures (default), or faer's sparse Cholesky (`sp_cholesky`); the run
@@ -106,8 +106,8 @@
 //! with the density term alone; here, without shifting and filter, voids opened inside the
 //! circular patch and its area grew by 18 % by t = 1 s, 4.8 % with shifting.)
 
+mod pockets;
 pub mod ppe;
-
 use super::Fluid;
 use crate::body::RigidBody;
 use crate::interrupt::overdue;

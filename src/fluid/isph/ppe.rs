@@ -11,7 +11,7 @@ use faer::sparse::{SparseColMat, Triplet};
 use faer::Side;
 
 /// Not an unknown (a free-surface particle, holding `Ppe::surface_pressure`).
-const DIRICHLET: u32 = u32::MAX;
+pub(super) const DIRICHLET: u32 = u32::MAX;
 
 /// The PPE's buffers, reused from sub-step to sub-step.
 #[derive(Default)]
@@ -41,7 +41,16 @@ pub struct Ppe {
     sol: Vec<Real>,
     /// The residual per unknown.
     res: Vec<Real>,
+    /// Pocket (connected group of unknowns without a free-surface neighbour) of each unknown,
+    /// or [`ANCHORED`] ([`label_pockets`]).
+    pocket: Vec<u32>,
+    /// The search stack of [`label_pockets`] (particle indices).
+    stack: Vec<u32>,
+    /// The lowest solution value of each pocket (Pa).
+    pocket_min: Vec<Real>,
 }
+
+use super::pockets::{label_pockets, ANCHORED};
 
 /// Laplacian weight `w_ij ≥ 0` of a pair at separation `d` (m): 000 eq. 15 with `η² = 0.01 h²`,
 /// divided by the lattice Laplacian moment μ (1/m² per unit pressure difference).
@@ -204,7 +213,7 @@ impl Ppe {
         let count = f.len();
         self.wall_jumps(f, bvel, h);
         let (m, closed) = self.number_unknowns(n, p.surface, count);
-        self.assemble(f, p, n, h, m, closed);
+        self.assemble(f, p, n, h, m);
         // Warm start from the last pressures.
         let mut sol = std::mem::take(&mut self.sol);
         sol.clear();
@@ -274,7 +283,7 @@ impl Ppe {
     }
 
     /// The matrix (lower triangle, as triplets) and right-hand side of the `m` unknowns.
-    fn assemble(&mut self, f: &Fluid, p: &IsphParams, n: &[Real], h: Real, m: usize, closed: bool) {
+    fn assemble(&mut self, f: &Fluid, p: &IsphParams, n: &[Real], h: Real, m: usize) {
         let count = f.len();
         let (k, v0, per) = (f.params.kernel, f.volume, f.params.periodic);
         let (rho0, kappa) = (f.params.rho0, f.kappa);
@@ -341,12 +350,29 @@ impl Ppe {
             diag_sum += diag;
             self.rhs[row] = b;
         }
-        if closed {
-            let mean = self.rhs.iter().sum::<Real>() / m as Real;
-            self.rhs.iter_mut().for_each(|b| *b -= mean);
-            let eps = 1e-12 * diag_sum / m as Real;
+        // Pockets' blocks are pure Neumann problems, singular like a closed domain's: each
+        // gets the closed domain's treatment (module docs, **Walls**).
+        let pockets = label_pockets(&self.index, &f.ff, m, &mut self.pocket, &mut self.stack);
+        self.pocket_min.clear();
+        self.pocket_min.resize(pockets, Real::INFINITY);
+        if pockets > 0 {
+            let (mut sum, mut size) = (vec![0.0; pockets], vec![0usize; pockets]);
+            for (b, &c) in self.rhs.iter().zip(&self.pocket) {
+                if c != ANCHORED {
+                    sum[c as usize] += b;
+                    size[c as usize] += 1;
+                }
+            }
+            for (b, &c) in self.rhs.iter_mut().zip(&self.pocket) {
+                if c != ANCHORED {
+                    *b -= sum[c as usize] / size[c as usize] as Real;
+                }
+            }
+            let eps = 1e-12 * diag_sum.max(Real::MIN_POSITIVE) / m as Real;
             for t in self.triplets.iter_mut().filter(|t| t.row == t.col) {
-                t.val += eps;
+                if self.pocket[t.row] != ANCHORED {
+                    t.val += eps;
+                }
             }
         }
     }
@@ -386,14 +412,27 @@ impl Ppe {
 
     /// The particles' pressures (Pa) from the solution: the surface pressure on free-surface
     /// particles, zero-mean in a closed domain, never negative with a free surface.
-    fn write_pressures(&self, f: &mut Fluid, sol: &[Real], closed: bool) {
+    fn write_pressures(&mut self, f: &mut Fluid, sol: &[Real], closed: bool) {
         let (ps, count) = (self.surface_pressure, f.len());
         f.pressure.resize(count, 0.0);
+        // A pocket beside a free surface ([`label_pockets`]) has its pressure up to a constant,
+        // which the symmetric gradient is not invariant to: its lowest pressure is taken as
+        // zero, as at a free surface.
+        if !closed {
+            for (&x, &c) in sol.iter().zip(&self.pocket) {
+                if c != ANCHORED {
+                    let lo = &mut self.pocket_min[c as usize];
+                    *lo = lo.min(x);
+                }
+            }
+        }
         for (pi, &ix) in f.pressure.iter_mut().zip(&self.index) {
             *pi = if ix == DIRICHLET {
                 ps
             } else if closed {
                 sol[ix as usize]
+            } else if self.pocket[ix as usize] != ANCHORED {
+                sol[ix as usize] - self.pocket_min[self.pocket[ix as usize] as usize]
             } else {
                 // With a free surface the water cannot pull (as the constraint method's
                 // unilateral rows): negative pressures, found next to the surface where the
