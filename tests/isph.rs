@@ -161,7 +161,7 @@ fn cg_and_cholesky_agree() {
 /// (singular) while the rest of the water holds the surface pressure. Before such pockets got
 /// the closed domain's treatment (right-hand side without its mean, the same small diagonal
 /// shift), CG diverged on it and the run blew apart in its second step (a particle at 1e11 m/s;
-/// the same happened to a drop pressed into a corner of the refined sloshing tank). A pocket's
+/// the same happened to a lone particle on a wall of the refined sloshing tank). A pocket's
 /// lowest pressure is taken as zero, as at a free surface (with the zero-mean pressure of the
 /// closed domain, clamped at zero, the water moved at 1.2e-2 m/s). Measured 2026-11-26:
 /// largest speed 2.9e-3 m/s over 0.05 s, compression below 0.01 %.

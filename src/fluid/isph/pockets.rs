@@ -12,8 +12,10 @@ pub(super) const ANCHORED: u32 = u32::MAX;
 /// domain, or, with a free surface elsewhere, a few particles that the walls' share of
 /// their kernel sums keeps off the free surface (a film or a drop on a wall). Without a
 /// particle of known pressure such a group's pressure is defined up to a constant, and
-/// its right-hand side need not be consistent: CG diverged on one (a drop in the corner of
-/// the refined sloshing tank, pressures of 1e10 Pa at t = 3.114 s, the run blown apart).
+/// its right-hand side need not be consistent: CG diverged on one (in the sloshing tank at
+/// 0.005 m, a lone particle sliding down the right wall 0.77 m up, with no fluid neighbour and
+/// a kernel sum of 0.90–0.95 from the wall's particles; pressures of 1e10 Pa at t = 3.114 s,
+/// the run blown apart).
 /// `index` holds each particle's unknown or [`DIRICHLET`] (the PPE's numbering) and `m` the
 /// number of unknowns. Writes the pocket of each unknown (or [`ANCHORED`]) into `pocket` and
 /// returns the number of pockets; `stack` is scratch.
