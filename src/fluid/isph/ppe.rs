@@ -3,6 +3,7 @@
 //! surface, its sparse Cholesky solve with faer, and the residual. Equations in the parent
 //! module.
 
+use super::pockets::{label_pockets, ANCHORED};
 use super::{IsphParams, PpeSolver};
 use crate::fluid::Fluid;
 use crate::math::{Real, Vec3};
@@ -48,9 +49,9 @@ pub struct Ppe {
     stack: Vec<u32>,
     /// The lowest solution value of each pocket (Pa).
     pocket_min: Vec<Real>,
+    /// The right-hand side's sum and the number of rows of each pocket.
+    pocket_sum: Vec<(Real, usize)>,
 }
-
-use super::pockets::{label_pockets, ANCHORED};
 
 /// Laplacian weight `w_ij ≥ 0` of a pair at separation `d` (m): 000 eq. 15 with `η² = 0.01 h²`,
 /// divided by the lattice Laplacian moment μ (1/m² per unit pressure difference).
@@ -356,16 +357,19 @@ impl Ppe {
         self.pocket_min.clear();
         self.pocket_min.resize(pockets, Real::INFINITY);
         if pockets > 0 {
-            let (mut sum, mut size) = (vec![0.0; pockets], vec![0usize; pockets]);
+            self.pocket_sum.clear();
+            self.pocket_sum.resize(pockets, (0.0, 0));
             for (b, &c) in self.rhs.iter().zip(&self.pocket) {
                 if c != ANCHORED {
-                    sum[c as usize] += b;
-                    size[c as usize] += 1;
+                    let (sum, size) = &mut self.pocket_sum[c as usize];
+                    *sum += b;
+                    *size += 1;
                 }
             }
             for (b, &c) in self.rhs.iter_mut().zip(&self.pocket) {
                 if c != ANCHORED {
-                    *b -= sum[c as usize] / size[c as usize] as Real;
+                    let (sum, size) = self.pocket_sum[c as usize];
+                    *b -= sum / size as Real;
                 }
             }
             let eps = 1e-12 * diag_sum.max(Real::MIN_POSITIVE) / m as Real;
@@ -411,7 +415,8 @@ impl Ppe {
     }
 
     /// The particles' pressures (Pa) from the solution: the surface pressure on free-surface
-    /// particles, zero-mean in a closed domain, never negative with a free surface.
+    /// particles, zero-mean in a closed domain, never negative with a free surface (a pocket's
+    /// lowest pressure zero).
     fn write_pressures(&mut self, f: &mut Fluid, sol: &[Real], closed: bool) {
         let (ps, count) = (self.surface_pressure, f.len());
         f.pressure.resize(count, 0.0);
