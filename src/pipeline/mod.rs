@@ -188,6 +188,8 @@ impl World {
                 ),
                 field: "guard.max_substeps",
             })
+        } else if let Some(failed) = self.last_substeps.failed_solve(t) {
+            Some(failed)
         } else if self.last_impulses.stagnated {
             resolver(format!(
                 "the contact resolver stagnated in the step from t = {t:.6} s: after {impulses} \

@@ -86,32 +86,27 @@
 //!
 //! **Solve** ([`PpeSolver`]): Jacobi-preconditioned conjugate gradients warm-started from the
 //! last sub-step's pressures (default), or faer's sparse Cholesky (`sp_cholesky`); the run
-//! summary reports the largest relative residual `|A p − b| / |b|` and the CG iterations.
+//! summary reports the largest relative residual `|A p − b| / |b|` and the CG iterations. A
+//! solve that ends above [`ppe::FAILED_RESIDUAL`] stops the run (exit 3).
 //!
 //! **Coupling** as WCSPH: the corrector's pressure and viscous forces on a body's particles,
 //! averaged over the sub-steps, drive its rigid-body step, one model step late (weak coupling);
 //! the pressure force in the pair form `m V (p_i + p_b)/(ρ0 κ) ∇_iW_ib`.
 //!
-//! **Added mass.** The wall condition makes the fluid answer a change δ of a body's velocity at
-//! once, with a pressure impulse `−M_a δ` at the next step's first sub-step. Explicitly
-//! staggered, a body lighter than its added mass `M_a` then overshoots by a factor `M_a/M`
-//! every step and the coupling diverges (000 §3 notes that light structures need strong
-//! coupling; the buoyant box of `buoyancy_2d_apgd` at density ratio 0.5 did, in 20 steps).
-//! `M_a` (6×6) is measured each model step by PPE solves with unit body velocities
-//! ([`ppe::Ppe::added_mass`]), and the rigid-body step takes it implicitly: the velocity
-//! change over the step solves `(M + M_a) Δv = M Δv_free + M_a Δv_prev`, where `Δv_free` is
-//! the change from gravity and the fluid's force alone and `Δv_prev` the body's last change
-//! (the artificial-added-mass scheme of partitioned FSI, here with the measured `M_a`;
-//! consistent: at a steady change both sides agree). (000 keeps the particles evenly spaced
-//! with the density term alone; here, without shifting and filter, voids opened inside the
+//! **Added mass** ([`added_mass`]): the rigid-body step takes the fluid's added mass implicitly.
+//! (000 keeps the particles evenly spaced with the density term alone; here, without shifting and
+//! filter, voids opened inside the circular patch and its area grew by 18 % by t = 1 s, 4.8 %
+//! with shifting.)
 //! circular patch and its area grew by 18 % by t = 1 s, 4.8 % with shifting.)
 
+pub mod added_mass;
 mod pockets;
 pub mod ppe;
 use super::Fluid;
 use crate::body::RigidBody;
 use crate::interrupt::overdue;
 use crate::math::{Real, Vec3};
+pub use added_mass::take_added_mass;
 
 /// ISPH parameters (SI units; RON: `fluid: (method: Isph(alpha: 0.5, ..))`, every field may
 /// be left out).
@@ -290,6 +285,9 @@ impl Fluid {
             self.isph_substep(p, gravity, bodies, sub, sub / dt, s, &mut info);
             info.substeps += 1;
             t += sub;
+            if ppe::failed(info.residual) {
+                break; // The run stops at this step (`SubStepInfo::failed_solve`).
+            }
         }
         info
     }
@@ -340,7 +338,11 @@ impl Fluid {
             * self.params.periodic.across(gravity).norm()
             * self.params.spacing;
         let (res, its) = s.ppe.solve(self, p, &s.n, &s.bvel, h);
-        info.residual = info.residual.max(res);
+        info.residual = if res.is_nan() {
+            res
+        } else {
+            info.residual.max(res)
+        };
         info.iterations += its;
         if info.substeps == 0 {
             let planar = self.params.planar;
@@ -488,42 +490,6 @@ impl Fluid {
     }
 }
 
-/// The rigid-body step's velocity change of a dynamic body with its added mass `ma` taken
-/// implicitly (module docs, **Added mass**): `v0` is the body's (linear, angular) velocity at
-/// the start of the step (m/s, rad/s), the body's velocity now holds `v0` plus the change from
-/// gravity and the fluid's force alone, and `prev` its velocity at the start of the last step.
-/// Only the modes in `active` change.
-pub fn take_added_mass(
-    b: &mut RigidBody,
-    ma: &nalgebra::Matrix6<Real>,
-    v0: (Vec3, Vec3),
-    prev: (Vec3, Vec3),
-    active: [bool; 6],
-) {
-    let six = |l: Vec3, a: Vec3| nalgebra::Vector6::new(l.x, l.y, l.z, a.x, a.y, a.z);
-    let free = six(b.lin_vel - v0.0, b.ang_vel - v0.1);
-    let last = six(v0.0 - prev.0, v0.1 - prev.1);
-    let mut m = nalgebra::Matrix6::<Real>::zeros();
-    for a in 0..3 {
-        m[(a, a)] = b.mass;
-    }
-    m.fixed_view_mut::<3, 3>(3, 3).copy_from(&b.inertia_world());
-    let mut lhs = m + ma;
-    let mut rhs = m * free + ma * last;
-    for (e, _) in active.iter().enumerate().filter(|a| !*a.1) {
-        lhs.row_mut(e).fill(0.0);
-        lhs.column_mut(e).fill(0.0);
-        lhs[(e, e)] = 1.0;
-        rhs[e] = 0.0;
-    }
-    if let Some(dv) = lhs.lu().solve(&rhs) {
-        if dv.iter().all(|x| x.is_finite()) {
-            b.lin_vel = v0.0 + Vec3::new(dv[0], dv[1], dv[2]);
-            b.ang_vel = v0.1 + Vec3::new(dv[3], dv[4], dv[5]);
-        }
-    }
-}
-
 /// ISPH as a fluid method ([`super::method::FluidMethod`]): its parameters, scratch (the
 /// pressure equation, the bodies' added mass) and the bodies' velocities one step back, which
 /// the added mass needs and checkpoints keep.
@@ -564,6 +530,7 @@ impl super::method::FluidMethod for Isph {
             pressure_residual: info.residual,
             pressure_iterations: info.iterations,
             cut: info.cut,
+            failed_solve: ppe::failed(info.residual),
         }
     }
 
