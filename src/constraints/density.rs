@@ -49,7 +49,7 @@ pub(super) const ROW_BLOCK: usize = 512;
 /// self coefficients, diagonals, density errors, biases and boundary-neighbour coefficients.
 type RowBlock<'a> = (
     usize,
-    &'a mut [Vec3],
+    &'a mut [Real],
     &'a mut [Vec3],
     &'a mut [Real],
     &'a mut [Real],
@@ -91,8 +91,14 @@ pub struct DensityRows {
     pub start: crate::csr::RowStarts,
     /// Fluid neighbour indices.
     pub nbr: Vec<u32>,
-    /// `c_ij` aligned with `nbr` (1/m).
-    pub coef: Vec<Vec3>,
+    /// The pair factor `f_ij = V W'(r_ij) / r_ij` aligned with `nbr` (1/m²): `c_ij` is
+    /// `f_ij (x_i − x_j)` (see [`DensityRows::c`]). One number per pair instead of the vector,
+    /// 16 bytes less per pair (about 1.2 KiB per particle in 3D).
+    pub coef: Vec<Real>,
+    /// The particles' positions when the rows were built (m), for `x_i − x_j`.
+    pub pos: Vec<Vec3>,
+    /// The fluid's periodic axes (`x_i − x_j` to the nearest image).
+    pub periodic: crate::fluid::periodic::Periodic,
     /// `J_i M⁻¹ J_iᵀ`.
     pub diag: Vec<Real>,
     /// Bias `(β/h) g_i` (1/s).
@@ -132,16 +138,26 @@ pub(crate) fn target_gap(unilateral: bool, gap: Real) -> Real {
 }
 
 impl DensityRows {
-    /// Row `k`'s fluid neighbours and coefficients (fluid or wall row).
-    #[inline]
-    fn entries(&self, k: usize) -> (&[u32], &[Vec3]) {
+    /// `c_ij` (1/m) of fluid row `i`'s entry `e` (an index into `nbr` / `coef`).
+    #[inline(always)]
+    fn c(&self, i: usize, e: usize) -> Vec3 {
+        let j = self.nbr[e] as usize;
+        self.periodic.delta(&self.pos[i], &self.pos[j]) * self.coef[e]
+    }
+
+    /// Calls `f(j, c_kj)` for each fluid neighbour j of row `k` (fluid or wall row).
+    #[inline(always)]
+    fn for_each_entry(&self, k: usize, mut f: impl FnMut(usize, Vec3)) {
         if k < self.nf {
-            let (a, b) = (self.start[k] as usize, self.start[k + 1] as usize);
-            (&self.nbr[a..b], &self.coef[a..b])
+            for e in self.start[k] as usize..self.start[k + 1] as usize {
+                f(self.nbr[e] as usize, self.c(k, e));
+            }
         } else {
             let r = k - self.nf;
             let (a, b) = (self.bstart[r] as usize, self.bstart[r + 1] as usize);
-            (&self.bnbr[a..b], &self.bcoef[a..b])
+            for (j, c) in self.bnbr[a..b].iter().zip(&self.bcoef[a..b]) {
+                f(*j as usize, *c);
+            }
         }
     }
 
@@ -159,10 +175,7 @@ impl DensityRows {
         } else {
             0.0
         };
-        let (nbr, coef) = self.entries(k);
-        for (j, c) in nbr.iter().zip(coef) {
-            s += c.dot(&vel(*j as usize));
-        }
+        self.for_each_entry(k, |j, c| s += c.dot(&vel(j)));
         s
     }
 
@@ -178,10 +191,7 @@ impl DensityRows {
         if k < self.nf {
             particle(k, &self.self_coef[k]);
         }
-        let (nbr, coef) = self.entries(k);
-        for (j, c) in nbr.iter().zip(coef) {
-            particle(*j as usize, c);
-        }
+        self.for_each_entry(k, |j, c| particle(j, &c));
     }
 
     #[inline]
@@ -251,7 +261,10 @@ impl DensityRows {
         ff.extend_into(&mut self.nbr);
         // Sized, not cleared: the fluid rows write every entry (a serial fill of the
         // coefficients would cost the 20 000-particle dam break about 1 ms per build).
-        self.coef.resize(ff.start.entries(), Vec3::zeros());
+        self.coef.resize(ff.start.entries(), 0.0);
+        self.pos.clear();
+        self.pos.extend_from_slice(&fluid.pos);
+        self.periodic = p.periodic;
         self.self_coef.resize(n, Vec3::zeros());
         self.diag.resize(n, 0.0);
         self.bias.resize(n, 0.0);
@@ -277,16 +290,17 @@ impl DensityRows {
         let mask = self.minv;
         // `c` receives `c_ij` of the fluid neighbours, `cb` the wall rows' `c_bi` of the
         // boundary neighbours (`−∇_i W_ib V`, exactly: the gradient is odd in `x_i − x_b`).
-        let row = |i: usize, c: &mut [Vec3], cb: &mut [Vec3]| -> (Vec3, Real, Real, Real) {
+        let row = |i: usize, c: &mut [Real], cb: &mut [Vec3]| -> (Vec3, Real, Real, Real) {
             let xi = &pos[i];
             let mut s = Vec3::zeros();
             let mut rho = v0 * k.w(0.0);
             let mut dsum = 0.0;
             for (e, &j) in ff.of(i).iter().enumerate() {
                 let d = per.delta(xi, &pos[j as usize]);
-                rho += v0 * k.w(d.norm());
-                let g = volume_gradient(&k, v0, &d);
-                c[e] = g;
+                let r = d.norm();
+                rho += v0 * k.w(r);
+                c[e] = if r > 0.0 { v0 * k.dw(r) / r } else { 0.0 };
+                let g = d * c[e];
                 s -= g;
                 dsum += g.dot(&g);
             }
@@ -535,7 +549,7 @@ impl RowSet for DensityRows {
     fn column(&self, p: usize, f: &mut dyn FnMut(usize, Vec3)) {
         f(p, self.self_coef[p]);
         for e in self.start[p] as usize..self.start[p + 1] as usize {
-            f(self.nbr[e] as usize, -self.coef[e]);
+            f(self.nbr[e] as usize, -self.c(p, e));
         }
         for e in self.fb_start[p] as usize..self.fb_start[p + 1] as usize {
             let r = self.fb_row[e];
@@ -562,7 +576,7 @@ impl RowSet for DensityRows {
         let gather = |(k, vk): (usize, &mut [Real])| {
             let mut f = self.self_coef[k] * lambda[k];
             for e in self.start[k] as usize..self.start[k + 1] as usize {
-                f -= self.coef[e] * lambda[self.nbr[e] as usize];
+                f -= self.c(k, e) * lambda[self.nbr[e] as usize];
             }
             for e in self.fb_start[k] as usize..self.fb_start[k + 1] as usize {
                 let r = self.fb_row[e];
