@@ -37,6 +37,7 @@
 
 use super::{BodyEntries, BodyMass, RowFamily, VelocityLayout};
 use crate::fluid::kernel::volume_gradient;
+use crate::fluid::grid::Neighbours;
 use crate::fluid::{DensityMethod, Fluid, PARALLEL_MIN_ROWS, STATIC};
 use crate::math::{Real, Vec3};
 use crate::solver::{Block, BlockKind, Coloured, Colouring, RowSet, SharedVec};
@@ -87,13 +88,14 @@ pub struct DensityRows {
     pub minv: Vec3,
     /// `s_i` per row (1/m).
     pub self_coef: Vec<Vec3>,
-    /// `start[i]..start[i + 1]`: fluid neighbours of row i in `nbr` / `coef`.
-    pub start: crate::csr::RowStarts,
-    /// Fluid neighbour indices.
-    pub nbr: Vec<u32>,
-    /// The pair factor `f_ij = V W'(r_ij) / r_ij` aligned with `nbr` (1/m²): `c_ij` is
-    /// `f_ij (x_i − x_j)` (see [`DensityRows::c`]). One number per pair instead of the vector,
-    /// 16 bytes less per pair (about 1.2 KiB per particle in 3D).
+    /// The fluid neighbour lists the rows were built from (the fluid's, shared, not copied:
+    /// [`Neighbours`] clones share their entries): row i's entries are `ff.start[i]..ff.start[i +
+    /// 1]` of `coef`. Released after the solve ([`DensityRows::release`]) so that the next
+    /// search reuses the lists' buffers.
+    pub ff: Neighbours,
+    /// The pair factor `f_ij = V W'(r_ij) / r_ij` aligned with `ff`'s entries (1/m²): `c_ij` is
+    /// `f_ij (x_i − x_j)` ([`DensityRows::fluid_entries`]). One number per pair instead of the
+    /// vector, 16 bytes less per pair (about 1.2 KiB per particle in 3D).
     pub coef: Vec<Real>,
     /// The particles' positions when the rows were built (m), for `x_i − x_j`.
     pub pos: Vec<Vec3>,
@@ -138,19 +140,32 @@ pub(crate) fn target_gap(unilateral: bool, gap: Real) -> Real {
 }
 
 impl DensityRows {
-    /// `c_ij` (1/m) of fluid row `i`'s entry `e` (an index into `nbr` / `coef`).
+    /// Fluid row `i`'s fluid neighbours j with `c_ij` (1/m).
     #[inline(always)]
-    fn c(&self, i: usize, e: usize) -> Vec3 {
-        let j = self.nbr[e] as usize;
-        self.periodic.delta(&self.pos[i], &self.pos[j]) * self.coef[e]
+    fn fluid_entries(&self, i: usize) -> impl Iterator<Item = (usize, Vec3)> + '_ {
+        let nbr = self.ff.of(i);
+        let e0 = self.ff.start[i] as usize;
+        let xi = self.pos[i];
+        nbr.iter()
+            .zip(&self.coef[e0..e0 + nbr.len()])
+            .map(move |(&j, &f)| {
+                let j = j as usize;
+                (j, self.periodic.delta(&xi, &self.pos[j]) * f)
+            })
+    }
+
+    /// Lets go of the fluid's neighbour lists (after the solve), so that the next search
+    /// refills their buffers instead of allocating new ones.
+    pub fn release(&mut self) {
+        self.ff = Neighbours::default();
     }
 
     /// Calls `f(j, c_kj)` for each fluid neighbour j of row `k` (fluid or wall row).
     #[inline(always)]
     fn for_each_entry(&self, k: usize, mut f: impl FnMut(usize, Vec3)) {
         if k < self.nf {
-            for e in self.start[k] as usize..self.start[k + 1] as usize {
-                f(self.nbr[e] as usize, self.c(k, e));
+            for (j, c) in self.fluid_entries(k) {
+                f(j, c);
             }
         } else {
             let r = k - self.nf;
@@ -256,9 +271,7 @@ impl DensityRows {
         };
         self.compliance = p.compliance;
         self.unilateral = p.method == DensityMethod::Unilateral;
-        self.start.copy_from(&ff.start);
-        self.nbr.clear();
-        ff.extend_into(&mut self.nbr);
+        self.ff.clone_from(ff);
         // Sized, not cleared: the fluid rows write every entry (a serial fill of the
         // coefficients would cost the 20 000-particle dam break about 1 ms per build).
         self.coef.resize(ff.start.entries(), 0.0);
@@ -548,8 +561,8 @@ impl RowSet for DensityRows {
     }
     fn column(&self, p: usize, f: &mut dyn FnMut(usize, Vec3)) {
         f(p, self.self_coef[p]);
-        for e in self.start[p] as usize..self.start[p + 1] as usize {
-            f(self.nbr[e] as usize, -self.c(p, e));
+        for (j, c) in self.fluid_entries(p) {
+            f(j, -c);
         }
         for e in self.fb_start[p] as usize..self.fb_start[p + 1] as usize {
             let r = self.fb_row[e];
@@ -575,8 +588,8 @@ impl RowSet for DensityRows {
         let part = &mut v[self.dof0..self.dof0 + 3 * n];
         let gather = |(k, vk): (usize, &mut [Real])| {
             let mut f = self.self_coef[k] * lambda[k];
-            for e in self.start[k] as usize..self.start[k + 1] as usize {
-                f -= self.c(k, e) * lambda[self.nbr[e] as usize];
+            for (j, c) in self.fluid_entries(k) {
+                f -= c * lambda[j];
             }
             for e in self.fb_start[k] as usize..self.fb_start[k + 1] as usize {
                 let r = self.fb_row[e];

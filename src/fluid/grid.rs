@@ -201,15 +201,34 @@ fn cell_key(p: &Vec3, min: &Vec3, cell: &Vec3, dims: &[usize; 3]) -> u32 {
 /// Neighbour lists in compressed-row form: the neighbours of query i, sorted by index, are
 /// entries `start[i]..start[i + 1]` of the lists of all queries in query order. The entries
 /// are kept in the search's buffers, one per chunk of 1024 queries, not joined into one
-/// array: that copy doubled the lists' memory (about 400 bytes per particle in 3D).
-#[derive(Debug, Default, Clone)]
+/// array: that copy doubled the lists' memory (about 400 bytes per particle in 3D). A clone
+/// shares the entries (the density rows hold one during the solve instead of a copy, 300 bytes
+/// per particle in 3D); a search while a clone is alive fills new buffers.
+#[derive(Debug, Default)]
 pub struct Neighbours {
     /// Row starts (length: queries + 1).
     pub start: crate::csr::RowStarts,
     /// Per chunk of queries: its neighbours and their counts (the counts only while searching).
-    chunks: Vec<(Vec<u32>, Vec<u32>)>,
+    chunks: std::sync::Arc<Vec<(Vec<u32>, Vec<u32>)>>,
     /// Chunks in use (buffers past them are kept for a larger search).
     used: usize,
+}
+
+impl Clone for Neighbours {
+    fn clone(&self) -> Self {
+        Neighbours {
+            start: self.start.clone(),
+            chunks: self.chunks.clone(),
+            used: self.used,
+        }
+    }
+
+    /// Shares `source`'s entries, copying only its row starts (into this one's buffer).
+    fn clone_from(&mut self, source: &Self) {
+        self.start.copy_from(&source.start);
+        self.chunks = source.chunks.clone();
+        self.used = source.used;
+    }
 }
 
 impl Neighbours {
@@ -253,8 +272,12 @@ impl Neighbours {
         let r2 = radius * radius;
         let per = *grid.periodic();
         let chunks = queries.len().div_ceil(CHUNK);
-        if self.chunks.len() < chunks {
-            self.chunks.resize_with(chunks, Default::default);
+        if std::sync::Arc::get_mut(&mut self.chunks).is_none() {
+            self.chunks = Default::default(); // shared with a clone: new buffers
+        }
+        let all = std::sync::Arc::make_mut(&mut self.chunks); // not shared: never copies
+        if all.len() < chunks {
+            all.resize_with(chunks, Default::default);
         }
         let fill = |(c, (list, counts)): (usize, &mut (Vec<u32>, Vec<u32>))| {
             list.clear();
@@ -274,7 +297,7 @@ impl Neighbours {
                 counts.push((list.len() - first) as u32);
             }
         };
-        let bufs = &mut self.chunks[..chunks];
+        let bufs = &mut all[..chunks];
         if queries.len() < super::PARALLEL_MIN_ROWS {
             bufs.iter_mut().enumerate().for_each(fill);
         } else {

@@ -86,6 +86,7 @@ impl FluidMethod for Constraint {
     fn read_back(&mut self, lambda: &[Real], h: Real, fluid: &mut Fluid) {
         let nd = crate::solver::RowSet::len(&self.density);
         self.density.read_back(&lambda[..nd], h, fluid);
+        self.density.release();
         self.contacts.read_back(&lambda[nd..], h, fluid);
     }
 

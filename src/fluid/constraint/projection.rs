@@ -234,6 +234,7 @@ impl Projection {
         }
         rows.colour = colour;
         rows.multilevel = multilevel;
+        rows.release();
     }
 
     /// Solves the projection's rows (built) and moves the particles (module docs).
