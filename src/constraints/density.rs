@@ -36,9 +36,9 @@
 //! atomics and give the same result for any thread count.
 
 use super::{BodyEntries, BodyMass, RowFamily, VelocityLayout};
-use crate::fluid::kernel::volume_gradient;
 use crate::fluid::grid::Neighbours;
-use crate::fluid::{DensityMethod, Fluid, PARALLEL_MIN_ROWS, STATIC};
+use crate::fluid::kernel::volume_gradient;
+use crate::fluid::{DensityMethod, Fluid, PARALLEL_MIN_ROWS};
 use crate::math::{Real, Vec3};
 use crate::solver::{Block, BlockKind, Coloured, Colouring, RowSet, SharedVec};
 use rayon::prelude::*;
@@ -94,7 +94,7 @@ pub struct DensityRows {
     /// search reuses the lists' buffers.
     pub ff: Neighbours,
     /// The pair factor `f_ij = V W'(r_ij) / r_ij` aligned with `ff`'s entries (1/m²): `c_ij` is
-    /// `f_ij (x_i − x_j)` ([`DensityRows::fluid_entries`]). One number per pair instead of the
+    /// `f_ij (x_i − x_j)` (`DensityRows::fluid_entries`). One number per pair instead of the
     /// vector, 16 bytes less per pair (about 1.2 KiB per particle in 3D).
     pub coef: Vec<Real>,
     /// The particles' positions when the rows were built (m), for `x_i − x_j`.
@@ -431,43 +431,6 @@ impl DensityRows {
             } else {
                 c.levels.clear();
             }
-        }
-    }
-
-    /// The rows' Jacobians on the bodies that carry boundary particles (see the module doc):
-    /// `(c_ib, r_b × c_ib)` in fluid row i for each body particle b near it, and
-    /// `(−Σ_j c_bj, r_b × …)` in body particle b's wall row.
-    fn body_entries(&mut self, fluid: &Fluid, masses: &[BodyMass]) {
-        self.bodies.clear();
-        if !fluid.has_moving_walls() {
-            return;
-        }
-        let (k, v0) = (fluid.params.kernel, fluid.volume);
-        let (pos, boundary, owner, fb) = (&fluid.pos, &fluid.boundary, &fluid.owner, &fluid.fb);
-        let e = &mut self.bodies;
-        e.begin();
-        for (i, xi) in pos.iter().enumerate() {
-            for &b in fb.of(i) {
-                let o = owner[b as usize];
-                if o != STATIC {
-                    let xb = &boundary[b as usize];
-                    let c = volume_gradient(&k, v0, &fluid.params.periodic.delta(xi, xb));
-                    let rb = xb - masses[o as usize].com;
-                    e.add(o, c, rb.cross(&c));
-                }
-            }
-            e.finish_row(masses, &mut self.diag[i], &mut self.bias[i]);
-        }
-        for (r, &b) in self.bactive.iter().enumerate() {
-            let o = owner[b as usize];
-            if o != STATIC {
-                let (a, z) = (self.bstart[r] as usize, self.bstart[r + 1] as usize);
-                let lin: Vec3 = -self.bcoef[a..z].iter().sum::<Vec3>();
-                let rb = boundary[b as usize] - masses[o as usize].com;
-                e.add(o, lin, rb.cross(&lin));
-            }
-            let row = self.nf + r;
-            e.finish_row(masses, &mut self.diag[row], &mut self.bias[row]);
         }
     }
 

@@ -12,9 +12,10 @@
 //! product (`fb_row`, `fb_coef`).
 
 use super::density::{target_gap, DensityRows, ROW_BLOCK};
+use super::BodyMass;
 use crate::fluid::kernel::volume_gradient;
-use crate::fluid::Fluid;
 use crate::fluid::PARALLEL_MIN_ROWS;
+use crate::fluid::{Fluid, STATIC};
 use crate::math::{Real, Vec3};
 use rayon::prelude::*;
 
@@ -116,5 +117,44 @@ impl DensityRows {
         self.fb_row.clear();
         self.fb_row
             .extend(fb.entries().map(|&b| self.brow[b as usize]));
+    }
+}
+
+impl DensityRows {
+    /// The rows' Jacobians on the bodies that carry boundary particles (see [`super::density`]'s module doc, **Moving walls**):
+    /// `(c_ib, r_b × c_ib)` in fluid row i for each body particle b near it, and
+    /// `(−Σ_j c_bj, r_b × …)` in body particle b's wall row.
+    pub(super) fn body_entries(&mut self, fluid: &Fluid, masses: &[BodyMass]) {
+        self.bodies.clear();
+        if !fluid.has_moving_walls() {
+            return;
+        }
+        let (k, v0) = (fluid.params.kernel, fluid.volume);
+        let (pos, boundary, owner, fb) = (&fluid.pos, &fluid.boundary, &fluid.owner, &fluid.fb);
+        let e = &mut self.bodies;
+        e.begin();
+        for (i, xi) in pos.iter().enumerate() {
+            for &b in fb.of(i) {
+                let o = owner[b as usize];
+                if o != STATIC {
+                    let xb = &boundary[b as usize];
+                    let c = volume_gradient(&k, v0, &fluid.params.periodic.delta(xi, xb));
+                    let rb = xb - masses[o as usize].com;
+                    e.add(o, c, rb.cross(&c));
+                }
+            }
+            e.finish_row(masses, &mut self.diag[i], &mut self.bias[i]);
+        }
+        for (r, &b) in self.bactive.iter().enumerate() {
+            let o = owner[b as usize];
+            if o != STATIC {
+                let (a, z) = (self.bstart[r] as usize, self.bstart[r + 1] as usize);
+                let lin: Vec3 = -self.bcoef[a..z].iter().sum::<Vec3>();
+                let rb = boundary[b as usize] - masses[o as usize].com;
+                e.add(o, lin, rb.cross(&lin));
+            }
+            let row = self.nf + r;
+            e.finish_row(masses, &mut self.diag[row], &mut self.bias[row]);
+        }
     }
 }

@@ -73,8 +73,9 @@ pub const CG_TOLERANCE: Real = 1e-9;
 
 /// Relative residual above which a pressure solve has failed and the run stops (exit 3): its
 /// pressures are not a solution. A converged solve ends below [`CG_TOLERANCE`] (the direct
-/// solve near 1e-14); a block the equation cannot pin made CG break down at 3.4e7 and the
-/// pressures reach 1e10 Pa (the refined sloshing tank before [`super::pockets`]).
+/// solve at round-off); a block the equation cannot pin made CG break down at 3.4e7 and the
+/// pressures reach 1e10 Pa (the refined sloshing tank before the pockets got the closed
+/// domain's treatment).
 pub const FAILED_RESIDUAL: Real = 1e-4;
 
 /// Whether a solve that ended at this relative residual failed ([`FAILED_RESIDUAL`]; NaN
