@@ -50,7 +50,7 @@ pub(super) const ROW_BLOCK: usize = 512;
 /// self coefficients, diagonals, density errors, biases and boundary-neighbour coefficients.
 type RowBlock<'a> = (
     usize,
-    &'a mut [Real],
+    &'a mut [Vec3],
     &'a mut [Vec3],
     &'a mut [Real],
     &'a mut [Real],
@@ -93,14 +93,10 @@ pub struct DensityRows {
     /// 1]` of `coef`. Released after the solve ([`DensityRows::release`]) so that the next
     /// search reuses the lists' buffers.
     pub ff: Neighbours,
-    /// The pair factor `f_ij = V W'(r_ij) / r_ij` aligned with `ff`'s entries (1/m²): `c_ij` is
-    /// `f_ij (x_i − x_j)` (`DensityRows::fluid_entries`). One number per pair instead of the
-    /// vector, 16 bytes less per pair (about 1.2 KiB per particle in 3D).
-    pub coef: Vec<Real>,
-    /// The particles' positions when the rows were built (m), for `x_i − x_j`.
-    pub pos: Vec<Vec3>,
-    /// The fluid's periodic axes (`x_i − x_j` to the nearest image).
-    pub periodic: crate::fluid::periodic::Periodic,
+    /// `c_ij` aligned with `ff`'s entries (1/m). (Storing the pair factor `V W'(r)/r` instead
+    /// and forming `c_ij` from the positions in the sweeps saved 16 bytes per pair but made
+    /// APGD's products a third slower: the performance chapter.)
+    pub coef: Vec<Vec3>,
     /// `J_i M⁻¹ J_iᵀ`.
     pub diag: Vec<Real>,
     /// Bias `(β/h) g_i` (1/s).
@@ -145,13 +141,9 @@ impl DensityRows {
     fn fluid_entries(&self, i: usize) -> impl Iterator<Item = (usize, Vec3)> + '_ {
         let nbr = self.ff.of(i);
         let e0 = self.ff.start[i] as usize;
-        let xi = self.pos[i];
         nbr.iter()
             .zip(&self.coef[e0..e0 + nbr.len()])
-            .map(move |(&j, &f)| {
-                let j = j as usize;
-                (j, self.periodic.delta(&xi, &self.pos[j]) * f)
-            })
+            .map(|(&j, &c)| (j as usize, c))
     }
 
     /// Lets go of the fluid's neighbour lists (after the solve), so that the next search
@@ -274,10 +266,7 @@ impl DensityRows {
         self.ff.clone_from(ff);
         // Sized, not cleared: the fluid rows write every entry (a serial fill of the
         // coefficients would cost the 20 000-particle dam break about 1 ms per build).
-        self.coef.resize(ff.start.entries(), 0.0);
-        self.pos.clear();
-        self.pos.extend_from_slice(&fluid.pos);
-        self.periodic = p.periodic;
+        self.coef.resize(ff.start.entries(), Vec3::zeros());
         self.self_coef.resize(n, Vec3::zeros());
         self.diag.resize(n, 0.0);
         self.bias.resize(n, 0.0);
@@ -303,17 +292,16 @@ impl DensityRows {
         let mask = self.minv;
         // `c` receives `c_ij` of the fluid neighbours, `cb` the wall rows' `c_bi` of the
         // boundary neighbours (`−∇_i W_ib V`, exactly: the gradient is odd in `x_i − x_b`).
-        let row = |i: usize, c: &mut [Real], cb: &mut [Vec3]| -> (Vec3, Real, Real, Real) {
+        let row = |i: usize, c: &mut [Vec3], cb: &mut [Vec3]| -> (Vec3, Real, Real, Real) {
             let xi = &pos[i];
             let mut s = Vec3::zeros();
             let mut rho = v0 * k.w(0.0);
             let mut dsum = 0.0;
             for (e, &j) in ff.of(i).iter().enumerate() {
                 let d = per.delta(xi, &pos[j as usize]);
-                let r = d.norm();
-                rho += v0 * k.w(r);
-                c[e] = if r > 0.0 { v0 * k.dw(r) / r } else { 0.0 };
-                let g = d * c[e];
+                rho += v0 * k.w(d.norm());
+                let g = volume_gradient(&k, v0, &d);
+                c[e] = g;
                 s -= g;
                 dsum += g.dot(&g);
             }
