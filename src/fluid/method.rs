@@ -49,7 +49,7 @@ pub struct SubStepInfo {
 impl SubStepInfo {
     /// The cap message when a pressure solve of the step from `t` (s) failed
     /// ([`SubStepInfo::failed_solve`]; the run stops with exit 3).
-    pub fn failed_solve(&self, t: Real) -> Option<crate::interrupt::Abort> {
+    pub fn solve_failure(&self, t: Real) -> Option<crate::interrupt::Abort> {
         self.failed_solve.then(|| crate::interrupt::Abort::Cap {
             what: format!(
                 "a pressure solve in the step from t = {t:.6} s ended at a relative residual of \
@@ -208,7 +208,7 @@ mod tests {
                 cut: false,
                 failed_solve: crate::fluid::isph::ppe::failed(residual),
             };
-            match info.failed_solve(3.114) {
+            match info.solve_failure(3.114) {
                 Some(Abort::Cap { what, field }) => {
                     assert!(stops, "stopped at residual {residual}: {what}");
                     assert!(what.contains("t = 3.114000 s") && what.contains("280 conjugate"));

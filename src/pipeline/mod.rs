@@ -188,7 +188,7 @@ impl World {
                 ),
                 field: "guard.max_substeps",
             })
-        } else if let Some(failed) = self.last_substeps.failed_solve(t) {
+        } else if let Some(failed) = self.last_substeps.solve_failure(t) {
             Some(failed)
         } else if self.last_impulses.stagnated {
             resolver(format!(
