@@ -97,7 +97,6 @@
 //! (000 keeps the particles evenly spaced with the density term alone; here, without shifting and
 //! filter, voids opened inside the circular patch and its area grew by 18 % by t = 1 s, 4.8 %
 //! with shifting.)
-//! circular patch and its area grew by 18 % by t = 1 s, 4.8 % with shifting.)
 
 pub mod added_mass;
 mod pockets;
