@@ -452,3 +452,53 @@ mod periodic_tests {
         }
     }
 }
+
+#[cfg(test)]
+mod share_tests {
+    use super::*;
+
+    /// A clone shares the lists; a search while it is alive leaves the clone's lists as they
+    /// were (the density rows hold one through the solve), and once the clone is gone a search
+    /// refills the same buffers.
+    #[test]
+    fn a_clone_keeps_its_lists_through_a_search() {
+        let line = |dx: Real| -> Vec<Vec3> {
+            (0..3000)
+                .map(|i| Vec3::new(i as Real * dx, 0.0, 0.0))
+                .collect()
+        };
+        let (a, b) = (line(0.01), line(0.02));
+        let mut g = CellGrid::default();
+        g.build(&a, 0.025, true, &Periodic::NONE);
+        let mut nb = Neighbours::default();
+        nb.build(&a, &g, &a, 0.025, true);
+        let mut held = Neighbours::default();
+        held.clone_from(&nb);
+        assert!(std::sync::Arc::ptr_eq(&held.chunks, &nb.chunks));
+        g.build(&b, 0.025, true, &Periodic::NONE);
+        nb.build(&b, &g, &b, 0.025, true);
+        assert!(!std::sync::Arc::ptr_eq(&held.chunks, &nb.chunks));
+        // Spacing 0.01 within 0.025: two on each side; 0.02: one on each side.
+        assert_eq!(held.of(1500), &[1498, 1499, 1501, 1502]);
+        assert_eq!(nb.of(1500), &[1499, 1501]);
+        drop(held);
+        let before = std::sync::Arc::as_ptr(&nb.chunks);
+        nb.build(
+            &a,
+            &{
+                let mut g = CellGrid::default();
+                g.build(&a, 0.025, true, &Periodic::NONE);
+                g
+            },
+            &a,
+            0.025,
+            true,
+        );
+        assert_eq!(
+            std::sync::Arc::as_ptr(&nb.chunks),
+            before,
+            "buffers not reused"
+        );
+        assert_eq!(nb.of(1500), &[1498, 1499, 1501, 1502]);
+    }
+}
