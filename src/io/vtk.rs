@@ -240,8 +240,12 @@ impl VtkWriter {
 
 /// Writes `bytes` to `path` through a temporary file in the same folder renamed over it, so the
 /// file is either the old one or the new one whole, whenever the process stops.
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
 /// Writes a file atomically as [`write_atomic`], streaming: `fill` writes the contents through
-/// a buffered writer.
+/// a buffered writer into the temporary file.
 fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
@@ -253,13 +257,5 @@ fn write_atomic_with(
     fill(&mut w)?;
     std::io::Write::flush(&mut w)?;
     drop(w);
-    std::fs::rename(&tmp, path)
-}
-
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes)?;
     std::fs::rename(&tmp, path)
 }
