@@ -45,7 +45,8 @@ fn dam_break_front_isph() {
 
 /// Circular patch against Colagrossi's ODE: semi-axes within 3 %, area within 2 %, from the
 /// model's slightly perturbed lattice (`jitter: 0.005`). Measured 2026-11-25: a +0.72 %,
-/// b +0.42 %, area +1.15 %. Both changes of that day are needed: without the offset the
+/// b +0.42 %, area +1.15 % (2026-11-27, with the difference-form divergence: +0.75 / +0.44 /
+/// +1.20 %). Both changes of that day are needed: without the offset the
 /// particles stay in the columns a pure strain makes of the square lattice (area +16.0 %),
 /// without the interior expansion term (`expansion: 0`) the interior loses 2 % of its density
 /// (+3.3 %). Not robust to the offset: ±0.0025 / 0.005 / 0.01 / 0.02 l give area +1.30 / +1.15 /

@@ -4,11 +4,12 @@
 //! 2026-11-26 (`vcsim run` of the same model to 3 s; the table is in the book's comparison of
 //! fluid methods):
 //!
-//! - ISPH (with ETI or with complementarity rows): on the floor from t ≈ 2.1 s, at rest. On the
-//!   way, when the last gap under the block closes (t ≈ 0.69 s), the partitioned pressure
-//!   throws the block up at 2.5 m/s, above the water surface (highest 0.38 m at 0.95 s), and it
-//!   sinks again; largest compression 7.2 %. Before the guard measured the jump per sub-step
-//!   (not per model step) it stopped these runs at t ≈ 0.34 s.
+//! - ISPH (with ETI or with complementarity rows): sinks without a jump, within l/2 of the floor
+//!   at t = 1.06 s and on it from t ≈ 1.5 s, at rest; largest compression 1.29 % (2026-11-27).
+//!   With the renormalised divergence the pressure threw the block up at 2.5 m/s when the last
+//!   gap under it closed (t ≈ 0.69 s; highest 0.38 m at 0.95 s, 7.2 % compression) and it rested
+//!   from t ≈ 2.1 s; before the guard measured the jump per sub-step (not per model step) it
+//!   stopped these runs at t ≈ 0.34 s.
 //! - WCSPH (either resolver): on the floor at t ≈ 0.34 s; largest compression 13.2 %, at the
 //!   landing.
 //! - The constraint method: rests from t ≈ 0.7 s on the last particle layer, one spacing above

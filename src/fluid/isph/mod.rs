@@ -62,7 +62,8 @@
 //! the columns buckle into a disordered arrangement at t ≈ 0.5 s; here the fluid's `jitter` (a
 //! random initial offset, 0.005 l in the patch's model) does it, and the interior expansion
 //! term `α_e` (step 3) closes the voids the rearrangement leaves (the offset alone: area
-//! +3.3 %; `α_e` alone: +16.0 %; together +1.15 %).
+//! +3.3 %; `α_e` alone: +16.0 %; together +1.15 %; 1.20 % with the divergence of step 3 since
+//! 2026-11-27, which before that was the renormalised one; the book's ISPH page).
 //!
 //! **Walls** (Neumann condition, `∂p/∂n = ρ0 (v* − v_w)·n / Δt`, which makes the corrected
 //! velocity's normal component the wall's): a boundary particle b takes, seen from fluid particle

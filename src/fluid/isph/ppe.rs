@@ -313,22 +313,23 @@ impl Ppe {
                 continue;
             }
             let row = row as usize;
-            // Velocity gradient Σ V (v_j − v_i) ⊗ ∇_iW_ij and its renormalisation
-            // L_i⁻¹ = Σ V (x_j − x_i) ⊗ ∇_iW_ij over the fluid neighbours: the divergence
-            // tr(G L_i) is exact for linear velocity fields also where the support is truncated
-            // (free surface, walls); κ where L is singular.
+            // Divergence (1/κ) Σ V (v_j − v_i)·∇_iW_ij over the fluid neighbours (000 eq. 16
+            // in difference form; module docs, step 3): the rate of the kernel sum n_i that the
+            // density term reads, and the negative adjoint of the symmetric gradient. (Until
+            // 2026-11-27 it was the renormalised tr(G L_i), exact for linear fields where the
+            // support is truncated but not the rate of n_i: the 20 000-particle dam break
+            // compressed by 6.91 %, 2.09 % with this form; the book's ISPH page.)
             let mut diag = 0.0;
             // Free-surface neighbours hold the known `surface_pressure`: to the right-hand side.
             let (mut known, mut at_surface) = (0.0, false);
-            let (mut gv, mut lm) = (crate::math::Mat3::zeros(), crate::math::Mat3::zeros());
+            let mut div = 0.0;
             for &j in f.ff.of(i) {
                 let j = j as usize;
                 let d = per.delta(&f.pos[i], &f.pos[j]);
                 let w = weight(&d);
                 diag += w;
                 let c = crate::fluid::kernel::volume_gradient(&k, v0, &d);
-                gv += (f.vel[j] - f.vel[i]) * c.transpose();
-                lm -= d * c.transpose();
+                div += (f.vel[j] - f.vel[i]).dot(&c);
                 let col = self.index[j];
                 if col == DIRICHLET {
                     known += w * ps;
@@ -337,14 +338,7 @@ impl Ppe {
                     self.triplets.push(Triplet::new(row, col as usize, -w));
                 }
             }
-            if f.params.planar {
-                lm[(2, 2)] = 1.0;
-            }
-            let div = match lm.try_inverse() {
-                Some(li) => (gv * li).trace(),
-                None => gv.trace() / kappa,
-            };
-            let mut b = known - rho0 * div / h;
+            let mut b = known - rho0 * div / (kappa * h);
             // Density invariance: compression with α; expansion with α_e, and only in the
             // interior (no free-surface neighbour, no wall neighbour), where a particle short
             // of neighbours sits in a void rather than at the surface.
