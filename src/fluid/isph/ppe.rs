@@ -315,10 +315,8 @@ impl Ppe {
             let row = row as usize;
             // Divergence (1/κ) Σ V (v_j − v_i)·∇_iW_ij over the fluid neighbours (000 eq. 16
             // in difference form; module docs, step 3): the rate of the kernel sum n_i that the
-            // density term reads, and the negative adjoint of the symmetric gradient. (Until
-            // 2026-11-27 it was the renormalised tr(G L_i), exact for linear fields where the
-            // support is truncated but not the rate of n_i: the 20 000-particle dam break
-            // compressed by 6.91 %, 2.09 % with this form; the book's ISPH page.)
+            // density term reads, and the negative adjoint of the symmetric gradient (the
+            // renormalised tr(G L_i) it replaced let impacts compress: the book's ISPH page).
             let mut diag = 0.0;
             // Free-surface neighbours hold the known `surface_pressure`: to the right-hand side.
             let (mut known, mut at_surface) = (0.0, false);
