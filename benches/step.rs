@@ -130,6 +130,38 @@ fn dam_break_2d_20k_pgs(b: divan::Bencher, threads: usize) {
     b.bench_local(|| pool.install(|| w.step()));
 }
 
+/// One step of the PGS dam break on two threads with the density rows' pair coefficients
+/// stored or formed from the positions in every sweep (`Constraint(pair_coefficients: ..)`;
+/// the same results, 24 bytes per pair against none).
+#[divan::bench(args = ["Stored", "Formed"], sample_count = 10)]
+fn dam_break_2d_20k_pgs_pairs(b: divan::Bencher, pairs: &str) {
+    use vcsim::fluid::constraint::{ConstraintParams, PairCoefficients};
+    use vcsim::fluid::FluidMethodChoice;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/dam_break_2d_20k_pgs.ron");
+    let (mut m, _) = vcsim::load_file(&path).expect("shipped model loads");
+    let fluid = m.fluid.as_mut().expect("a fluid model");
+    let FluidMethodChoice::Constraint(p) = fluid.method else {
+        panic!("a constraint model");
+    };
+    let pair_coefficients = match pairs {
+        "Stored" => PairCoefficients::Stored,
+        _ => PairCoefficients::Formed,
+    };
+    fluid.method = FluidMethodChoice::Constraint(ConstraintParams {
+        pair_coefficients,
+        ..p
+    });
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .expect("thread pool");
+    let mut w = vcsim::build_world(&m).expect("shipped model builds");
+    for _ in 0..20 {
+        pool.install(|| w.step());
+    }
+    b.bench_local(|| pool.install(|| w.step()));
+}
+
 /// One model step (1 ms, about 32 WCSPH sub-steps: the hot path is the sub-steps' pair passes)
 /// of the 20 000-particle dam break with the WCSPH backend (`dam_break_2d_20k_wcsph.ron`,
 /// DualSPHysics' settings), 0.01 s in, on 2 threads. Particle-steps per second =

@@ -35,6 +35,7 @@
 //! (because `c_jk = −c_kj` for equal volumes) is a gather too: both run in parallel without
 //! atomics and give the same result for any thread count.
 
+use super::density_pairs::{Former, PairCoefficients};
 use super::{BodyEntries, BodyMass, RowFamily, VelocityLayout};
 use crate::fluid::grid::Neighbours;
 use crate::fluid::kernel::volume_gradient;
@@ -93,10 +94,13 @@ pub struct DensityRows {
     /// 1]` of `coef`. Released after the solve ([`DensityRows::release`]) so that the next
     /// search reuses the lists' buffers.
     pub ff: Neighbours,
-    /// `c_ij` aligned with `ff`'s entries (1/m). (Storing the pair factor `V W'(r)/r` instead
-    /// and forming `c_ij` from the positions in the sweeps saved 16 bytes per pair but made
-    /// APGD's products a third slower: the performance chapter.)
+    /// `c_ij` aligned with `ff`'s entries (1/m), when the rows store them; empty when they form
+    /// them ([`PairCoefficients`]).
     pub coef: Vec<Vec3>,
+    /// Whether the coefficients are stored or formed (set by the method from its parameters).
+    pub pairs: PairCoefficients,
+    /// What forming them needs (inactive when they are stored).
+    former: Former,
     /// `J_i M⁻¹ J_iᵀ`.
     pub diag: Vec<Real>,
     /// Bias `(β/h) g_i` (1/s).
@@ -136,14 +140,19 @@ pub(crate) fn target_gap(unilateral: bool, gap: Real) -> Real {
 }
 
 impl DensityRows {
-    /// Fluid row `i`'s fluid neighbours j with `c_ij` (1/m).
+    /// Calls `f(j, c_ij)` for fluid row `i`'s fluid neighbours j (`c_ij` in 1/m, stored or
+    /// formed).
     #[inline(always)]
-    fn fluid_entries(&self, i: usize) -> impl Iterator<Item = (usize, Vec3)> + '_ {
+    fn fluid_entries(&self, i: usize, mut f: impl FnMut(usize, Vec3)) {
         let nbr = self.ff.of(i);
-        let e0 = self.ff.start[i] as usize;
-        nbr.iter()
-            .zip(&self.coef[e0..e0 + nbr.len()])
-            .map(|(&j, &c)| (j as usize, c))
+        if self.former.active() {
+            self.former.each(i, nbr, f);
+        } else {
+            let e0 = self.ff.start[i] as usize;
+            for (&j, &c) in nbr.iter().zip(&self.coef[e0..e0 + nbr.len()]) {
+                f(j as usize, c);
+            }
+        }
     }
 
     /// Lets go of the fluid's neighbour lists (after the solve), so that the next search
@@ -156,9 +165,7 @@ impl DensityRows {
     #[inline(always)]
     fn for_each_entry(&self, k: usize, mut f: impl FnMut(usize, Vec3)) {
         if k < self.nf {
-            for (j, c) in self.fluid_entries(k) {
-                f(j, c);
-            }
+            self.fluid_entries(k, f);
         } else {
             let r = k - self.nf;
             let (a, b) = (self.bstart[r] as usize, self.bstart[r + 1] as usize);
@@ -266,7 +273,14 @@ impl DensityRows {
         self.ff.clone_from(ff);
         // Sized, not cleared: the fluid rows write every entry (a serial fill of the
         // coefficients would cost the 20 000-particle dam break about 1 ms per build).
-        self.coef.resize(ff.start.entries(), Vec3::zeros());
+        if self.pairs.store(ff.start.entries()) {
+            self.former.clear();
+            self.coef.resize(ff.start.entries(), Vec3::zeros());
+        } else {
+            self.coef = Vec::new();
+            self.former
+                .set(&fluid.pos, p.kernel, fluid.volume, p.periodic);
+        }
         self.self_coef.resize(n, Vec3::zeros());
         self.diag.resize(n, 0.0);
         self.bias.resize(n, 0.0);
@@ -297,11 +311,14 @@ impl DensityRows {
             let mut s = Vec3::zeros();
             let mut rho = v0 * k.w(0.0);
             let mut dsum = 0.0;
+            let store = !c.is_empty();
             for (e, &j) in ff.of(i).iter().enumerate() {
                 let d = per.delta(xi, &pos[j as usize]);
                 rho += v0 * k.w(d.norm());
                 let g = volume_gradient(&k, v0, &d);
-                c[e] = g;
+                if store {
+                    c[e] = g;
+                }
                 s -= g;
                 dsum += g.dot(&g);
             }
@@ -335,7 +352,11 @@ impl DensityRows {
                     return None;
                 }
                 let last = (first + ROW_BLOCK).min(n);
-                let len = (ff.start[last] - ff.start[first]) as usize;
+                let len = if coef.is_empty() {
+                    0
+                } else {
+                    (ff.start[last] - ff.start[first]) as usize
+                };
                 let (c, rest) = std::mem::take(&mut coef).split_at_mut(len);
                 coef = rest;
                 let (a, rest) = std::mem::take(&mut sc).split_at_mut(last - first);
@@ -358,7 +379,11 @@ impl DensityRows {
             let (base, bbase) = (ff.start[first] as usize, fb.start[first] as usize);
             for r in 0..a.len() {
                 let i = first + r;
-                let (lo, hi) = (ff.start[i] as usize - base, ff.start[i + 1] as usize - base);
+                let (lo, hi) = if c.is_empty() {
+                    (0, 0)
+                } else {
+                    (ff.start[i] as usize - base, ff.start[i + 1] as usize - base)
+                };
                 let (blo, bhi) = (
                     fb.start[i] as usize - bbase,
                     fb.start[i + 1] as usize - bbase,
@@ -507,14 +532,35 @@ impl RowSet for DensityRows {
     fn apply_shared(&self, k: usize, dl: Real, v: &SharedVec) {
         self.scatter(k, dl, |i, x| v.add(i, x));
     }
+    fn update_shared(&self, k: usize, v: &SharedVec, update: &mut dyn FnMut(Real) -> Real) {
+        if k >= self.nf || !self.former.active() {
+            let dl = update(self.jv_shared(k, v));
+            if dl != 0.0 {
+                self.apply_shared(k, dl, v);
+            }
+            return;
+        }
+        let vel = |p| self.vel_shared(v, p);
+        self.former.update_row(
+            k,
+            self.ff.of(k),
+            self.self_coef[k],
+            vel,
+            update,
+            |p, dl, c| {
+                let o = self.dof0 + 3 * p;
+                for a in 0..3 {
+                    v.add(o + a, dl * self.minv[a] * c[a]);
+                }
+            },
+        );
+    }
     fn point_blocks(&self) -> Option<(usize, Vec3)> {
         Some((self.nf, self.minv))
     }
     fn column(&self, p: usize, f: &mut dyn FnMut(usize, Vec3)) {
         f(p, self.self_coef[p]);
-        for (j, c) in self.fluid_entries(p) {
-            f(j, -c);
-        }
+        self.fluid_entries(p, |j, c| f(j, -c));
         for e in self.fb_start[p] as usize..self.fb_start[p + 1] as usize {
             let r = self.fb_row[e];
             if r != u32::MAX {
@@ -539,9 +585,7 @@ impl RowSet for DensityRows {
         let part = &mut v[self.dof0..self.dof0 + 3 * n];
         let gather = |(k, vk): (usize, &mut [Real])| {
             let mut f = self.self_coef[k] * lambda[k];
-            for (j, c) in self.fluid_entries(k) {
-                f -= c * lambda[j];
-            }
+            self.fluid_entries(k, |j, c| f -= c * lambda[j]);
             for e in self.fb_start[k] as usize..self.fb_start[k + 1] as usize {
                 let r = self.fb_row[e];
                 if r != u32::MAX {

@@ -20,6 +20,7 @@
 pub mod body_jacobian;
 pub mod contact;
 pub mod density;
+pub mod density_pairs;
 pub mod joint;
 pub mod layout;
 pub mod particle_contact;

@@ -308,11 +308,15 @@ impl Sweep<'_> {
         let mut one = |p: usize| {
             let k = self.order[p] as usize;
             let l = &mut lc[p - s];
-            let w = self.rows.jv_shared(k, self.v) + self.bias[p] + self.eps[p] * *l;
-            let new = (*l - self.omega * w / self.d[p]).max(self.lo[p]);
-            let dl = new - *l;
+            let (l0, mut new) = (*l, *l);
+            let mut update = |jv: Real| {
+                let w = jv + self.bias[p] + self.eps[p] * l0;
+                new = (l0 - self.omega * w / self.d[p]).max(self.lo[p]);
+                new - l0
+            };
+            self.rows.update_shared(k, self.v, &mut update);
+            let dl = new - l0;
             if dl != 0.0 {
-                self.rows.apply_shared(k, dl, self.v);
                 *l = new;
             }
             m = m.max(self.d[p] * dl.abs());

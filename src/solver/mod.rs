@@ -133,6 +133,16 @@ pub trait RowSet: Sync {
     fn apply_shared(&self, _k: usize, _dlambda: Real, _v: &SharedVec) {
         unreachable!("only the rows of a colouring update a shared vector")
     }
+    /// One Gauss–Seidel update of coloured row `k` on a shared vector: `update` receives
+    /// `J_k v` and returns the impulse change dλ, which is applied (`v += M⁻¹ J_kᵀ dλ`) unless
+    /// zero. Rows that form their coefficients on the fly override it to form them once.
+    #[inline]
+    fn update_shared(&self, k: usize, v: &SharedVec, update: &mut dyn FnMut(Real) -> Real) {
+        let dl = update(self.jv_shared(k, v));
+        if dl != 0.0 {
+            self.apply_shared(k, dl, v);
+        }
+    }
     /// The number of point blocks (3 degrees of freedom each, starting at the family's first
     /// particle DOF) the coloured rows act on, and their inverse mass per axis (1/kg), for
     /// the multilevel operators ([`multilevel`]); `None` if the set does not offer columns.

@@ -17,6 +17,7 @@ pub use projection::{ProjectionInfo, ProjectionParams};
 use super::method::{FluidMethod, RowContext};
 use super::Fluid;
 use crate::body::RigidBody;
+pub use crate::constraints::density_pairs::PairCoefficients;
 use crate::constraints::{DensityRows, ParticleContactRows, RowFamily};
 use crate::math::{Real, Vec3};
 
@@ -28,6 +29,10 @@ pub struct ConstraintParams {
     pub density: super::DensityMethod,
     /// The density projection after each step ([`projection`]; `max_sweeps: 0` turns it off).
     pub projection: ProjectionParams,
+    /// How the density rows hold their pair coefficients: `Auto` (default: stored up to 256 MiB,
+    /// formed beyond), `Stored` or `Formed` ([`crate::constraints::density_pairs`]). The same
+    /// results either way; `Formed` trades speed for memory in large 3D models.
+    pub pair_coefficients: PairCoefficients,
 }
 
 /// The constraint method: its two row families, reused from step to step.
@@ -44,10 +49,12 @@ pub struct Constraint {
 impl Constraint {
     /// The method with its parameters.
     pub fn new(p: ConstraintParams) -> Self {
-        Constraint {
+        let mut c = Constraint {
             projection: projection::Projection::new(p.projection),
             ..Default::default()
-        }
+        };
+        c.density.pairs = p.pair_coefficients;
+        c
     }
 }
 
@@ -100,11 +107,12 @@ impl FluidMethod for Constraint {
 
     fn describe(&self) -> String {
         let p = self.projection.params;
+        let pairs = self.density.pairs.describe();
         if p.max_sweeps == 0 {
-            format!("{}; density projection off", self.name())
+            format!("{}; density projection off; {pairs}", self.name())
         } else {
             format!(
-                "{}; density projection of particles compressed by more than {}, at most {} sweeps",
+                "{}; density projection of particles compressed by more than {}, at most {} sweeps; {pairs}",
                 self.name(),
                 p.tolerance,
                 p.max_sweeps

@@ -1,0 +1,141 @@
+//! How the density rows hold their pair coefficients `c_ij = V ∇_i W_ij` (1/m; 001 §3, the
+//! row of [`super::density`]): stored, 24 bytes per fluid–fluid pair, or formed from the
+//! positions each time a sweep or a product reads them.
+//!
+//! The pairs dominate the constraint method's memory in 3D (about 75 per particle: 1.8 KiB
+//! per particle stored). Forming a coefficient costs a square root, two divisions and the
+//! kernel's derivative; a sweep that reads each pair a few times (PGS at 10 sweeps, the
+//! density projection) pays little for it, APGD's hundreds of products per step much more
+//! (the performance chapter measures both). Both ways evaluate the same function on the same
+//! positions, so a run gives the same bytes either way.
+
+use crate::fluid::kernel::{volume_gradient, Kernel};
+use crate::fluid::periodic::Periodic;
+use crate::math::{Real, Vec3};
+use serde::{Deserialize, Serialize};
+
+/// The coefficient storage a model asks for (RON: `Constraint(pair_coefficients: Formed)`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum PairCoefficients {
+    /// Stored while they take at most [`AUTO_BUDGET`] bytes, formed beyond (default).
+    #[default]
+    Auto,
+    /// Always stored: fastest, 24 bytes per pair.
+    Stored,
+    /// Always formed from the positions: no memory per pair.
+    Formed,
+}
+
+/// The largest stored coefficient array `Auto` keeps (bytes): 256 MiB, about 11 million pairs
+/// (a 3D fluid of about 150 000 particles).
+pub const AUTO_BUDGET: usize = 256 << 20;
+
+impl PairCoefficients {
+    /// Whether the rows store the coefficients of `pairs` fluid–fluid pairs.
+    pub fn store(self, pairs: usize) -> bool {
+        match self {
+            PairCoefficients::Auto => {
+                pairs.saturating_mul(std::mem::size_of::<Vec3>()) <= AUTO_BUDGET
+            }
+            PairCoefficients::Stored => true,
+            PairCoefficients::Formed => false,
+        }
+    }
+
+    /// What the choice does, for the run's description.
+    pub fn describe(self) -> &'static str {
+        match self {
+            PairCoefficients::Auto => "pair coefficients stored up to 256 MiB, formed beyond",
+            PairCoefficients::Stored => "pair coefficients stored",
+            PairCoefficients::Formed => "pair coefficients formed in each sweep",
+        }
+    }
+}
+
+/// What forming a coefficient needs: the positions the rows were built at (a copy, 24 bytes
+/// per particle), the kernel, the particle volume (m^d) and the periodic axes.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Former {
+    pub pos: Vec<Vec3>,
+    pub kernel: Option<Kernel>,
+    pub v0: Real,
+    pub per: Periodic,
+}
+
+impl Former {
+    /// Copies what forming needs from a fluid's current state.
+    pub fn set(&mut self, pos: &[Vec3], kernel: Kernel, v0: Real, per: Periodic) {
+        self.pos.clear();
+        self.pos.extend_from_slice(pos);
+        self.kernel = Some(kernel);
+        self.v0 = v0;
+        self.per = per;
+    }
+
+    /// Releases the positions (the rows store their coefficients).
+    pub fn clear(&mut self) {
+        self.pos = Vec::new();
+        self.kernel = None;
+    }
+
+    /// Whether the rows form their coefficients.
+    #[inline(always)]
+    pub fn active(&self) -> bool {
+        self.kernel.is_some()
+    }
+
+    /// Calls `f(j, c_ij)` for each of `nbr`, particle i's fluid neighbours.
+    #[inline(always)]
+    pub fn each(&self, i: usize, nbr: &[u32], mut f: impl FnMut(usize, Vec3)) {
+        let k = self
+            .kernel
+            .as_ref()
+            .expect("formed coefficients need a kernel");
+        let xi = &self.pos[i];
+        for &j in nbr {
+            let d = self.per.delta(xi, &self.pos[j as usize]);
+            f(j as usize, volume_gradient(k, self.v0, &d));
+        }
+    }
+
+    /// One Gauss–Seidel update of fluid row i with coefficients formed once: `J_i v` is
+    /// `s_i · vel(i) + Σ_j c_ij · vel(j)` (in that order, as the stored rows sum it), `update`
+    /// turns it into dλ, and unless dλ is zero `particle(p, c)` receives each of the row's
+    /// particles with its coefficient (`s_i` first).
+    #[inline]
+    pub fn update_row(
+        &self,
+        i: usize,
+        nbr: &[u32],
+        s_i: Vec3,
+        vel: impl Fn(usize) -> Vec3,
+        update: &mut dyn FnMut(Real) -> Real,
+        mut particle: impl FnMut(usize, Real, &Vec3),
+    ) {
+        ROW.with(|row| {
+            let mut row = row.borrow_mut();
+            if row.len() < nbr.len() {
+                row.resize(nbr.len(), Vec3::zeros());
+            }
+            let mut jv = s_i.dot(&vel(i));
+            let mut e = 0;
+            self.each(i, nbr, |j, c| {
+                jv += c.dot(&vel(j));
+                row[e] = c;
+                e += 1;
+            });
+            let dl = update(jv);
+            if dl != 0.0 {
+                particle(i, dl, &s_i);
+                for (&j, c) in nbr.iter().zip(row.iter()) {
+                    particle(j as usize, dl, c);
+                }
+            }
+        });
+    }
+}
+
+thread_local! {
+    /// One row's formed coefficients between its product and its update (per thread, reused).
+    static ROW: std::cell::RefCell<Vec<Vec3>> = const { std::cell::RefCell::new(Vec::new()) };
+}
