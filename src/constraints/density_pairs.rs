@@ -3,10 +3,11 @@
 //! positions each time a sweep or a product reads them.
 //!
 //! The pairs dominate the constraint method's memory in 3D (about 75 per particle: 1.8 KiB
-//! per particle stored). Forming a coefficient costs a square root, two divisions and the
-//! kernel's derivative; a sweep that reads each pair a few times (PGS at 10 sweeps, the
-//! density projection) pays little for it, APGD's hundreds of products per step much more
-//! (the performance chapter measures both). Both ways evaluate the same function on the same
+//! per particle stored). Forming a coefficient costs a square root, two divisions, the
+//! kernel's derivative and a gather of the neighbour's position; a coloured Gauss–Seidel sweep
+//! forms each of a row's coefficients once for its product and its update, and the 3D PGS dam
+//! break's step costs about a quarter more, while APGD, whose every product forms them again,
+//! spends 3.9 times as long in its solve (the performance chapter). Both ways evaluate the same function on the same
 //! positions, so a run gives the same bytes either way.
 
 use crate::fluid::kernel::{volume_gradient, Kernel};
@@ -17,7 +18,9 @@ use serde::{Deserialize, Serialize};
 /// The coefficient storage a model asks for (RON: `Constraint(pair_coefficients: Formed)`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub enum PairCoefficients {
-    /// Stored while they take at most [`AUTO_BUDGET`] bytes, formed beyond (default).
+    /// Stored, unless they would take more than [`AUTO_BUDGET`] bytes and the rows are solved
+    /// by Gauss–Seidel sweeps (default). Forming costs a PGS step about a quarter more, APGD's
+    /// products three to four times (the 3D dam break), so APGD keeps them stored.
     #[default]
     Auto,
     /// Always stored: fastest, 24 bytes per pair.
@@ -31,11 +34,12 @@ pub enum PairCoefficients {
 pub const AUTO_BUDGET: usize = 256 << 20;
 
 impl PairCoefficients {
-    /// Whether the rows store the coefficients of `pairs` fluid–fluid pairs.
-    pub fn store(self, pairs: usize) -> bool {
+    /// Whether the rows store the coefficients of `pairs` fluid–fluid pairs; `sweeps`: the rows
+    /// are solved by (coloured) Gauss–Seidel sweeps.
+    pub fn store(self, pairs: usize, sweeps: bool) -> bool {
         match self {
             PairCoefficients::Auto => {
-                pairs.saturating_mul(std::mem::size_of::<Vec3>()) <= AUTO_BUDGET
+                !sweeps || pairs.saturating_mul(std::mem::size_of::<Vec3>()) <= AUTO_BUDGET
             }
             PairCoefficients::Stored => true,
             PairCoefficients::Formed => false,
@@ -45,7 +49,9 @@ impl PairCoefficients {
     /// What the choice does, for the run's description.
     pub fn describe(self) -> &'static str {
         match self {
-            PairCoefficients::Auto => "pair coefficients stored up to 256 MiB, formed beyond",
+            PairCoefficients::Auto => {
+                "pair coefficients stored (formed beyond 256 MiB when solved by PGS sweeps)"
+            }
             PairCoefficients::Stored => "pair coefficients stored",
             PairCoefficients::Formed => "pair coefficients formed in each sweep",
         }

@@ -29,9 +29,10 @@ pub struct ConstraintParams {
     pub density: super::DensityMethod,
     /// The density projection after each step ([`projection`]; `max_sweeps: 0` turns it off).
     pub projection: ProjectionParams,
-    /// How the density rows hold their pair coefficients: `Auto` (default: stored up to 256 MiB,
-    /// formed beyond), `Stored` or `Formed` ([`crate::constraints::density_pairs`]). The same
-    /// results either way; `Formed` trades speed for memory in large 3D models.
+    /// How the density rows hold their pair coefficients: `Auto` (default: stored, formed beyond
+    /// 256 MiB when PGS sweeps solve them), `Stored` or `Formed`
+    /// ([`crate::constraints::density_pairs`]). The same results either way; `Formed` trades
+    /// speed for memory in large 3D models.
     pub pair_coefficients: PairCoefficients,
 }
 
