@@ -3,6 +3,8 @@
 //! surface, its sparse Cholesky solve with faer, and the residual. Equations in the parent
 //! module.
 
+mod position;
+
 use super::pockets::{label_pockets, ANCHORED};
 use super::{IsphParams, PpeSolver};
 use crate::fluid::Fluid;
@@ -47,6 +49,11 @@ pub struct Ppe {
     pocket: Vec<u32>,
     /// The search stack of [`label_pockets`] (particle indices).
     stack: Vec<u32>,
+    /// Whether each unknown may take the expansion term (no free-surface and no wall
+    /// neighbour), for the position correction's source ([`Ppe::correct_positions`]).
+    interior: Vec<bool>,
+    /// The position correction's right-hand side, solution and per-particle pressure (Pa).
+    position: position::Scratch,
     /// The lowest solution value of each pocket (Pa).
     pocket_min: Vec<Real>,
     /// The right-hand side's sum and the number of rows of each pocket.
@@ -306,6 +313,8 @@ impl Ppe {
         self.triplets.clear();
         self.rhs.clear();
         self.rhs.resize(m, 0.0);
+        self.interior.clear();
+        self.interior.resize(m, false);
         let mut diag_sum = 0.0;
         for (i, &n_i) in n.iter().enumerate().take(count) {
             let row = self.index[i];
@@ -340,9 +349,10 @@ impl Ppe {
             // Density invariance: compression with α; expansion with α_e, and only in the
             // interior (no free-surface neighbour, no wall neighbour), where a particle short
             // of neighbours sits in a void rather than at the surface.
+            self.interior[row] = !at_surface && f.fb.of(i).is_empty();
             let relax = if n_i > 1.0 {
                 p.alpha
-            } else if !at_surface && f.fb.of(i).is_empty() {
+            } else if self.interior[row] {
                 p.expansion
             } else {
                 0.0

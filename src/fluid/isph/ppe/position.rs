@@ -1,0 +1,93 @@
+//! The position correction of an ISPH sub-step (step 6 of the ISPH module docs): the
+//! compressed part of the density source, solved after the move with the sub-step's matrix,
+//! moves the particles and leaves their velocities.
+
+use super::super::IsphParams;
+use super::{Ppe, PpeSolver, ANCHORED, DIRICHLET};
+use crate::fluid::kernel::volume_gradient;
+use crate::fluid::{per_particle, Fluid};
+use crate::math::{Real, Vec3};
+
+/// The correction's buffers, reused from sub-step to sub-step.
+#[derive(Default)]
+pub(super) struct Scratch {
+    /// Right-hand side and solution per unknown.
+    rhs: Vec<Real>,
+    sol: Vec<Real>,
+    /// Pressure `p_ρ` per particle (Pa).
+    pressure: Vec<Real>,
+    /// Displacement per particle (m).
+    shift: Vec<Vec3>,
+}
+
+impl Ppe {
+    /// Moves the particles of `f` by `−(Δt²/ρ0) ⟨∇p_ρ⟩` with `A p_ρ = α_p ρ0 (n_i − 1)/Δt²`
+    /// over the compressed unknowns of the sub-step's solve (`n` the kernel sums at the moved
+    /// positions, `h` = Δt in s), `p_ρ = 0` at free-surface particles and in pockets (whose
+    /// blocks are singular), and `p_ρ ≥ 0`. The matrix is the one the sub-step assembled
+    /// (solved by conjugate gradients with either [`PpeSolver`]). Velocities are not changed.
+    pub fn correct_positions(&mut self, f: &mut Fluid, p: &IsphParams, n: &[Real], h: Real) {
+        let m = self.rhs.len();
+        if m == 0 {
+            return;
+        }
+        let rho0 = f.params.rho0;
+        let s = &mut self.position;
+        s.rhs.clear();
+        s.rhs.resize(m, 0.0);
+        for (i, &ix) in self.index.iter().enumerate() {
+            let row = ix as usize;
+            if ix != DIRICHLET && n[i] > 1.0 && self.pocket[row] == ANCHORED {
+                s.rhs[row] = p.position_alpha * rho0 * (n[i] - 1.0) / (h * h);
+            }
+        }
+        if s.rhs.iter().all(|&b| b == 0.0) {
+            return;
+        }
+        if p.solver == PpeSolver::Direct {
+            self.csr.assemble(m, &self.triplets);
+        }
+        // From zero: the particles are re-sorted between sub-steps, and a warm start from the
+        // last p_ρ would have to follow them (it saved 5 % of the 20 000-particle dam break).
+        s.sol.clear();
+        s.sol.resize(m, 0.0);
+        self.csr.pcg(&s.rhs, &mut s.sol, &mut self.cg);
+        if !s.sol.iter().all(|x| x.is_finite()) {
+            return;
+        }
+        s.pressure.clear();
+        s.pressure.extend(self.index.iter().map(|&ix| {
+            if ix == DIRICHLET {
+                0.0
+            } else {
+                s.sol[ix as usize].max(0.0)
+            }
+        }));
+        // The symmetric gradient (module docs, step 4) of p_ρ; a boundary neighbour holds
+        // the particle's own p_ρ (no wall jump: the correction has no wall velocity).
+        let (k, v0, per, kappa) = (f.params.kernel, f.volume, f.params.periodic, f.kappa);
+        let (pos, bx, ff, fb, press) = (&f.pos, &f.boundary, &f.ff, &f.fb, &s.pressure);
+        let planar = f.params.planar;
+        let scale = -h * h / (rho0 * kappa);
+        s.shift.resize(f.len(), Vec3::zeros());
+        per_particle(&mut s.shift, |i| {
+            let pi = press[i];
+            let mut g = Vec3::zeros();
+            for &j in ff.of(i) {
+                let d = per.delta(&pos[i], &pos[j as usize]);
+                g += volume_gradient(&k, v0, &d) * (pi + press[j as usize]);
+            }
+            for &b in fb.of(i) {
+                let d = per.delta(&pos[i], &bx[b as usize]);
+                g += volume_gradient(&k, v0, &d) * (2.0 * pi);
+            }
+            if planar {
+                g.z = 0.0;
+            }
+            g * scale
+        });
+        for (x, d) in f.pos.iter_mut().zip(&s.shift) {
+            *x += d;
+        }
+    }
+}
