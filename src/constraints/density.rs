@@ -413,11 +413,7 @@ impl RowSet for DensityRows {
     }
     fn update_shared(&self, k: usize, v: &SharedVec, update: &mut dyn FnMut(Real) -> Real) {
         if k >= self.nf || !self.former.active() {
-            let dl = update(self.jv_shared(k, v));
-            if dl != 0.0 {
-                self.apply_shared(k, dl, v);
-            }
-            return;
+            return crate::solver::update_shared_by_parts(self, k, v, update);
         }
         let vel = |p| self.vel_shared(v, p);
         self.former.update_row(

@@ -138,10 +138,7 @@ pub trait RowSet: Sync {
     /// zero. Rows that form their coefficients on the fly override it to form them once.
     #[inline]
     fn update_shared(&self, k: usize, v: &SharedVec, update: &mut dyn FnMut(Real) -> Real) {
-        let dl = update(self.jv_shared(k, v));
-        if dl != 0.0 {
-            self.apply_shared(k, dl, v);
-        }
+        update_shared_by_parts(self, k, v, update);
     }
     /// The number of point blocks (3 degrees of freedom each, starting at the family's first
     /// particle DOF) the coloured rows act on, and their inverse mass per axis (1/kg), for
@@ -379,6 +376,21 @@ pub fn residual_scaled(
             .sum();
         d * r2.sqrt()
     })
+}
+
+/// [`RowSet::update_shared`] from the row's two products: `J_k v`, then `v += M⁻¹ J_kᵀ dλ`
+/// unless dλ is zero (the default, and what rows that form their coefficients fall back to).
+#[inline]
+pub fn update_shared_by_parts<R: RowSet + ?Sized>(
+    rows: &R,
+    k: usize,
+    v: &SharedVec,
+    update: &mut dyn FnMut(Real) -> Real,
+) {
+    let dl = update(rows.jv_shared(k, v));
+    if dl != 0.0 {
+        rows.apply_shared(k, dl, v);
+    }
 }
 
 #[cfg(test)]

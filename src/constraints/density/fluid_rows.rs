@@ -43,6 +43,8 @@ impl DensityRows {
         // allocated).
         let unilateral = self.unilateral;
         let mask = self.minv;
+        // Whether the rows keep `c_ij` ([`super::PairCoefficients`]); if not, `c` is empty.
+        let store = !self.former.active();
         // `c` receives `c_ij` of the fluid neighbours, `cb` the wall rows' `c_bi` of the
         // boundary neighbours (`−∇_i W_ib V`, exactly: the gradient is odd in `x_i − x_b`).
         let row = |i: usize, c: &mut [Vec3], cb: &mut [Vec3]| -> (Vec3, Real, Real, Real) {
@@ -50,7 +52,6 @@ impl DensityRows {
             let mut s = Vec3::zeros();
             let mut rho = v0 * k.w(0.0);
             let mut dsum = 0.0;
-            let store = !c.is_empty();
             for (e, &j) in ff.of(i).iter().enumerate() {
                 let d = per.delta(xi, &pos[j as usize]);
                 rho += v0 * k.w(d.norm());
@@ -91,10 +92,10 @@ impl DensityRows {
                     return None;
                 }
                 let last = (first + ROW_BLOCK).min(n);
-                let len = if coef.is_empty() {
-                    0
-                } else {
+                let len = if store {
                     (ff.start[last] - ff.start[first]) as usize
+                } else {
+                    0
                 };
                 let (c, rest) = std::mem::take(&mut coef).split_at_mut(len);
                 coef = rest;
@@ -118,10 +119,10 @@ impl DensityRows {
             let (base, bbase) = (ff.start[first] as usize, fb.start[first] as usize);
             for r in 0..a.len() {
                 let i = first + r;
-                let (lo, hi) = if c.is_empty() {
-                    (0, 0)
-                } else {
+                let (lo, hi) = if store {
                     (ff.start[i] as usize - base, ff.start[i + 1] as usize - base)
+                } else {
+                    (0, 0)
                 };
                 let (blo, bhi) = (
                     fb.start[i] as usize - bbase,
