@@ -162,6 +162,22 @@ fn dam_break_2d_20k_pgs_pairs(b: divan::Bencher, pairs: &str) {
     b.bench_local(|| pool.install(|| w.step()));
 }
 
+/// One model step of the 800-particle dam break with ISPH (`dam_break_2d_apgd.ron` with the
+/// method replaced), 0.25 s in (the impact), with the defaults and with the position correction
+/// (`position_alpha`: a second pressure solve per sub-step).
+#[divan::bench(args = ["Isph()", "Isph(alpha: 0.3, position_alpha: 1.0)"], sample_count = 20)]
+fn isph_dam_break_2d(b: divan::Bencher, method: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/dam_break_2d_apgd.ron");
+    let (mut m, _) = vcsim::load_file(&path).expect("shipped model loads");
+    m.fluid.as_mut().expect("a fluid model").method =
+        vcsim::model::from_ron_str(method).expect("a fluid method in RON");
+    let mut w = vcsim::build_world(&m).expect("shipped model builds");
+    while w.time < 0.25 {
+        w.step();
+    }
+    b.bench_local(|| w.step());
+}
+
 /// One model step (1 ms, about 32 WCSPH sub-steps: the hot path is the sub-steps' pair passes)
 /// of the 20 000-particle dam break with the WCSPH backend (`dam_break_2d_20k_wcsph.ron`,
 /// DualSPHysics' settings), 0.01 s in, on 2 threads. Particle-steps per second =
