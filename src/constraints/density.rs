@@ -188,16 +188,20 @@ impl DensityRows {
     /// The particle part of `M⁻¹ J_kᵀ dλ`: calls `add(i, x)` to add `x` to velocity entry i.
     #[inline]
     fn scatter(&self, k: usize, dl: Real, mut add: impl FnMut(usize, Real)) {
-        let mut particle = |p: usize, c: &Vec3| {
-            let o = self.dof0 + 3 * p;
-            for a in 0..3 {
-                add(o + a, dl * self.minv[a] * c[a]);
-            }
-        };
         if k < self.nf {
-            particle(k, &self.self_coef[k]);
+            self.scatter_point(k, dl, &self.self_coef[k], &mut add);
         }
-        self.for_each_entry(k, |j, c| particle(j, &c));
+        self.for_each_entry(k, |j, c| self.scatter_point(j, dl, &c, &mut add));
+    }
+
+    /// Particle p's part of `M⁻¹ J_kᵀ dλ`, its coefficient `c` (1/m): `add(i, x)` per velocity
+    /// entry.
+    #[inline(always)]
+    fn scatter_point(&self, p: usize, dl: Real, c: &Vec3, add: &mut impl FnMut(usize, Real)) {
+        let o = self.dof0 + 3 * p;
+        for a in 0..3 {
+            add(o + a, dl * self.minv[a] * c[a]);
+        }
     }
 
     #[inline]
@@ -422,12 +426,7 @@ impl RowSet for DensityRows {
             self.self_coef[k],
             vel,
             update,
-            |p, dl, c| {
-                let o = self.dof0 + 3 * p;
-                for a in 0..3 {
-                    v.add(o + a, dl * self.minv[a] * c[a]);
-                }
-            },
+            |p, dl, c| self.scatter_point(p, dl, c, &mut |i, x| v.add(i, x)),
         );
     }
     fn point_blocks(&self) -> Option<(usize, Vec3)> {

@@ -62,10 +62,10 @@ impl PairCoefficients {
 /// per particle), the kernel, the particle volume (m^d) and the periodic axes.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Former {
-    pub pos: Vec<Vec3>,
-    pub kernel: Option<Kernel>,
-    pub v0: Real,
-    pub per: Periodic,
+    pos: Vec<Vec3>,
+    kernel: Option<Kernel>,
+    v0: Real,
+    per: Periodic,
 }
 
 impl Former {
@@ -106,7 +106,7 @@ impl Former {
 
     /// One Gauss–Seidel update of fluid row i with coefficients formed once: `J_i v` is
     /// `s_i · vel(i) + Σ_j c_ij · vel(j)` (in that order, as the stored rows sum it), `update`
-    /// turns it into dλ, and unless dλ is zero `particle(p, c)` receives each of the row's
+    /// turns it into dλ, and unless dλ is zero `particle(p, dλ, c)` receives each of the row's
     /// particles with its coefficient (`s_i` first).
     #[inline]
     pub fn update_row(

@@ -422,32 +422,84 @@ impl Fluid {
     /// pressure force of each body's particles on the fluid, reversed, to the body's force.
     fn correct(&mut self, form: PressureGradient, h: Real, weight: Real, s: &mut IsphScratch) {
         let (k, v0, per) = (&self.params.kernel, self.volume, self.params.periodic);
-        let (pos, bx, ff, fb) = (&self.pos, &self.boundary, &self.ff, &self.fb);
-        let (press, ppe) = (&self.pressure, &s.ppe);
         let kappa = self.kappa;
         let planar = self.params.planar;
+        let ppe = &s.ppe;
         s.grad.resize(self.len(), Vec3::zeros());
-        super::per_particle(&mut s.grad, |i| {
-            if form == PressureGradient::Symmetric {
-                // Σ V (p_i + p_j) ∇_iW_ij over fluid and boundary neighbours, a boundary
-                // particle holding the wall pressure p_b = p_i + jump seen from i.
-                let pi = press[i];
-                let mut g = Vec3::zeros();
-                for &j in ff.of(i) {
-                    let d = per.delta(&pos[i], &pos[j as usize]);
-                    let pj = press[j as usize];
-                    g += super::kernel::volume_gradient(k, v0, &d) * (pi + pj);
+        if form == PressureGradient::Symmetric {
+            self.symmetric_gradient(&self.pressure, |i, e| ppe.wall_jump(i, e), &mut s.grad);
+        } else {
+            self.renormalised_gradient(ppe, &mut s.grad);
+        }
+        let (rho0, m) = (self.params.rho0, self.mass);
+        for (v, g) in self.vel.iter_mut().zip(&s.grad) {
+            *v -= g * (h / rho0);
+        }
+        // Pressure force of each fluid particle on the body particles near it, in the symmetric
+        // pair form `m V (p_i + p_b)/(ρ0 κ) ∇_iW_ib` with `p_b = p_i + jump` the wall pressure
+        // seen from i (the difference form that moves the fluid is not a pair force: summed
+        // over a wall it gives the jumps only, not the pressure the wall carries).
+        for i in 0..self.len() {
+            for (e, &b) in self.fb.of(i).iter().enumerate() {
+                let o = self.owner[b as usize];
+                if o == super::STATIC {
+                    continue;
                 }
-                for (e, &b) in fb.of(i).iter().enumerate() {
-                    let d = per.delta(&pos[i], &bx[b as usize]);
-                    let c = super::kernel::volume_gradient(k, v0, &d);
-                    g += c * (2.0 * pi + ppe.wall_jump(i, e));
-                }
+                let d = per.delta(&self.pos[i], &self.boundary[b as usize]);
+                let pb = self.pressure[i] + s.ppe.wall_jump(i, e);
+                let c = super::kernel::volume_gradient(k, v0, &d);
+                let mut f = c * ((self.pressure[i] + pb) / kappa / rho0 * m);
                 if planar {
-                    g.z = 0.0;
+                    f.z = 0.0;
                 }
-                return g / kappa;
+                let o = o as usize;
+                let arm =
+                    self.boundary[b as usize] - s.body_com.get(o).copied().unwrap_or_default();
+                self.body_force[o] += f * weight;
+                self.body_torque[o] += arm.cross(&f) * weight;
             }
+        }
+    }
+
+    /// The symmetric pressure gradient (module docs, step 4) of the per-particle pressures
+    /// `press` (Pa) into `out` (Pa/m): `(1/κ) Σ V (p_i + p_j) ∇_iW_ij` over fluid and boundary
+    /// neighbours, boundary neighbour e of particle i holding `p_i + jump(i, e)`.
+    pub(super) fn symmetric_gradient(
+        &self,
+        press: &[Real],
+        jump: impl Fn(usize, usize) -> Real + Sync,
+        out: &mut [Vec3],
+    ) {
+        let (k, v0, per) = (&self.params.kernel, self.volume, self.params.periodic);
+        let (pos, bx, ff, fb) = (&self.pos, &self.boundary, &self.ff, &self.fb);
+        let (kappa, planar) = (self.kappa, self.params.planar);
+        super::per_particle(out, |i| {
+            let pi = press[i];
+            let mut g = Vec3::zeros();
+            for &j in ff.of(i) {
+                let d = per.delta(&pos[i], &pos[j as usize]);
+                let pj = press[j as usize];
+                g += super::kernel::volume_gradient(k, v0, &d) * (pi + pj);
+            }
+            for (e, &b) in fb.of(i).iter().enumerate() {
+                let d = per.delta(&pos[i], &bx[b as usize]);
+                let c = super::kernel::volume_gradient(k, v0, &d);
+                g += c * (2.0 * pi + jump(i, e));
+            }
+            if planar {
+                g.z = 0.0;
+            }
+            g / kappa
+        });
+    }
+
+    /// The renormalised pressure gradient (module docs, step 4) of the particles' pressures
+    /// into `out` (Pa/m), with the wall jumps and normals of `ppe`.
+    fn renormalised_gradient(&self, ppe: &ppe::Ppe, out: &mut [Vec3]) {
+        let (k, v0, per) = (&self.params.kernel, self.volume, self.params.periodic);
+        let (pos, bx, ff, fb) = (&self.pos, &self.boundary, &self.ff, &self.fb);
+        let (press, kappa, planar) = (&self.pressure, self.kappa, self.params.planar);
+        super::per_particle(out, |i| {
             // Σ V (p_j − p_i) ∇_iW_ij and the renormalisation L_i⁻¹ = Σ V (x_j − x_i) ⊗ ∇_iW_ij
             // over fluid and boundary neighbours (exact for linear pressure fields, also where
             // the free surface truncates the kernel; 1/κ where L is singular).
@@ -484,34 +536,6 @@ impl Fluid {
             }
             g
         });
-        let (rho0, m) = (self.params.rho0, self.mass);
-        for (v, g) in self.vel.iter_mut().zip(&s.grad) {
-            *v -= g * (h / rho0);
-        }
-        // Pressure force of each fluid particle on the body particles near it, in the symmetric
-        // pair form `m V (p_i + p_b)/(ρ0 κ) ∇_iW_ib` with `p_b = p_i + jump` the wall pressure
-        // seen from i (the difference form that moves the fluid is not a pair force: summed
-        // over a wall it gives the jumps only, not the pressure the wall carries).
-        for i in 0..self.len() {
-            for (e, &b) in self.fb.of(i).iter().enumerate() {
-                let o = self.owner[b as usize];
-                if o == super::STATIC {
-                    continue;
-                }
-                let d = per.delta(&self.pos[i], &self.boundary[b as usize]);
-                let pb = self.pressure[i] + s.ppe.wall_jump(i, e);
-                let c = super::kernel::volume_gradient(k, v0, &d);
-                let mut f = c * ((self.pressure[i] + pb) / kappa / rho0 * m);
-                if planar {
-                    f.z = 0.0;
-                }
-                let o = o as usize;
-                let arm =
-                    self.boundary[b as usize] - s.body_com.get(o).copied().unwrap_or_default();
-                self.body_force[o] += f * weight;
-                self.body_torque[o] += arm.cross(&f) * weight;
-            }
-        }
     }
 }
 

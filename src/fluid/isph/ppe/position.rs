@@ -4,8 +4,7 @@
 
 use super::super::IsphParams;
 use super::{Ppe, PpeSolver, ANCHORED, DIRICHLET};
-use crate::fluid::kernel::volume_gradient;
-use crate::fluid::{per_particle, Fluid};
+use crate::fluid::Fluid;
 use crate::math::{Real, Vec3};
 
 /// The correction's buffers, reused from sub-step to sub-step.
@@ -65,29 +64,11 @@ impl Ppe {
         }));
         // The symmetric gradient (module docs, step 4) of p_ρ; a boundary neighbour holds
         // the particle's own p_ρ (no wall jump: the correction has no wall velocity).
-        let (k, v0, per, kappa) = (f.params.kernel, f.volume, f.params.periodic, f.kappa);
-        let (pos, bx, ff, fb, press) = (&f.pos, &f.boundary, &f.ff, &f.fb, &s.pressure);
-        let planar = f.params.planar;
-        let scale = -h * h / (rho0 * kappa);
         s.shift.resize(f.len(), Vec3::zeros());
-        per_particle(&mut s.shift, |i| {
-            let pi = press[i];
-            let mut g = Vec3::zeros();
-            for &j in ff.of(i) {
-                let d = per.delta(&pos[i], &pos[j as usize]);
-                g += volume_gradient(&k, v0, &d) * (pi + press[j as usize]);
-            }
-            for &b in fb.of(i) {
-                let d = per.delta(&pos[i], &bx[b as usize]);
-                g += volume_gradient(&k, v0, &d) * (2.0 * pi);
-            }
-            if planar {
-                g.z = 0.0;
-            }
-            g * scale
-        });
-        for (x, d) in f.pos.iter_mut().zip(&s.shift) {
-            *x += d;
+        f.symmetric_gradient(&s.pressure, |_, _| 0.0, &mut s.shift);
+        let scale = h * h / rho0;
+        for (x, g) in f.pos.iter_mut().zip(&s.shift) {
+            *x -= g * scale;
         }
     }
 }
