@@ -18,7 +18,7 @@
 //!    against its hydrostatic 274 Pa); with `p_s` it stays (6e-4 m/s at t = 0.3 s).
 //! 3. PPE (000 eq. 14 with eqs. 15–17; 004 eq. 48 with the velocity and density sources
 //!    blended): `⟨∇²p⟩_i = (ρ0/Δt) ⟨∇·v*⟩_i + α_i ρ0 (1 − n_i)/Δt²` with `α_i = α` for a
-//!    compressed particle (`n_i > 1`; default 1, [`IsphParams::alpha`]; 000 uses 0.01) and
+//!    compressed particle (`n_i > 1`; default 0.3, [`IsphParams::alpha`]; 000 uses 0.01) and
 //!    `α_i = α_e` for an expanded one in the interior (no free-surface and no wall neighbour;
 //!    default 0.05, [`IsphParams::expansion`]), else 0: a particle short of neighbours next to
 //!    the surface or a wall is not pulled in. Without `α_e` nothing closed the interior's
@@ -26,9 +26,12 @@
 //!    perturbed lattice; 0.2 and more pull particles into clumps and open voids. With
 //!    `⟨∇²p⟩_i = Σ_j w_ij (p_j − p_i)`, `w_ij = 2 V (−r W'(r)) / ((r² + η²) μ)` (000 eq. 15,
 //!    normalised by the lattice Laplacian moment μ, [`super::lattice_laplacian_moment`]) and
-//!    `⟨∇·v⟩_i = (1/κ) Σ_j V (v_j − v_i)·∇_iW_ij` over the fluid neighbours (000 eq. 16 in
-//!    difference form, normalised by the lattice gradient moment κ, so it is exact for linear
-//!    fields on the lattice). Negative pressures are set to zero where there is a free surface.
+//!    `⟨∇·v⟩_i = tr(A_i L_i⁻¹)`, `A_i = Σ_j V (v_j − v_i) ⊗ ∇_iW_ij` over the fluid neighbours
+//!    (000 eq. 16 in difference form) renormalised by `L_i = Σ_j V (x_j − x_i) ⊗ ∇_iW_ij` over
+//!    fluid and boundary neighbours (Bonet & Lok 1999), exact for linear fields on any particle
+//!    arrangement; next to the free surface `tr(A_i)/κ`, normalised by the lattice gradient
+//!    moment κ (exact on the lattice; [`Divergence`]). Negative pressures are set to zero where
+//!    there is a free surface.
 //!    Free-surface neighbours enter with their known `p_s`.
 //! 4. Corrector (000 eq. 6): `vⁿ⁺¹ = v* − (Δt/ρ0) ⟨∇p⟩_i` with the gradient of
 //!    [`PressureGradient`]: by default the symmetric `⟨∇p⟩_i = (1/κ) Σ_j V (p_i + p_j) ∇_iW_ij`
@@ -43,7 +46,7 @@
 //!    Lind et al. 2012, who introduced it for ISPH; the fluid's `shifting`, default 1, 0 turns
 //!    it off).
 //!
-//! 6. Position correction (optional, [`IsphParams::position_alpha`]): the density term of
+//! 6. Position correction ([`IsphParams::position_alpha`], default 1): the density term of
 //!    step 3 moves velocities, so it answers a lattice's random compression (zero mean) with a
 //!    kick that stays in the flow, and since only compression is corrected the kicks have a
 //!    positive mean. With `α_p > 0` the density source's compressed part moves to a second solve
@@ -67,13 +70,17 @@
 //! **Lattices under strain.** A square lattice in a pure straining flow (the circular patch,
 //! `u = (x, −y)`) deforms into columns that move apart while their particles crowd along them;
 //! every particle sees the same neighbourhood, so the projection, the filter and the shifting
-//! (whose `∇C` vanishes by symmetry) all keep the columns: the patch's area grew 18.6 % by
-//! t = 1 s. The constraint method's iterative solve breaks the symmetry with its residual and
-//! the columns buckle into a disordered arrangement at t ≈ 0.5 s; here the fluid's `jitter` (a
-//! random initial offset, 0.005 l in the patch's model) does it, and the interior expansion
-//! term `α_e` (step 3) closes the voids the rearrangement leaves (the offset alone: area
-//! +3.3 %; `α_e` alone: +16.0 %; together +1.15 %; 1.20 % with the divergence of step 3 since
-//! 2026-11-27, which before that was the renormalised one; the book's ISPH page).
+//! (whose `∇C` vanishes by symmetry) all keep the columns. Columns are the exact flow of the
+//! particles (the motion is affine), but on them the lattice form of the divergence is not
+//! exact (`L_i` is no longer `κ I`) and reads a divergence of order the strain rate, and the
+//! kernel sums read compression (1.03 at a stretch of 1.6, 1.15 at 2): with that divergence the
+//! patch's area grew 18.6 % by t = 1 s without any density term, 6.4 % with this module's other
+//! defaults. The renormalised divergence of step 3 is exact on the columns, and the position
+//! correction (step 6) answers their kernel sums without leaving velocities behind: area
+//! +0.90 % from the exact lattice and +0.81–0.87 % from lattices offset at random by 0.005 to
+//! 0.02 l (before 2026-11-27 only a lucky offset worked: +16 % exact, +85 % at 0.02 l). The
+//! interior expansion term `α_e` (step 3) closes the voids a rearrangement leaves. The book's
+//! ISPH page.
 //!
 //! **Walls** (Neumann condition, `∂p/∂n = ρ0 (v* − v_w)·n / Δt`, which makes the corrected
 //! velocity's normal component the wall's): a boundary particle b takes, seen from fluid particle
@@ -118,6 +125,7 @@ use crate::body::RigidBody;
 use crate::interrupt::overdue;
 use crate::math::{Real, Vec3};
 pub use added_mass::take_added_mass;
+pub use ppe::Divergence;
 
 /// ISPH parameters (SI units; RON: `fluid: (method: Isph(alpha: 0.5, ..))`, every field may
 /// be left out).
@@ -125,17 +133,16 @@ pub use added_mass::take_added_mass;
 #[serde(default, deny_unknown_fields)]
 pub struct IsphParams {
     /// Relaxation α of the density-invariance source (000 eq. 14; dimensionless, ≥ 0). Default
-    /// 1 (000: 0.01; with 0.01 the 2D dam break compresses by 20 % at t = 0.22 s, the book's
-    /// ISPH page).
+    /// 0.3 (000: 0.01; with 0.01 the 2D dam break compresses by 20 % at t = 0.22 s; with 1,
+    /// the default until 2026-11-27, the circular patch from a lattice offset by 0.02 spacings
+    /// grew 85 % in area: the book's ISPH page).
     pub alpha: Real,
     /// Relaxation α_p of the density source whose pressure moves positions instead of
     /// velocities (module docs, step 6; dimensionless, ≥ 0): after the move, a second solve
     /// with the same matrix and the compression at the new positions as its only source
-    /// displaces the particles by `−(Δt²/ρ0) ⟨∇p_ρ⟩` and leaves their velocities. Default 0
-    /// (off). With `alpha: 0.3, position_alpha: 1` the circular patch keeps its area within
-    /// 0.91 % from lattices offset by 0.005–0.02 spacings (+85 % at 0.02 with the defaults) and
-    /// the 20 000-particle dam break's largest compression is 2.55 % (2.09 % with the defaults,
-    /// 3.99 % with `alpha: 0.3` alone) at twice the wall time; the book's ISPH page.
+    /// displaces the particles by `−(Δt²/ρ0) ⟨∇p_ρ⟩` and leaves their velocities. Default 1;
+    /// 0 turns it off (about half the wall time; the 800-particle dam break then compresses
+    /// 6.1 % instead of 4.1 %, the book's ISPH page).
     pub position_alpha: Real,
     /// Relaxation α_e of the density source where the interior has expanded (n < 1 with no
     /// free-surface or wall neighbour; module docs, step 3), in [0, 1]. Default 0.05 (0.2 and
@@ -152,6 +159,10 @@ pub struct IsphParams {
     /// Pressure gradient of the corrector: `Symmetric` (default; 000 eq. 12) or
     /// `Renormalised` (difference form with the renormalisation matrix).
     pub gradient: PressureGradient,
+    /// Velocity divergence of the pressure equation's source: `Renormalised` (default; exact
+    /// for linear velocity fields on any particle arrangement, away from the free surface) or
+    /// `Lattice` (exact on the initial lattice only; [`Divergence`]).
+    pub divergence: Divergence,
 }
 
 /// The discrete pressure gradient `⟨∇p⟩_i` of the corrector (Pa/m; module docs, step 4).
@@ -198,7 +209,9 @@ impl IsphParams {
     }
 
     /// Default α.
-    pub const DEFAULT_ALPHA: Real = 1.0;
+    pub const DEFAULT_ALPHA: Real = 0.3;
+    /// Default α_p.
+    pub const DEFAULT_POSITION_ALPHA: Real = 1.0;
     /// Default α_e.
     pub const DEFAULT_EXPANSION: Real = 0.05;
     /// Default free-surface threshold.
@@ -211,12 +224,13 @@ impl Default for IsphParams {
     fn default() -> Self {
         IsphParams {
             alpha: Self::DEFAULT_ALPHA,
-            position_alpha: 0.0,
+            position_alpha: Self::DEFAULT_POSITION_ALPHA,
             expansion: Self::DEFAULT_EXPANSION,
             surface: Self::DEFAULT_SURFACE,
             cfl: Self::DEFAULT_CFL,
             solver: PpeSolver::default(),
             gradient: PressureGradient::default(),
+            divergence: Divergence::default(),
         }
     }
 }

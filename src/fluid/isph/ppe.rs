@@ -3,7 +3,10 @@
 //! surface, its sparse Cholesky solve with faer, and the residual. Equations in the parent
 //! module.
 
+mod divergence;
 mod position;
+
+pub use divergence::Divergence;
 
 use super::pockets::{label_pockets, ANCHORED};
 use super::{IsphParams, PpeSolver};
@@ -52,6 +55,8 @@ pub struct Ppe {
     /// Whether each unknown may take the expansion term (no free-surface and no wall
     /// neighbour), for the position correction's source ([`Ppe::correct_positions`]).
     interior: Vec<bool>,
+    /// `⟨∇·v*⟩_i` per particle (1/s; [`Divergence`]).
+    div: Vec<Real>,
     /// The position correction's right-hand side, solution and per-particle pressure (Pa).
     position: position::Scratch,
     /// The lowest solution value of each pocket (Pa).
@@ -306,8 +311,8 @@ impl Ppe {
     /// The matrix (lower triangle, as triplets) and right-hand side of the `m` unknowns.
     fn assemble(&mut self, f: &Fluid, p: &IsphParams, n: &[Real], h: Real, m: usize) {
         let count = f.len();
-        let (k, v0, per) = (f.params.kernel, f.volume, f.params.periodic);
-        let (rho0, kappa) = (f.params.rho0, f.kappa);
+        let per = f.params.periodic;
+        let rho0 = f.params.rho0;
         let weight = laplacian_weight(f);
         let ps = self.surface_pressure;
         self.triplets.clear();
@@ -315,6 +320,8 @@ impl Ppe {
         self.rhs.resize(m, 0.0);
         self.interior.clear();
         self.interior.resize(m, false);
+        let mut div = std::mem::take(&mut self.div);
+        f.velocity_divergence(p.divergence, &self.index, &mut div);
         let mut diag_sum = 0.0;
         for (i, &n_i) in n.iter().enumerate().take(count) {
             let row = self.index[i];
@@ -322,21 +329,14 @@ impl Ppe {
                 continue;
             }
             let row = row as usize;
-            // Divergence (1/κ) Σ V (v_j − v_i)·∇_iW_ij over the fluid neighbours (000 eq. 16
-            // in difference form; module docs, step 3): the rate of the kernel sum n_i that the
-            // density term reads, and the negative adjoint of the symmetric gradient (the
-            // renormalised tr(G L_i) it replaced let impacts compress: the book's ISPH page).
             let mut diag = 0.0;
             // Free-surface neighbours hold the known `surface_pressure`: to the right-hand side.
             let (mut known, mut at_surface) = (0.0, false);
-            let mut div = 0.0;
             for &j in f.ff.of(i) {
                 let j = j as usize;
                 let d = per.delta(&f.pos[i], &f.pos[j]);
                 let w = weight(&d);
                 diag += w;
-                let c = crate::fluid::kernel::volume_gradient(&k, v0, &d);
-                div += (f.vel[j] - f.vel[i]).dot(&c);
                 let col = self.index[j];
                 if col == DIRICHLET {
                     known += w * ps;
@@ -345,7 +345,8 @@ impl Ppe {
                     self.triplets.push(Triplet::new(row, col as usize, -w));
                 }
             }
-            let mut b = known - rho0 * div / (kappa * h);
+            // The velocity source (module docs, step 3; [`Divergence`]).
+            let mut b = known - rho0 * div[i] / h;
             // Density invariance: compression with α; expansion with α_e, and only in the
             // interior (no free-surface neighbour, no wall neighbour), where a particle short
             // of neighbours sits in a void rather than at the surface.
@@ -366,6 +367,7 @@ impl Ppe {
             diag_sum += diag;
             self.rhs[row] = b;
         }
+        self.div = div;
         // Pockets' blocks are pure Neumann problems, singular like a closed domain's: each
         // gets the closed domain's treatment (module docs, **Walls**).
         let pockets = label_pockets(&self.index, &f.ff, m, &mut self.pocket, &mut self.stack);
