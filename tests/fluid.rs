@@ -64,14 +64,25 @@ fn state_after(mut w: vcsim::World, steps: usize) -> Vec<f64> {
         .collect()
 }
 
+/// Also with the other workers polling for work during a step (`World::active_wait`, as
+/// `vcsim run` steps), on two threads and on three (more workers than this machine's cores).
 fn fluid_thread_check(model: &str, steps: usize) {
-    let run = |threads: usize| with_threads(threads, || state_after(load(model), steps));
-    let (one, two) = (run(1), run(2));
-    let differ = one.iter().zip(&two).filter(|(a, b)| a != b).count();
-    assert!(
-        differ == 0,
-        "{model}: {differ} values differ between 1 and 2 threads"
-    );
+    let run = |threads: usize, active: bool| {
+        with_threads(threads, || {
+            let mut w = load(model);
+            w.active_wait = active;
+            state_after(w, steps)
+        })
+    };
+    let one = run(1, false);
+    for (threads, active) in [(2, false), (2, true), (3, true)] {
+        let other = run(threads, active);
+        let differ = one.iter().zip(&other).filter(|(a, b)| a != b).count();
+        assert!(
+            differ == 0,
+            "{model}: {differ} values differ between 1 and {threads} threads (active wait {active})"
+        );
+    }
 }
 
 /// Density rows that form their pair coefficients from the positions give the same bytes as

@@ -354,6 +354,8 @@ fn run_checked(a: RunArgs) -> Result<ExitCode, ExitCode> {
         None => choose_out_dir(path, a.out.clone()).map_err(|e| fail(2, e))?,
     };
     let mut world = build_world(&model).map_err(|e| report_model_error(e.locate(path, &source)))?;
+    // The run owns its cores: the other workers poll for work during a step (same results).
+    world.active_wait = true;
     let probes = crate::model::resolve_probes(&model, &world)
         .map_err(|e| report_model_error(e.locate(path, &source)))?;
     let resume = match checkpoint {

@@ -36,6 +36,7 @@ mod impulses;
 mod problem;
 mod state;
 mod timing;
+mod warm;
 
 pub use crate::fluid::FluidMethod;
 pub use crate::impulse::ContactResolver;
@@ -124,6 +125,10 @@ pub struct World {
     /// Why the last step ended before its end ([`crate::interrupt`]); its state is then not a
     /// step's end and is not to be written. `None` after a whole step.
     pub abort: Option<crate::interrupt::Abort>,
+    /// Whether the pool's other workers poll for work during a step instead of sleeping
+    /// (`warm`'s module doc): faster on more than one thread when the run owns its cores,
+    /// the same results. Off unless the caller turns it on (`vcsim run` and `vcsim study` do).
+    pub active_wait: bool,
 }
 
 impl World {
@@ -132,7 +137,11 @@ impl World {
         // The stages inside the thread pool: their parallel passes then start on a worker
         // instead of each waking the pool from outside (for small models that hand-over cost
         // more than the passes).
-        rayon::scope(|_| self.stages())
+        rayon::scope(|s| {
+            let _warm = (self.active_wait && rayon::current_num_threads() > 1)
+                .then(|| warm::KeepWarm::start(s));
+            self.stages()
+        })
     }
 
     /// The stages of [`World::step`], in order.

@@ -265,6 +265,8 @@ fn simulate(
             e.locate(&study.model_path, &case.text)
         ))
     })?;
+    // A case owns its job's threads: the other workers poll for work during a step.
+    world.active_wait = true;
     let probes = crate::model::resolve_probes(&model, &world).map_err(|e| {
         fail(format!(
             "invalid: {}",

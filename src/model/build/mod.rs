@@ -122,6 +122,7 @@ fn build(m: &Model) -> Result<World, BuildError> {
         last_substeps: Default::default(),
         last_impulses: Default::default(),
         abort: None,
+        active_wait: false,
         contact_resolver: m.contact.resolver.build(m.contact.restitution_threshold),
         timings: Default::default(),
         scratch: Default::default(),
