@@ -213,9 +213,18 @@ pub struct Fluid {
 }
 
 /// Reorders `v` as `v[order[0]], v[order[1]], …`, using `scratch` as the new buffer.
-pub(crate) fn permute<T: Copy>(v: &mut Vec<T>, order: &[u32], scratch: &mut Vec<T>) {
-    scratch.clear();
-    scratch.extend(order.iter().map(|&i| v[i as usize]));
+/// A gather, in parallel above [`PARALLEL_MIN_ROWS`] entries.
+pub(crate) fn permute<T: Copy + Send + Sync + Default>(
+    v: &mut Vec<T>,
+    order: &[u32],
+    scratch: &mut Vec<T>,
+) {
+    if scratch.len() != order.len() {
+        scratch.clear();
+        scratch.resize(order.len(), T::default());
+    }
+    let src = &*v;
+    per_particle(scratch, |k| src[order[k] as usize]);
     std::mem::swap(v, scratch);
 }
 

@@ -141,7 +141,11 @@ impl Fluid {
     /// Puts a per-particle array that a fluid method keeps (in the particles' order before the
     /// last neighbour search) into their order now, with `scratch` as the new buffer; an array
     /// of another length is left as it is.
-    pub fn reorder_like_last_search<T: Copy>(&self, v: &mut Vec<T>, scratch: &mut Vec<T>) {
+    pub fn reorder_like_last_search<T: Copy + Send + Sync + Default>(
+        &self,
+        v: &mut Vec<T>,
+        scratch: &mut Vec<T>,
+    ) {
         if v.len() == self.last_order.len() {
             permute(v, &self.last_order, scratch);
         }

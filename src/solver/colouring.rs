@@ -30,6 +30,7 @@
 
 use super::RowSet;
 use crate::math::{Real, Vec3};
+use rayon::prelude::*;
 use std::ops::Range;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -191,6 +192,9 @@ impl Colouring {
     }
 }
 
+/// Entries per chunk of [`SharedVec`]'s parallel copies (above one chunk they run in parallel).
+const COPY_CHUNK: usize = 8192;
+
 /// A velocity vector (or part of one) that concurrent groups of a colouring read and update.
 #[derive(Debug, Default)]
 pub struct SharedVec {
@@ -209,16 +213,31 @@ impl SharedVec {
     /// Copies `v[range]`; entry `i` of the velocity vector is then read as `get(i)`.
     pub fn load(&mut self, v: &[Real], range: Range<usize>) {
         self.offset = range.start;
-        self.data.clear();
-        self.data
-            .extend(v[range].iter().map(|x| AtomicU64::new(x.to_bits())));
+        let src = &v[range];
+        self.data.truncate(src.len());
+        self.data.resize_with(src.len(), || AtomicU64::new(0));
+        let put = |(a, x): (&AtomicU64, &Real)| a.store(x.to_bits(), Ordering::Relaxed);
+        if src.len() <= COPY_CHUNK {
+            self.data.iter().zip(src).for_each(put);
+        } else {
+            self.data
+                .par_chunks(COPY_CHUNK)
+                .zip(src.par_chunks(COPY_CHUNK))
+                .for_each(|(a, x)| a.iter().zip(x).for_each(put));
+        }
     }
 
     /// Copies the entries back into `v`.
     pub fn store(&self, v: &mut [Real]) {
         let n = self.data.len();
-        for (x, a) in v[self.offset..self.offset + n].iter_mut().zip(&self.data) {
-            *x = Real::from_bits(a.load(Ordering::Relaxed));
+        let dst = &mut v[self.offset..self.offset + n];
+        let get = |(x, a): (&mut Real, &AtomicU64)| *x = Real::from_bits(a.load(Ordering::Relaxed));
+        if n <= COPY_CHUNK {
+            dst.iter_mut().zip(&self.data).for_each(get);
+        } else {
+            dst.par_chunks_mut(COPY_CHUNK)
+                .zip(self.data.par_chunks(COPY_CHUNK))
+                .for_each(|(x, a)| x.iter_mut().zip(a).for_each(get));
         }
     }
 

@@ -101,9 +101,7 @@ pub fn solve<R: RowSet>(
     let [d, w, factors, scale, lc, dc, bc, ec, lo] = super::take(bufs, 9, n) else {
         unreachable!()
     };
-    for (k, dk) in d.iter_mut().enumerate() {
-        *dk = (rows.diag(k) + rows.compliance(k)).max(1e-300);
-    }
+    super::vecops::fill(d, |k| (rows.diag(k) + rows.compliance(k)).max(1e-300));
     let d = &*d;
     let omega = p.relaxation;
     let mut iterations = 0;
@@ -265,18 +263,20 @@ fn gather_coloured<R: RowSet>(
     };
     let b0 = blocks.partition_point(|b| b.start < c.offset);
     let fam_blocks = &blocks[b0..];
-    for (p, &k) in c.colouring.rows.iter().enumerate() {
-        let k = c.offset + k as usize;
-        lc[p] = lambda[k];
-        dc[p] = d[k];
-        bc[p] = rows.bias(k);
-        ec[p] = rows.compliance(k);
-        lo[p] = match fam_blocks[k - c.offset].kind {
-            BlockKind::Unilateral => 0.0,
-            BlockKind::Bilateral { len: 1 } => Real::NEG_INFINITY,
-            kind => unreachable!("a coloured row must be a block of one row, not {kind:?}"),
-        };
-    }
+    let order = &c.colouring.rows;
+    let n = order.len();
+    let row = |p: usize| c.offset + order[p] as usize;
+    // (Parallel passes above a chunk of rows: the same values as a serial loop.)
+    use super::vecops::fill;
+    fill(&mut lc[..n], |p| lambda[row(p)]);
+    fill(&mut dc[..n], |p| d[row(p)]);
+    fill(&mut bc[..n], |p| rows.bias(row(p)));
+    fill(&mut ec[..n], |p| rows.compliance(row(p)));
+    fill(&mut lo[..n], |p| match fam_blocks[row(p) - c.offset].kind {
+        BlockKind::Unilateral => 0.0,
+        BlockKind::Bilateral { len: 1 } => Real::NEG_INFINITY,
+        kind => unreachable!("a coloured row must be a block of one row, not {kind:?}"),
+    });
     b0..b0 + c.len
 }
 
@@ -290,9 +290,9 @@ fn residual<R: RowSet>(
     scale: &mut [Real],
 ) -> Real {
     rows.mul_j(v, w);
-    for k in 0..rows.len() {
-        w[k] += rows.bias(k) + rows.compliance(k) * lambda[k];
-    }
+    super::vecops::update(w, |k, wk| {
+        *wk += rows.bias(k) + rows.compliance(k) * lambda[k];
+    });
     block_scales(rows, scale);
     residual_scaled(rows.blocks(), scale, lambda, w, false)
 }
