@@ -57,10 +57,15 @@ pub struct Colouring {
     pub levels: super::multilevel::Hierarchy,
     keys: Vec<u32>,
     count: Vec<u32>,
+    /// Each row's coordinate along the cut axis (scratch of [`Colouring::by_bands`]).
+    xs: Vec<Real>,
 }
 
 /// Rows per piece: a colouring of `n` rows cuts them into about `n / ROWS_PER_PIECE` pieces.
 pub const ROWS_PER_PIECE: usize = 2048;
+
+/// Rows per parallel task of [`Colouring::by_bands`]' per-row passes (fewer rows: serial).
+const PAR_ROWS: usize = 4096;
 
 /// Most pieces (so at most this many threads share a colour).
 pub const MAX_PIECES: usize = 16;
@@ -76,7 +81,7 @@ impl Colouring {
     pub fn by_bands(
         &mut self,
         n: usize,
-        point: impl Fn(usize) -> Option<Vec3>,
+        point: impl Fn(usize) -> Option<Vec3> + Sync,
         reach: Real,
         planar: bool,
         dofs: Range<usize>,
@@ -87,13 +92,43 @@ impl Colouring {
         self.serial.clear();
         self.cuts.clear();
         let axis = if planar { 1 } else { 2 };
-        let at = |k: usize| point(k).map(|p| p[axis]).filter(|x| x.is_finite());
-        let (mut lo, mut hi, mut placed) = (Real::INFINITY, Real::NEG_INFINITY, 0usize);
-        for x in (0..n).filter_map(at) {
-            lo = lo.min(x);
-            hi = hi.max(x);
-            placed += 1;
+        // Each row's coordinate along the cut axis (NaN: no point, swept serially), in
+        // parallel above a chunk of rows; the passes below read these.
+        let xs = &mut self.xs;
+        xs.resize(n, 0.0);
+        let at_point = |k: usize| {
+            point(k)
+                .map(|p| p[axis])
+                .filter(|x| x.is_finite())
+                .unwrap_or(Real::NAN)
+        };
+        if n <= PAR_ROWS {
+            xs.iter_mut()
+                .enumerate()
+                .for_each(|(k, x)| *x = at_point(k));
+        } else {
+            xs.par_iter_mut()
+                .enumerate()
+                .with_min_len(PAR_ROWS)
+                .for_each(|(k, x)| *x = at_point(k));
         }
+        let xs = &self.xs;
+        let at = |k: usize| Some(xs[k]).filter(|x| !x.is_nan());
+        // Bounds and count of the placed rows (exact in any order).
+        let bounds = |xs: &[Real]| {
+            xs.iter().filter(|x| !x.is_nan()).fold(
+                (Real::INFINITY, Real::NEG_INFINITY, 0usize),
+                |(lo, hi, c), &x| (lo.min(x), hi.max(x), c + 1),
+            )
+        };
+        let (lo, hi, placed) = if n <= PAR_ROWS {
+            bounds(xs)
+        } else {
+            xs.par_chunks(PAR_ROWS).map(bounds).reduce(
+                || (Real::INFINITY, Real::NEG_INFINITY, 0),
+                |a, b| (a.0.min(b.0), a.1.max(b.1), a.2 + b.2),
+            )
+        };
         // Band width: twice the reach, with a margin for rounding.
         let width = 2.0 * reach * (1.0 + 1e-9);
         let pieces = (placed / ROWS_PER_PIECE).clamp(1, MAX_PIECES);
@@ -133,27 +168,39 @@ impl Colouring {
         // bands `[c − width/2, c + width/2)` around each cut.
         let m = self.cuts.len();
         let nkeys = 2 * m + 1;
-        self.keys.clear();
+        let cuts = &self.cuts;
+        let key_of = |k: usize| match at(k) {
+            Some(x) => {
+                let j = cuts.partition_point(|&c| c + 0.5 * width <= x);
+                if j < m && x >= cuts[j] - 0.5 * width {
+                    (m + 1 + j) as u32
+                } else {
+                    j as u32
+                }
+            }
+            None => u32::MAX,
+        };
+        self.keys.resize(n, 0);
+        if n <= PAR_ROWS {
+            self.keys
+                .iter_mut()
+                .enumerate()
+                .for_each(|(k, key)| *key = key_of(k));
+        } else {
+            self.keys
+                .par_iter_mut()
+                .enumerate()
+                .with_min_len(PAR_ROWS)
+                .for_each(|(k, key)| *key = key_of(k));
+        }
         self.count.clear();
         self.count.resize(nkeys + 1, 0);
-        for k in 0..n {
-            let key = match at(k) {
-                Some(x) => {
-                    let j = self.cuts.partition_point(|&c| c + 0.5 * width <= x);
-                    if j < m && x >= self.cuts[j] - 0.5 * width {
-                        (m + 1 + j) as u32
-                    } else {
-                        j as u32
-                    }
-                }
-                None => u32::MAX,
-            };
+        for (k, &key) in self.keys.iter().enumerate() {
             if key == u32::MAX {
                 self.serial.push(k as u32);
             } else {
                 self.count[key as usize + 1] += 1;
             }
-            self.keys.push(key);
         }
         // Counting sort by key (stable: rows of one group stay in row order); each non-empty
         // key is a group.
