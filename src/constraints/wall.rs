@@ -70,7 +70,13 @@ impl DensityRows {
                 dsum += g.component_mul(&mask).dot(&g);
                 c[e] = g;
             }
-            (dsum, beta / h * target_gap(unilateral, 1.0 - rho))
+            // At most the fluid's share of the density can be pushed out: a boundary particle
+            // whose own walls already sum above the rest density (where two walls overlap at a
+            // corner) asks its fluid neighbours to leave its support, not for more. Without the
+            // limit a fluid particle entering such a row's support by a hair (coefficient
+            // ~1e-20 1/m) met the whole excess in the bias and was thrown out at 1e6 m/s.
+            let gap = (1.0 - rho).max(bdens[b] - rho);
+            (dsum, beta / h * target_gap(unilateral, gap))
         };
         let work = |(first, c, d, bs): (usize, &mut [Vec3], &mut [Real], &mut [Real])| {
             let base = bf.start[bactive[first] as usize] as usize;

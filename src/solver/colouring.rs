@@ -91,44 +91,9 @@ impl Colouring {
         self.rows.clear();
         self.serial.clear();
         self.cuts.clear();
-        let axis = if planar { 1 } else { 2 };
-        // Each row's coordinate along the cut axis (NaN: no point, swept serially), in
-        // parallel above a chunk of rows; the passes below read these.
-        let xs = &mut self.xs;
-        xs.resize(n, 0.0);
-        let at_point = |k: usize| {
-            point(k)
-                .map(|p| p[axis])
-                .filter(|x| x.is_finite())
-                .unwrap_or(Real::NAN)
-        };
-        if n <= PAR_ROWS {
-            xs.iter_mut()
-                .enumerate()
-                .for_each(|(k, x)| *x = at_point(k));
-        } else {
-            xs.par_iter_mut()
-                .enumerate()
-                .with_min_len(PAR_ROWS)
-                .for_each(|(k, x)| *x = at_point(k));
-        }
+        let (lo, hi, placed) = self.coordinates(n, point, if planar { 1 } else { 2 });
         let xs = &self.xs;
         let at = |k: usize| Some(xs[k]).filter(|x| !x.is_nan());
-        // Bounds and count of the placed rows (exact in any order).
-        let bounds = |xs: &[Real]| {
-            xs.iter().filter(|x| !x.is_nan()).fold(
-                (Real::INFINITY, Real::NEG_INFINITY, 0usize),
-                |(lo, hi, c), &x| (lo.min(x), hi.max(x), c + 1),
-            )
-        };
-        let (lo, hi, placed) = if n <= PAR_ROWS {
-            bounds(xs)
-        } else {
-            xs.par_chunks(PAR_ROWS).map(bounds).reduce(
-                || (Real::INFINITY, Real::NEG_INFINITY, 0),
-                |a, b| (a.0.min(b.0), a.1.max(b.1), a.2 + b.2),
-            )
-        };
         // Band width: twice the reach, with a margin for rounding.
         let width = 2.0 * reach * (1.0 + 1e-9);
         let pieces = (placed / ROWS_PER_PIECE).clamp(1, MAX_PIECES);
@@ -225,6 +190,49 @@ impl Colouring {
                 self.rows[*slot as usize] = k as u32;
                 *slot += 1;
             }
+        }
+    }
+
+    /// Each row's coordinate along `axis` into `xs` (NaN: no point, swept serially), in
+    /// parallel above a chunk of rows; returns the placed rows' lowest and highest coordinate
+    /// and their count (exact in any order).
+    fn coordinates(
+        &mut self,
+        n: usize,
+        point: impl Fn(usize) -> Option<Vec3> + Sync,
+        axis: usize,
+    ) -> (Real, Real, usize) {
+        let xs = &mut self.xs;
+        xs.resize(n, 0.0);
+        let at_point = |k: usize| {
+            point(k)
+                .map(|p| p[axis])
+                .filter(|x| x.is_finite())
+                .unwrap_or(Real::NAN)
+        };
+        if n <= PAR_ROWS {
+            xs.iter_mut()
+                .enumerate()
+                .for_each(|(k, x)| *x = at_point(k));
+        } else {
+            xs.par_iter_mut()
+                .enumerate()
+                .with_min_len(PAR_ROWS)
+                .for_each(|(k, x)| *x = at_point(k));
+        }
+        let bounds = |xs: &[Real]| {
+            xs.iter().filter(|x| !x.is_nan()).fold(
+                (Real::INFINITY, Real::NEG_INFINITY, 0usize),
+                |(lo, hi, c), &x| (lo.min(x), hi.max(x), c + 1),
+            )
+        };
+        if n <= PAR_ROWS {
+            bounds(xs)
+        } else {
+            xs.par_chunks(PAR_ROWS).map(bounds).reduce(
+                || (Real::INFINITY, Real::NEG_INFINITY, 0),
+                |a, b| (a.0.min(b.0), a.1.max(b.1), a.2 + b.2),
+            )
         }
     }
 
