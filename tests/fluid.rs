@@ -553,13 +553,13 @@ fn jitter_offsets_stay_within_their_bound_and_repeat() {
 }
 
 /// With `smoothing: 1.5` the support is exactly three spacings: lattice neighbours sit at its
-/// edge and enter it by a rounding error. A boundary particle where two walls overlap (a
-/// corner) sums above the rest density from its own walls alone; its row once asked a fluid
-/// particle entering its support with a coefficient of ~1e-20 1/m to remove that whole excess,
-/// and the tank threw particles out at 1e6 m/s in its second step. The wall rows ask at most
-/// the fluid's share: after 0.1 s the largest speed is 3.2e-3 m/s at 1.5 and 3.6e-2 m/s at 2.0
-/// (the water settling against walls of three layers, thinner than that support), far from
-/// thrown particles.
+/// edge and enter it by a rounding error. A boundary particle deep in a corner, its support
+/// filled by the walls, sums to the rest density or above from the walls alone; its row once
+/// asked a fluid particle entering its support with a coefficient of ~1e-20 1/m to remove that
+/// whole excess, and the tank threw particles out at 1e6 m/s in its second step. The wall rows
+/// ask at most the fluid's share: after 0.1 s the largest speed is 3.2e-3 m/s at 1.5 and
+/// 3.6e-2 m/s at 2.0 (a settling at that support, not investigated), far from thrown
+/// particles.
 #[test]
 fn a_tank_stays_at_rest_with_the_support_on_lattice_points() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/hydrostatic_2d_apgd.ron");

@@ -355,7 +355,7 @@ fn run_checked(a: RunArgs) -> Result<ExitCode, ExitCode> {
     };
     let mut world = build_world(&model).map_err(|e| report_model_error(e.locate(path, &source)))?;
     // The run owns its cores: the other workers poll for work during a step (same results).
-    world.active_wait = true;
+    world.active_wait = crate::pipeline::active_wait_wanted();
     let probes = crate::model::resolve_probes(&model, &world)
         .map_err(|e| report_model_error(e.locate(path, &source)))?;
     let resume = match checkpoint {

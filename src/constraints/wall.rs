@@ -7,9 +7,10 @@
 //! pressure: the fluid–wall force takes the symmetric form `(p_i + p_b)` of the fluid–fluid one,
 //! so the wall pushes along its normal (without these rows a wall acts only through the fluid
 //! particle's own row, along `s_i`: diagonally in corners, and with twice the pressure next to
-//! the wall). Row kinds and bias are those of the fluid rows ([`super::density`]). Fluid
-//! particle i sees the wall row of each boundary neighbour k through `c_ki` in its transposed
-//! product (`fb_row`, `fb_coef`).
+//! the wall). Row kinds and bias are those of the fluid rows ([`super::density`]), with the
+//! gap limited to the fluid's share `Σ_{fluid} V W_bj`: a row never asks for more than that its
+//! fluid neighbours leave. Fluid particle i sees the wall row of each boundary neighbour k
+//! through `c_ki` in its transposed product (`fb_row`, `fb_coef`).
 
 use super::density::{target_gap, DensityRows, ROW_BLOCK};
 use super::BodyMass;
@@ -71,10 +72,11 @@ impl DensityRows {
                 c[e] = g;
             }
             // At most the fluid's share of the density can be pushed out: a boundary particle
-            // whose own walls already sum above the rest density (where two walls overlap at a
-            // corner) asks its fluid neighbours to leave its support, not for more. Without the
-            // limit a fluid particle entering such a row's support by a hair (coefficient
-            // ~1e-20 1/m) met the whole excess in the bias and was thrown out at 1e6 m/s.
+            // whose walls alone sum to the rest density or above (deep in a corner, where the
+            // walls fill its support) asks its fluid neighbours to leave its support, not for
+            // more. Without the limit a fluid particle entering such a row's support by a hair
+            // (coefficient ~1e-20 1/m) met the whole excess in the bias and was thrown out at
+            // 1e6 m/s.
             let gap = (1.0 - rho).max(bdens[b] - rho);
             (dsum, beta / h * target_gap(unilateral, gap))
         };

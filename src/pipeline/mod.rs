@@ -131,6 +131,12 @@ pub struct World {
     pub active_wait: bool,
 }
 
+/// Whether `vcsim run` and `vcsim study` step with [`World::active_wait`]: yes unless the
+/// environment variable `VCSIM_ACTIVE_WAIT` is `0` (for runs that share their cores).
+pub fn active_wait_wanted() -> bool {
+    std::env::var("VCSIM_ACTIVE_WAIT").map_or(true, |v| v.trim() != "0")
+}
+
 impl World {
     /// Advances the world by one step of `dt`: the stages of the module doc, in order.
     pub fn step(&mut self) -> SolveInfo {

@@ -266,7 +266,7 @@ fn simulate(
         ))
     })?;
     // A case owns its job's threads: the other workers poll for work during a step.
-    world.active_wait = true;
+    world.active_wait = crate::pipeline::active_wait_wanted();
     let probes = crate::model::resolve_probes(&model, &world).map_err(|e| {
         fail(format!(
             "invalid: {}",
