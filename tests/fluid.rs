@@ -561,7 +561,7 @@ fn jitter_offsets_stay_within_their_bound_and_repeat() {
 /// 3.6e-2 m/s at 2.0 (a settling at that support, not investigated), far from thrown
 /// particles.
 #[test]
-fn a_tank_stays_at_rest_with_the_support_on_lattice_points() {
+fn a_tank_throws_no_particle_with_the_support_on_lattice_points() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/hydrostatic_2d_apgd.ron");
     let text = std::fs::read_to_string(path).expect("model");
     for smoothing in [1.5, 2.0] {

@@ -6,8 +6,9 @@
 //! starts, which on a virtual machine whose idle vCPU is halted takes tens of microseconds, and
 //! the pass waits for it. A 20 000-particle PGS step runs about forty such passes. With
 //! [`KeepWarm`] each other worker runs a job that polls the pool for work
-//! (`rayon::yield_now`, executing what it finds) until the step ends: OpenMP's active wait
-//! policy, which the peers' OpenMP builds use by default. It changes only when work starts,
+//! (`rayon::yield_now`, executing what it finds) until the step ends, as OpenMP runtimes
+//! let idle threads spin before they sleep (libgomp's default spin count; its active wait
+//! policy spins throughout). It changes only when work starts,
 //! never which updates happen in which order, so results stay the same to the bit.
 //!
 //! The cost: the other cores stay busy (yielding to the OS scheduler while polling) during
