@@ -23,10 +23,9 @@ use std::time::{Duration, Instant};
 
 /// How long a worker polls without finding work before it stops polling for the rest of the
 /// step (and sleeps as rayon's workers do): a step whose serial stretches are long (the
-/// impulse resolvers', a single-threaded model's) does not keep a core busy for nothing, and
-/// the process stays responsive (a second SIGINT within a second is delivered as a second
-/// signal even when the machine is oversubscribed). The 20k PGS step's serial stretches are
-/// below 0.5 ms.
+/// impulse resolvers', a single-threaded model's) does not keep a core busy for nothing (with
+/// endless polling, five runs of serial steps on two cores took the CPU the interrupt tests'
+/// signal delivery needed). The 20k PGS step's serial stretches are below 0.5 ms.
 const IDLE_LIMIT: Duration = Duration::from_millis(1);
 
 /// Keeps the pool's other workers polling for work until dropped.
