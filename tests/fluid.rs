@@ -583,3 +583,48 @@ fn a_tank_throws_no_particle_with_the_support_on_lattice_points() {
         );
     }
 }
+
+/// The fill meets the walls on both lattices: in the shipped tank every fluid particle below
+/// the surface row has all its lattice neighbours (4 on the square lattice, 6 on the
+/// hexagonal) at exactly one spacing, fluid or wall, and none closer, so the wall continues
+/// the fluid's lattice. On the hexagonal lattice the rows meet the side walls alternately a
+/// quarter and three quarters of a spacing off (the first hexagonal fill dropped the floor row
+/// and left every other row a spacing from the side walls). The particles fill the box's area
+/// to within one row.
+#[test]
+fn the_fill_continues_into_the_walls_on_both_lattices() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/hydrostatic_2d_apgd.ron");
+    let text = std::fs::read_to_string(path).expect("model");
+    for (lattice, neighbours, cell) in [("Square", 4, 1.0), ("Hexagonal", 6, 0.75f64.sqrt())] {
+        let src = text.replace(
+            "spacing: 0.02,",
+            &format!("spacing: 0.02, lattice: {lattice},"),
+        );
+        assert_ne!(src, text, "the model's spacing line moved");
+        let w = common::world(&src);
+        let f = w.fluid.as_ref().unwrap();
+        let l = 0.02;
+        let top = f.pos.iter().map(|p| p.y).fold(f64::MIN, f64::max);
+        let all: Vec<_> = f.pos.iter().chain(&f.boundary).collect();
+        for p in f.pos.iter().filter(|p| p.y < top - 0.5 * l) {
+            let d: Vec<f64> = all
+                .iter()
+                .map(|q| (*q - p).norm())
+                .filter(|&d| d > 0.0 && d < 1.2 * l)
+                .collect();
+            assert!(
+                d.len() == neighbours && d.iter().all(|d| (d - l).abs() < 1e-9 * l),
+                "{lattice}: the particle at ({:.4}, {:.4}) m has neighbours at {d:?} m",
+                p.x,
+                p.y
+            );
+        }
+        let area = f.pos.len() as f64 * cell * l * l;
+        eprintln!("{lattice}: {} particles, {area:.4} m² of 0.25", f.pos.len());
+        assert!(
+            (area - 0.25).abs() < 0.5 * l,
+            "{lattice}: {} particles cover {area} m² of the 0.25 m² box",
+            f.pos.len()
+        );
+    }
+}

@@ -140,12 +140,27 @@ pub fn fill_box(lattice: &Lattice, min: Vec3, max: Vec3, out: &mut Vec<Vec3>) {
     let mut lo2 = lo;
     let mut hi2 = hi;
     if lattice.kind == LatticeKind::Hexagonal && lattice.planar {
-        // Rows are √3/2 l apart: keep √3/4 l from the horizontal faces.
+        // Rows are √3/2 l apart: keep √3/4 l from the horizontal faces; along a row, the
+        // rows alternate l/4 and 3l/4 from a vertical face (anchored so by the model).
         let hy = 3f64.sqrt() / 4.0 * lattice.l * 0.999;
         lo2.y = min.y + hy;
         hi2.y = max.y - hy;
+        lo2.x = min.x + 0.25 * lattice.l * 0.999;
+        hi2.x = max.x - 0.25 * lattice.l * 0.999;
     }
     lattice.for_each_in(lo2, hi2, |p| out.push(p));
+}
+
+/// The least distance (m) a fluid particle keeps from a body's surface: half a spacing on
+/// the square and cubic lattices; on the planar hexagonal lattice a quarter spacing, the
+/// distance at which its rows meet a vertical face (alternately l/4 and 3l/4), so the wall's
+/// particles continue the fluid's lattice.
+pub fn wall_clearance(lattice: &Lattice) -> Real {
+    if lattice.kind == LatticeKind::Hexagonal && lattice.planar {
+        0.249 * lattice.l
+    } else {
+        0.499 * lattice.l
+    }
 }
 
 /// Lattice points inside the ball (disc in planar models) of `radius` around `center`.

@@ -52,13 +52,16 @@ pub(super) fn build_fluid(
     let lattice = lattice(f, planar);
     let mut visits = 0.0;
     let (mut pos, mut fields) = sample_regions(f, m, &lattice, &mut visits)?;
-    // No fluid particle where a body is: lattice points inside a shape or less than half a
-    // spacing from its surface are left out (walls drawn flush with a region keep it whole).
+    // No fluid particle where a body is: lattice points inside a shape or closer to its surface
+    // than the lattice's clearance (half a spacing; a quarter on the planar hexagonal lattice,
+    // whose rows meet a vertical face at l/4 and 3l/4) are left out (walls drawn flush with a
+    // region keep it whole).
     // On a periodic axis the lattice points of [lo, hi) are the fluid; a point at hi (or past
     // it) would be an image of one at lo.
+    let clearance = sampling::wall_clearance(&lattice);
     let keep: Vec<bool> = pos
         .iter()
-        .map(|p| outside_bodies(p, geometry, bodies, l) && periodic.contains(p, 1e-9 * l))
+        .map(|p| outside_bodies(p, geometry, bodies, clearance) && periodic.contains(p, 1e-9 * l))
         .collect();
     let mut it = keep.iter();
     pos.retain(|_| *it.next().unwrap());
@@ -69,7 +72,7 @@ pub(super) fn build_fluid(
     let mut vel: Vec<Vec3> = pos.iter().zip(&fields).map(|(p, v)| v.at(p)).collect();
     if pos.is_empty() {
         return Err(BuildError::Fluid(format!(
-            "the fluid regions hold no particle at spacing {l} m (lattice points inside a body or within half a spacing of one are left out)"
+            "the fluid regions hold no particle at spacing {l} m (lattice points inside a body or within half a spacing of one, a quarter on the 2D hexagonal lattice, are left out)"
         )));
     }
     let (boundary, to_surface) = sample_walls(
@@ -122,13 +125,15 @@ pub(super) fn build_fluid(
 }
 
 /// The one global lattice of the fluid and the walls, anchored half a spacing inside the first
-/// region's lower corner.
+/// region's lower corner (2D hexagonal: a quarter spacing along x and √3/4 l along y, so that a
+/// box's rows meet its vertical faces at l/4 and 3l/4 and its floor at √3/4 l).
 fn lattice(f: &FluidDef, planar: bool) -> sampling::Lattice {
     let l = f.spacing.0;
     let anchor = match f.regions.first() {
         Some(RegionDef::Box { min, .. }) => {
             let mut o = min.vec() + Vec3::repeat(0.5 * l);
             if f.lattice == crate::fluid::sampling::LatticeKind::Hexagonal && planar {
+                o.x = min.vec().x + 0.25 * l;
                 o.y = min.vec().y + 3f64.sqrt() / 4.0 * l;
             }
             o
@@ -237,13 +242,13 @@ fn sample_regions<'a>(
     Ok((pos, fields))
 }
 
-/// Whether `p` lies outside every body and at least half a spacing `l` (m) from its surface.
-fn outside_bodies(p: &Vec3, geometry: &Geometry, bodies: &[RigidBody], l: f64) -> bool {
+/// Whether `p` lies outside every body and at least `clearance` (m) from its surface.
+fn outside_bodies(p: &Vec3, geometry: &Geometry, bodies: &[RigidBody], clearance: f64) -> bool {
     geometry.colliders.iter().zip(bodies).all(|(c, b)| {
         let pose = crate::math::to_pose(&(b.pose * c.local));
         c.shape
             .distance_to_point(&pose, crate::math::to_pv(p), true)
-            >= 0.499 * l
+            >= clearance
     })
 }
 
