@@ -559,27 +559,40 @@ fn jitter_offsets_stay_within_their_bound_and_repeat() {
 /// whole excess, and the tank threw particles out at 1e6 m/s in its second step. The wall rows
 /// ask at most the fluid's share: after 0.1 s the largest speed is 3.2e-3 m/s at 1.5 and
 /// 3.6e-2 m/s at 2.0 (a settling at that support, not investigated), far from thrown
-/// particles.
+/// particles. With multilevel PGS a second defect: a row whose only neighbours sat at its
+/// support's edge (diagonal ~1e-40) took Gauss–Seidel updates of ~1e20 N·s from its
+/// residual's rounding, and the next step's warm start threw particles out at 1e17 m/s (at
+/// `smoothing: 1.0` after 72 steps; at 1.5 after 180). Such rows are now set aside in PGS
+/// (`solver/pgs.rs`).
 #[test]
 fn a_tank_throws_no_particle_with_the_support_on_lattice_points() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/hydrostatic_2d_apgd.ron");
-    let text = std::fs::read_to_string(path).expect("model");
-    for smoothing in [1.5, 2.0] {
+    for (model, smoothing, steps) in [
+        ("hydrostatic_2d_apgd.ron", 1.5, 100),
+        ("hydrostatic_2d_apgd.ron", 2.0, 100),
+        ("hydrostatic_2d_pgs.ron", 1.0, 100),
+        ("hydrostatic_2d_pgs.ron", 1.5, 250),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("models")
+            .join(model);
+        let text = std::fs::read_to_string(path).expect("model");
         let src = text.replace(
             "spacing: 0.02,",
             &format!("spacing: 0.02, smoothing: {smoothing},"),
         );
         assert_ne!(src, text, "the model's spacing line moved");
         let mut w = common::world(&src);
-        for _ in 0..100 {
+        for _ in 0..steps {
             w.step();
         }
         let f = w.fluid.as_ref().unwrap();
         let speed = f.vel.iter().map(|v| v.norm()).fold(0.0, f64::max);
-        eprintln!("smoothing {smoothing}: largest speed {speed:.2e} m/s after 0.1 s");
+        eprintln!(
+            "{model}, smoothing {smoothing}: largest speed {speed:.2e} m/s after {steps} steps"
+        );
         assert!(
             speed < 0.1,
-            "smoothing {smoothing}: the tank moves at {speed:.3e} m/s after 0.1 s"
+            "{model}, smoothing {smoothing}: the tank moves at {speed:.3e} m/s after {steps} steps"
         );
     }
 }
