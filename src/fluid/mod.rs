@@ -67,6 +67,7 @@ mod explicit;
 pub mod grid;
 pub mod isph;
 pub mod kernel;
+pub mod lattice_stability;
 pub mod lind_shifting;
 pub mod method;
 pub mod monaghan_viscosity;
