@@ -13,9 +13,13 @@
 //!   `benches/peer/dualsphysics.sh build GIT_DIR CACHE`, outside the repository), and compare
 //!   wall time and front with it side by side.
 //! - `--skip-3d`: leave out the 3D dam break (20 steps, about 30 s each on two cores).
-//! - `--soak`: also run target 3 (100 000 steps of the hydrostatic tank).
+//! - `--soak`: also run target 3 (100 000 steps of the tank for long runs,
+//!   `hydrostatic_2d_kcsph.ron`).
 //! - `--only-pile`: only the rigid pile against rapier3d.
-//! - `--only-soak`: only target 3 (both tank models).
+//! - `--only-soak`: only target 3.
+//! - `--soak-model FILE`: soak this shipped model instead (the default-smoothing tanks
+//!   `hydrostatic_2d_pgs.ron` and `hydrostatic_2d_apgd.ron` churn within seconds and then stop
+//!   at the iteration cap every step: over an hour for 100 000 steps).
 //! - `--soak-steps N`: the soak's length (default 100 000 steps, the target's); it prints the
 //!   largest speed and the solves at the cap every 500 steps.
 //! - `--only-wcsph`: only our WCSPH dam break and, with `--peer`, DualSPHysics.
@@ -199,8 +203,13 @@ fn main() {
                 .expect("--soak-steps N: a whole number of steps")
         })
         .unwrap_or(100_000);
+    let soak_model = args
+        .iter()
+        .position(|a| a == "--soak-model")
+        .and_then(|i| args.get(i + 1))
+        .map_or("hydrostatic_2d_kcsph.ron", |s| s.as_str());
     if flag("--only-soak") {
-        soak_tanks(soak_steps);
+        soak(soak_model, soak_steps);
         return;
     }
     if flag("--only-3d") {
@@ -256,7 +265,7 @@ fn main() {
         );
     }
     if flag("--soak") {
-        soak_tanks(soak_steps);
+        soak(soak_model, soak_steps);
     }
     target_4(quick);
     if !skip_3d {
@@ -421,13 +430,6 @@ fn peer_rows(
             "see above".into(),
             None,
         );
-    }
-}
-
-/// Target 3 with both shipped tank models (multilevel PGS, APGD), `steps` steps each.
-fn soak_tanks(steps: u64) {
-    for model in ["hydrostatic_2d_pgs.ron", "hydrostatic_2d_apgd.ron"] {
-        soak(model, steps);
     }
 }
 
