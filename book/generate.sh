@@ -39,8 +39,8 @@ for n in "${names[@]}"; do
     echo "wrote book/src/generated/bench_step.txt"; continue ;;
   perf_targets)
     peer=(); [ -n "${VCSIM_PEER_CACHE:-}" ] && peer=(--peer "$VCSIM_PEER_CACHE")
-    cargo run --release --quiet --example perf_targets -- "${peer[@]}" > "$runs/perf_targets.txt"
-    { echo "cargo run --release --example perf_targets -- ${peer[*]:-(no peer)} ($(date -u +%Y-%m-%d), $machine)"
+    cargo run --release --quiet --example perf_targets -- --soak "${peer[@]}" > "$runs/perf_targets.txt"
+    { echo "cargo run --release --example perf_targets -- --soak ${peer[*]:-(no peer)} ($(date -u +%Y-%m-%d), $machine)"
       echo; cat "$runs/perf_targets.txt"; } > book/src/generated/perf_targets.txt
     echo "wrote book/src/generated/perf_targets.txt"; continue ;;
   esac
