@@ -269,7 +269,6 @@ impl SharedVec {
     pub fn load(&mut self, v: &[Real], range: Range<usize>) {
         self.offset = range.start;
         let src = &v[range];
-        self.data.truncate(src.len());
         self.data.resize_with(src.len(), || AtomicU64::new(0));
         let put = |(a, x): (&AtomicU64, &Real)| a.store(x.to_bits(), Ordering::Relaxed);
         if src.len() <= COPY_CHUNK {
