@@ -104,32 +104,6 @@ fn reduced(k: &Vec3, recip: &[Vec3; 3]) -> Vec3 {
     best
 }
 
-/// The least eigenvalue of a symmetric 2×2 or 3×3 matrix and its unit eigenvector (as a
-/// `Vec3`, zero-padded).
-fn least_mode<D>(m: nalgebra::OMatrix<Real, D, D>) -> (Real, Vec3)
-where
-    D: nalgebra::DimSub<nalgebra::U1>,
-    nalgebra::DefaultAllocator: nalgebra::allocator::Allocator<D, D>
-        + nalgebra::allocator::Allocator<D>
-        + nalgebra::allocator::Allocator<D, nalgebra::DimDiff<D, nalgebra::U1>>
-        + nalgebra::allocator::Allocator<nalgebra::DimDiff<D, nalgebra::U1>>,
-{
-    let eig = SymmetricEigen::new(m);
-    let (i, least) = eig
-        .eigenvalues
-        .iter()
-        .enumerate()
-        .fold(
-            (0, Real::INFINITY),
-            |m, (i, &v)| if v < m.1 { (i, v) } else { m },
-        );
-    let mut pol = Vec3::zeros();
-    for (a, v) in eig.eigenvectors.column(i).iter().enumerate() {
-        pol[a] = *v;
-    }
-    (least, pol)
-}
-
 /// The least geometric stiffness of the ideal lattice of `kind` and nearest-neighbour distance
 /// `l` (m) for `kernel` (2D when the kernel is planar: wave vectors in the plane), over wave
 /// vectors on a grid of `n` points per axis spanning `[−2π/l, 2π/l]` (a whole Brillouin zone of
@@ -165,9 +139,14 @@ pub fn least_stiffness(kernel: &Kernel, l: Real, kind: LatticeKind, n: usize) ->
                 let d: Matrix3<Real> = terms.iter().map(|(r, h)| h * (1.0 - k.dot(r).cos())).sum();
                 // In the plane only in-plane polarisations count.
                 let (least, pol) = if planar {
-                    least_mode(d.fixed_view::<2, 2>(0, 0).into_owned())
+                    let e = SymmetricEigen::new(d.fixed_view::<2, 2>(0, 0).into_owned());
+                    let i = e.eigenvalues.imin();
+                    let v = e.eigenvectors.column(i);
+                    (e.eigenvalues[i], Vec3::new(v[0], v[1], 0.0))
                 } else {
-                    least_mode(d)
+                    let e = SymmetricEigen::new(d);
+                    let i = e.eigenvalues.imin();
+                    (e.eigenvalues[i], e.eigenvectors.column(i).into_owned())
                 };
                 let s = least / (k2 * n0);
                 if s < best.least {
