@@ -191,10 +191,11 @@ pub struct RunReport {
     pub max_compression: (Real, Real),
     /// Mean sub-steps per step of an explicit fluid method (0 for the constraint method).
     pub mean_substeps: Real,
-    /// ISPH: mean conjugate-gradient iterations per pressure solve (0 otherwise).
-    pub pressure_iterations: Real,
-    /// ISPH: largest relative residual of a pressure solve (0 otherwise).
-    pub max_pressure_residual: Real,
+    /// Mean iterations of the fluid method's inner solve per sub-step (ISPH: conjugate-gradient
+    /// iterations of the pressure solve; 0 without one).
+    pub solve_iterations: Real,
+    /// Largest relative residual of the fluid method's inner solve (0 without one).
+    pub max_solve_residual: Real,
     /// Impulse contact resolvers ([`Totals::impulses`]).
     pub impulses: (u64, usize, u64, Real),
 }
@@ -221,10 +222,10 @@ pub struct Totals {
     pub max_compression: (Real, Real),
     /// Sub-steps of an explicit fluid method summed over the steps.
     pub substeps: u64,
-    /// ISPH's conjugate-gradient iterations summed over the pressure solves.
-    pub pressure_iterations: u64,
-    /// ISPH's largest relative pressure-solve residual.
-    pub max_pressure_residual: Real,
+    /// Iterations of the fluid method's inner solve summed over the steps.
+    pub solve_iterations: u64,
+    /// Largest relative residual of the fluid method's inner solve.
+    pub max_solve_residual: Real,
     /// Impulse contact resolvers: impulses summed over the steps, the largest of a step, the
     /// steps that stopped at a cap, and the kinetic energy they changed, summed (J).
     pub impulses: (u64, usize, u64, Real),
@@ -488,15 +489,15 @@ impl Totals {
         self.max_residual = self.max_residual.max(info.residual);
         self.unconverged_steps += (!info.converged) as u64;
         self.substeps += world.last_substeps.substeps as u64;
-        self.pressure_iterations += world.last_substeps.pressure_iterations as u64;
+        self.solve_iterations += world.last_substeps.solve_iterations as u64;
         let k = world.last_impulses;
         self.impulses.0 += k.iterations as u64;
         self.impulses.1 = self.impulses.1.max(k.iterations);
         self.impulses.2 += k.capped as u64;
         self.impulses.3 += k.energy_change;
-        self.max_pressure_residual = self
-            .max_pressure_residual
-            .max(world.last_substeps.pressure_residual);
+        self.max_solve_residual = self
+            .max_solve_residual
+            .max(world.last_substeps.solve_residual);
         if let Some((_, c)) = world.fluid.as_ref().and_then(|f| f.largest_compression()) {
             if c > self.max_compression.0 {
                 self.max_compression = (c, world.time - world.dt);
@@ -516,8 +517,8 @@ impl Totals {
             samples: self.samples,
             max_compression: self.max_compression,
             mean_substeps: self.substeps as Real / steps.max(1) as Real,
-            pressure_iterations: self.pressure_iterations as Real / self.substeps.max(1) as Real,
-            max_pressure_residual: self.max_pressure_residual,
+            solve_iterations: self.solve_iterations as Real / self.substeps.max(1) as Real,
+            max_solve_residual: self.max_solve_residual,
             impulses: self.impulses,
         }
     }

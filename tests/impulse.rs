@@ -146,7 +146,7 @@ fn newtons_cradle_side_by_side() {
         if m.contact.resolver.is_complementarity() {
             // The `Resolver` probe reports impulse resolvers only: validation refuses it here.
             m.probes
-                .retain(|p| !matches!(p, vcsim::model::probes::ProbeDef::Resolver));
+                .retain(|p| !matches!(p, vcsim::model::probe_defs::ProbeDef::Resolver));
         }
         let mut w = vcsim::build_world(&m).expect("model builds");
         let (e0, p0) = energy_momentum(&w);
@@ -244,7 +244,8 @@ fn box_impacts() {
                         &mut pts,
                         &mut ib,
                         &mut Default::default(),
-                    ),
+                    )
+                    .common(),
                     "SQM" => impulse::sqm::resolve(&Default::default(), &mut pts, &mut ib),
                     _ => impulse::smm::resolve(&Default::default(), &mut pts, &mut ib),
                 };

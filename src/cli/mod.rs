@@ -19,7 +19,8 @@ macro_rules! errln {
         let _ = writeln!(std::io::stderr(), $($t)*);
     }};
 }
-use crate::model::{build_world, load_file};
+use crate::model::{build_world_with, load_file_with};
+use crate::registry::Registry;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -107,14 +108,27 @@ pub fn choose_out_dir(model: &Path, out: Option<PathBuf>) -> Result<PathBuf, Str
         .ok_or_else(|| "too many earlier runs in runs/; pass --out".to_string())
 }
 
-/// Runs the CLI and returns the exit code.
+/// Runs the CLI on the process's arguments, with the built-in methods, and returns the exit
+/// code.
 pub fn main() -> ExitCode {
+    run_with(std::env::args_os(), &Registry::new())
+}
+
+/// Runs the CLI on `args` (the program's name first) with the methods of `registry` besides
+/// the built-in ones ([`crate::registry`]): a program of a user's own that registers its
+/// methods and calls this is `vcsim` with those methods, for `run`, `check`, `study` and
+/// `--resume` alike.
+pub fn run_with<I, T>(args: I, registry: &Registry) -> ExitCode
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
     // Wide reports: the first line `file:line:column: field ...: message` stays whole, so editors
     // and scripts can parse it.
     let _ = miette::set_hook(Box::new(|_| {
         Box::new(miette::MietteHandlerOpts::new().width(400).build())
     }));
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::try_parse_from(args) {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
@@ -129,9 +143,9 @@ pub fn main() -> ExitCode {
         Command::Check {
             model,
             deny_warnings,
-        } => check(&model, deny_warnings),
-        Command::Run(args) => run_cmd(args),
-        Command::Study(args) => study::run(args),
+        } => check(&model, deny_warnings, registry),
+        Command::Run(args) => run_cmd(args, registry),
+        Command::Study(args) => study::run(args, registry),
         Command::Render { run_dir, opts } => {
             let start = std::time::Instant::now();
             match crate::io::render::render(&run_dir, &opts) {
@@ -200,15 +214,15 @@ fn print_warnings(
     false
 }
 
-fn check(path: &Path, deny_warnings: bool) -> ExitCode {
+fn check(path: &Path, deny_warnings: bool, registry: &Registry) -> ExitCode {
     if std::fs::read_to_string(path).is_ok_and(|t| crate::study::is_study(&t)) {
-        return study::check(path);
+        return study::check(path, registry);
     }
-    let (model, source) = match load_file(path) {
+    let (model, source) = match load_file_with(path, registry) {
         Ok(m) => m,
         Err(e) => return report_model_error(*e),
     };
-    let mut world = match build_world(&model) {
+    let mut world = match build_world_with(&model, registry) {
         Ok(w) => w,
         Err(e) => return report_model_error(e.locate(path, &source)),
     };
@@ -322,20 +336,20 @@ pub(crate) fn fail(code: u8, message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(code)
 }
 
-fn run_cmd(a: RunArgs) -> ExitCode {
-    match run_checked(a) {
+fn run_cmd(a: RunArgs, registry: &Registry) -> ExitCode {
+    match run_checked(a, registry) {
         Ok(code) | Err(code) => code,
     }
 }
 
 /// `run`: every check before the run returns its exit code as the error.
-fn run_checked(a: RunArgs) -> Result<ExitCode, ExitCode> {
+fn run_checked(a: RunArgs, registry: &Registry) -> Result<ExitCode, ExitCode> {
     let checkpoint = match a.resume.as_deref().map(crate::io::checkpoint::read) {
         None => None,
         Some(Ok(c)) => Some(c),
         Some(Err(e)) => return Err(fail(2, e)),
     };
-    let (path, model, source) = run_model(&a, checkpoint.as_ref())?;
+    let (path, model, source) = run_model(&a, checkpoint.as_ref(), registry)?;
     let path = path.as_path();
     let (end, every) = run_times(&a, &model, checkpoint.as_ref())?;
     if let Some(n) = a.threads {
@@ -353,7 +367,8 @@ fn run_checked(a: RunArgs) -> Result<ExitCode, ExitCode> {
         Some(dir) => dir.clone(),
         None => choose_out_dir(path, a.out.clone()).map_err(|e| fail(2, e))?,
     };
-    let mut world = build_world(&model).map_err(|e| report_model_error(e.locate(path, &source)))?;
+    let mut world = build_world_with(&model, registry)
+        .map_err(|e| report_model_error(e.locate(path, &source)))?;
     // The run owns its cores: the other workers poll for work during a step (same results).
     world.active_wait = crate::pipeline::active_wait_wanted();
     let probes = crate::model::resolve_probes(&model, &world)
@@ -446,15 +461,16 @@ pub(crate) fn catch_signals() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
 fn run_model(
     a: &RunArgs,
     checkpoint: Option<&crate::io::checkpoint::Checkpoint>,
+    registry: &Registry,
 ) -> Result<(PathBuf, crate::model::Model, String), ExitCode> {
     match (&a.model, checkpoint) {
-        (Some(p), _) => match load_file(p) {
+        (Some(p), _) => match load_file_with(p, registry) {
             Ok((m, s)) => Ok((p.clone(), m, s)),
             Err(e) => Err(report_model_error(*e)),
         },
         (None, Some(c)) => {
             let p = PathBuf::from(&c.model_path);
-            match crate::model::parse_str(&p, &c.model_text) {
+            match crate::model::parse_str_with(&p, &c.model_text, registry) {
                 Ok(m) => Ok((p, m, c.model_text.clone())),
                 Err(e) => Err(report_model_error(*e)),
             }

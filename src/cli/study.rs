@@ -1,6 +1,7 @@
 //! `vcsim study` and `vcsim check` of a study file.
 
 use super::{fail, report_model_error as located};
+use crate::registry::Registry;
 use crate::study::{self, cluster, exec::ExecOptions};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -49,8 +50,8 @@ fn command_line() -> String {
 }
 
 /// `vcsim check STUDY.ron`: the study reads, every level applies, every case is a valid model.
-pub fn check(path: &Path) -> ExitCode {
-    let s = match study::load_study(path) {
+pub fn check(path: &Path, registry: &Registry) -> ExitCode {
+    let s = match study::load_study_with(path, registry) {
         Ok(s) => s,
         Err(e) => return located(*e),
     };
@@ -107,14 +108,42 @@ pub fn check(path: &Path) -> ExitCode {
 }
 
 /// `vcsim study`.
-pub fn run(a: StudyArgs) -> ExitCode {
+/// How the cases are shared out, in words (empty when this process runs them all).
+fn share_words(shard: Option<(usize, usize)>, under_mpi: bool, here: usize) -> String {
+    match shard {
+        Some((_, n)) if under_mpi => format!(" across {n} MPI ranks ({here} on rank 0)"),
+        Some((i, n)) => format!(" ({here} in shard {i}/{n})"),
+        None => String::new(),
+    }
+}
+
+/// Says how many cases ran, were skipped and failed, and why each failed one did.
+fn say_outcome(s: &study::Study, outcome: &study::exec::ExecOutcome, out: &Path, under_mpi: bool) {
+    say(format!(
+        "  {}ran {}, skipped {} (unchanged since their result), failed {}",
+        if under_mpi { "rank 0 " } else { "" },
+        outcome.ran.len(),
+        outcome.skipped.len(),
+        outcome.failed.len()
+    ));
+    for &i in &outcome.failed {
+        if let Some(study::result::Status::Failed(why)) =
+            study::result::CaseResult::read(&study::exec::case_dir(out, &s.cases[i]))
+                .map(|r| r.status)
+        {
+            say(format!("  failed: {}: {why}", s.cases[i].label));
+        }
+    }
+}
+
+pub fn run(a: StudyArgs, registry: &Registry) -> ExitCode {
     if !a.merge.is_empty() {
-        return merge(&a);
+        return merge(&a, registry);
     }
     let Some(path) = a.study.as_deref() else {
         return fail(2, "a study file is needed");
     };
-    let s = match study::load_study(path) {
+    let s = match study::load_study_with(path, registry) {
         Ok(s) => s,
         Err(e) => return located(*e),
     };
@@ -167,12 +196,7 @@ pub fn run(a: StudyArgs) -> ExitCode {
             "study {}: {} cases{} into {}",
             path.display(),
             s.cases.len(),
-            match shard {
-                Some((_, n)) if under_mpi =>
-                    format!(" across {n} MPI ranks ({} on rank 0)", which.len()),
-                Some((i, n)) => format!(" ({} in shard {i}/{n})", which.len()),
-                None => String::new(),
-            },
+            share_words(shard, under_mpi, which.len()),
             out.display()
         ));
     }
@@ -192,21 +216,7 @@ pub fn run(a: StudyArgs) -> ExitCode {
     if !root {
         return ExitCode::SUCCESS;
     }
-    say(format!(
-        "  {}ran {}, skipped {} (unchanged since their result), failed {}",
-        if under_mpi { "rank 0 " } else { "" },
-        outcome.ran.len(),
-        outcome.skipped.len(),
-        outcome.failed.len()
-    ));
-    for &i in &outcome.failed {
-        if let Some(study::result::Status::Failed(why)) =
-            study::result::CaseResult::read(&study::exec::case_dir(&out, &s.cases[i]))
-                .map(|r| r.status)
-        {
-            say(format!("  failed: {}: {why}", s.cases[i].label));
-        }
-    }
+    say_outcome(&s, &outcome, &out, under_mpi);
     report(&s, &refs, &out, outcome.interrupted)
 }
 
@@ -277,18 +287,18 @@ fn report(
     }
 }
 
-fn merge(a: &StudyArgs) -> ExitCode {
+fn merge(a: &StudyArgs, registry: &Registry) -> ExitCode {
     let Some(out) = a.out.clone() else {
         return fail(
             2,
             "--merge needs --out, the folder the merged study goes into",
         );
     };
-    let (path, copied) = match cluster::merge(a.study.as_deref(), &a.merge, &out) {
+    let (path, copied) = match cluster::merge(a.study.as_deref(), &a.merge, &out, registry) {
         Ok(x) => x,
         Err(e) => return fail(2, e),
     };
-    let s = match study::load_study(&path) {
+    let s = match study::load_study_with(&path, registry) {
         Ok(s) => s,
         Err(e) => return located(*e),
     };

@@ -26,7 +26,7 @@ use crate::solver::{Block, BlockKind};
 
 /// Contact parameters shared by all rigid contacts (RON: `contact: (..)`; every field may be
 /// left out).
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct ContactParams {
     /// Distance (m) below which a gap is already turned into a (speculative) contact row.

@@ -202,6 +202,87 @@ pub struct JointRow {
     pub row: usize,
 }
 
+/// A joint's row candidates `(slot, lin1, ang1, lin2, ang2, error, linear?)` by its kind, and
+/// its hinge axis in the world frame (body 1's `axis1`).
+fn candidate_rows(
+    j: &Joint,
+    bodies: &[RigidBody],
+    a: &BodyMass,
+    b: &BodyMass,
+) -> (Vec<Candidate>, Vec3) {
+    let (p1, p2) = j.anchors(bodies);
+    let r1 = p1 - a.com;
+    let r2 = p2 - b.com;
+    let d = p2 - p1;
+    let q1 = bodies[j.body1].pose.rotation;
+    let q2 = bodies[j.body2].pose.rotation;
+    let e = j.rotation_error(bodies);
+    let ang_err = 2.0 * e.imag();
+    let axis = q1 * j.axis1;
+    let mut candidates: Vec<Candidate> = Vec::with_capacity(6);
+    let point_rows = |c: &mut Vec<_>| {
+        for (s, dir) in [Vec3::x(), Vec3::y(), Vec3::z()].into_iter().enumerate() {
+            c.push((
+                s,
+                -dir,
+                -r1.cross(&dir),
+                dir,
+                r2.cross(&dir),
+                d.dot(&dir),
+                true,
+            ));
+        }
+    };
+    let rotation_rows = |c: &mut Vec<_>| {
+        for (s, dir) in [Vec3::x(), Vec3::y(), Vec3::z()].into_iter().enumerate() {
+            c.push((
+                3 + s,
+                Vec3::zeros(),
+                -dir,
+                Vec3::zeros(),
+                dir,
+                ang_err.dot(&dir),
+                false,
+            ));
+        }
+    };
+    match &j.kind {
+        JointKind::Spherical => point_rows(&mut candidates),
+        JointKind::Fixed => {
+            point_rows(&mut candidates);
+            rotation_rows(&mut candidates);
+        }
+        JointKind::Revolute { .. } => {
+            point_rows(&mut candidates);
+            for (s, perp) in j.perp2.iter().enumerate() {
+                let b2 = q2 * perp;
+                let g = b2.cross(&axis);
+                candidates.push((
+                    3 + s,
+                    Vec3::zeros(),
+                    -g,
+                    Vec3::zeros(),
+                    g,
+                    axis.dot(&b2),
+                    false,
+                ));
+            }
+        }
+        JointKind::Prismatic => {
+            let lever1 = p2 - a.com;
+            for (s, perp) in j.perp1.iter().enumerate() {
+                let t = q1 * perp;
+                candidates.push((s, -t, -lever1.cross(&t), t, r2.cross(&t), t.dot(&d), true));
+            }
+            rotation_rows(&mut candidates);
+        }
+    }
+    (candidates, axis)
+}
+
+/// A joint row before it is pushed: `(slot, lin1, ang1, lin2, ang2, error, linear?)`.
+type Candidate = (usize, Vec3, Vec3, Vec3, Vec3, Real, bool);
+
 /// Adds the rows of all joints. `beta`: Baumgarte factor; `h`: time step (s).
 pub fn build_rows(
     joints: &[Joint],
@@ -217,75 +298,7 @@ pub fn build_rows(
     for (ji, j) in joints.iter().enumerate() {
         let first = rows.rows.len();
         let (a, b) = (&masses[j.body1], &masses[j.body2]);
-        let (p1, p2) = j.anchors(bodies);
-        let r1 = p1 - a.com;
-        let r2 = p2 - b.com;
-        let d = p2 - p1;
-        let q1 = bodies[j.body1].pose.rotation;
-        let q2 = bodies[j.body2].pose.rotation;
-        let e = j.rotation_error(bodies);
-        let ang_err = 2.0 * e.imag();
-        let axis = q1 * j.axis1;
-        // (slot, lin1, ang1, lin2, ang2, error, linear?)
-        let mut candidates: Vec<(usize, Vec3, Vec3, Vec3, Vec3, Real, bool)> =
-            Vec::with_capacity(6);
-        let point_rows = |c: &mut Vec<_>| {
-            for (s, dir) in [Vec3::x(), Vec3::y(), Vec3::z()].into_iter().enumerate() {
-                c.push((
-                    s,
-                    -dir,
-                    -r1.cross(&dir),
-                    dir,
-                    r2.cross(&dir),
-                    d.dot(&dir),
-                    true,
-                ));
-            }
-        };
-        let rotation_rows = |c: &mut Vec<_>| {
-            for (s, dir) in [Vec3::x(), Vec3::y(), Vec3::z()].into_iter().enumerate() {
-                c.push((
-                    3 + s,
-                    Vec3::zeros(),
-                    -dir,
-                    Vec3::zeros(),
-                    dir,
-                    ang_err.dot(&dir),
-                    false,
-                ));
-            }
-        };
-        match &j.kind {
-            JointKind::Spherical => point_rows(&mut candidates),
-            JointKind::Fixed => {
-                point_rows(&mut candidates);
-                rotation_rows(&mut candidates);
-            }
-            JointKind::Revolute { .. } => {
-                point_rows(&mut candidates);
-                for (s, perp) in j.perp2.iter().enumerate() {
-                    let b2 = q2 * perp;
-                    let g = b2.cross(&axis);
-                    candidates.push((
-                        3 + s,
-                        Vec3::zeros(),
-                        -g,
-                        Vec3::zeros(),
-                        g,
-                        axis.dot(&b2),
-                        false,
-                    ));
-                }
-            }
-            JointKind::Prismatic => {
-                let lever1 = p2 - a.com;
-                for (s, perp) in j.perp1.iter().enumerate() {
-                    let t = q1 * perp;
-                    candidates.push((s, -t, -lever1.cross(&t), t, r2.cross(&t), t.dot(&d), true));
-                }
-                rotation_rows(&mut candidates);
-            }
-        }
+        let (candidates, axis) = candidate_rows(j, bodies, a, b);
         for (slot, l1, a1, l2, a2, err, linear) in candidates {
             let (eps, bias) = match (&j.compliance, linear) {
                 (Some(c), true) => spring_row(c.linear_stiffness, c.linear_damping, h, err),

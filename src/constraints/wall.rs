@@ -37,19 +37,7 @@ impl DensityRows {
         let per = p.periodic;
         let mask = self.minv;
         let unilateral = self.unilateral;
-        // The rows are the boundary particles with fluid neighbours, in boundary order: their
-        // neighbours are `bf`'s lists as they stand (an empty list adds no entry).
-        self.brow.clear();
-        self.brow.resize(boundary.len(), u32::MAX);
-        self.bactive.clear();
-        self.bstart.begin();
-        for b in 0..boundary.len() {
-            if bf.start[b + 1] > bf.start[b] {
-                self.brow[b] = self.bactive.len() as u32;
-                self.bactive.push(b as u32);
-                self.bstart.close_row(bf.start[b + 1] as usize);
-            }
-        }
+        self.select_wall_rows(bf, boundary.len());
         let nwall = self.bactive.len();
         self.bnbr.clear();
         bf.extend_into(&mut self.bnbr);
@@ -129,6 +117,22 @@ impl DensityRows {
 }
 
 impl DensityRows {
+    /// The rows are the boundary particles with fluid neighbours, in boundary order: their
+    /// neighbours are `bf`'s lists as they stand (an empty list adds no entry).
+    fn select_wall_rows(&mut self, bf: &crate::fluid::grid::Neighbours, boundary: usize) {
+        self.brow.clear();
+        self.brow.resize(boundary, u32::MAX);
+        self.bactive.clear();
+        self.bstart.begin();
+        for b in 0..boundary {
+            if bf.start[b + 1] > bf.start[b] {
+                self.brow[b] = self.bactive.len() as u32;
+                self.bactive.push(b as u32);
+                self.bstart.close_row(bf.start[b + 1] as usize);
+            }
+        }
+    }
+
     /// The rows' Jacobians on the bodies that carry boundary particles (see [`super::density`]'s module doc, **Moving walls**):
     /// `(c_ib, r_b × c_ib)` in fluid row i for each body particle b near it, and
     /// `(−Σ_j c_bj, r_b × …)` in body particle b's wall row.

@@ -2,8 +2,9 @@
 //! Constraint() | Wcsph(..) | Isph(..))`): the closed set of the crate's methods. Each
 //! method's parameter type is its own ([`ConstraintParams`], [`WcsphParams`],
 //! [`IsphParams`]: `Default`, units and defaults in the docs, `validate()`, serde), read from
-//! RON directly; [`FluidMethodChoice::build`] makes the method. A method written outside the
-//! crate implements [`super::FluidMethod`] and is put into a world in code.
+//! RON directly; [`FluidMethodChoice::build`] makes the method. Any other name is a method
+//! registered outside the crate ([`FluidMethodChoice::Registered`]): a
+//! [`crate::registry::Registry`] checks and builds it.
 
 use super::constraint::{Constraint, ConstraintParams};
 use super::isph::{Isph, IsphParams};
@@ -11,20 +12,69 @@ use super::kernel::KernelKind;
 use super::wcsph::{Wcsph, WcsphParams};
 use super::{DensityMethod, Fluid, FluidMethod, FluidParams};
 use crate::math::{Real, Vec3};
+use crate::named::{self, Named};
 use crate::params::ParamError;
-use serde::{Deserialize, Serialize};
+use serde::de::VariantAccess;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A fluid method and its parameters (module docs).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum FluidMethodChoice {
     /// The constraint method (monolithic; default): density rows in the one solve with the
     /// bodies ([`super::constraint`]).
-    Constraint(#[serde(default)] ConstraintParams),
+    Constraint(ConstraintParams),
     /// Weakly compressible SPH: explicit sub-steps, partitioned coupling ([`super::wcsph`]).
-    Wcsph(#[serde(default)] WcsphParams),
+    Wcsph(WcsphParams),
     /// Incompressible SPH: projection sub-steps, partitioned coupling ([`super::isph`]).
-    Isph(#[serde(default)] IsphParams),
+    Isph(IsphParams),
+    /// A method registered outside the crate under this name, with the RON text of its
+    /// parameters ([`crate::registry::Registry::fluid_method`]).
+    Registered(Named),
+}
+
+impl<'de> Deserialize<'de> for FluidMethodChoice {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = FluidMethodChoice;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str(
+                    "a fluid method: Constraint(..), Wcsph(..), Isph(..) or a registered one",
+                )
+            }
+            fn visit_enum<A: serde::de::EnumAccess<'de>>(
+                self,
+                data: A,
+            ) -> Result<Self::Value, A::Error> {
+                named::read_choice(data, |name, v| {
+                    Ok(match name.as_str() {
+                        "Constraint" => FluidMethodChoice::Constraint(v.newtype_variant()?),
+                        "Wcsph" => FluidMethodChoice::Wcsph(v.newtype_variant()?),
+                        "Isph" => FluidMethodChoice::Isph(v.newtype_variant()?),
+                        _ => {
+                            named::skip_content(v)?;
+                            FluidMethodChoice::Registered(Named::new(name, ""))
+                        }
+                    })
+                })
+            }
+        }
+        d.deserialize_enum("FluidMethodChoice", Self::BUILT_IN, V)
+    }
+}
+
+impl Serialize for FluidMethodChoice {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let name = "FluidMethodChoice";
+        match self {
+            FluidMethodChoice::Constraint(p) => {
+                s.serialize_newtype_variant(name, 0, "Constraint", p)
+            }
+            FluidMethodChoice::Wcsph(p) => s.serialize_newtype_variant(name, 1, "Wcsph", p),
+            FluidMethodChoice::Isph(p) => s.serialize_newtype_variant(name, 2, "Isph", p),
+            FluidMethodChoice::Registered(n) => named::serialize_named(n, s),
+        }
+    }
 }
 
 impl Default for FluidMethodChoice {
@@ -34,12 +84,33 @@ impl Default for FluidMethodChoice {
 }
 
 impl FluidMethodChoice {
-    /// Checks every value; the error names the field (as in RON) and what was expected.
+    /// The names of the built-in methods, as in RON.
+    pub const BUILT_IN: &'static [&'static str] = &["Constraint", "Wcsph", "Isph"];
+
+    /// The registered method this names, if it is not a built-in one.
+    pub fn registered(&self) -> Option<&Named> {
+        match self {
+            FluidMethodChoice::Registered(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// The registered method this names, to fill in its parameters' text.
+    pub fn registered_mut(&mut self) -> Option<&mut Named> {
+        match self {
+            FluidMethodChoice::Registered(n) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// Checks every value; the error names the field (as in RON) and what was expected. (A
+    /// registered method's values are its registry's to check.)
     pub fn validate(&self) -> Result<(), ParamError> {
         match self {
             FluidMethodChoice::Constraint(p) => p.projection.validate(),
             FluidMethodChoice::Wcsph(p) => p.validate(),
             FluidMethodChoice::Isph(p) => p.validate(),
+            FluidMethodChoice::Registered(_) => Ok(()),
         }
     }
 
@@ -71,12 +142,19 @@ impl FluidMethodChoice {
         }
     }
 
-    /// The method for the built `fluid` under `gravity` (m/s²), its defaults resolved.
+    /// The built-in method for the built `fluid` under `gravity` (m/s²), its defaults
+    /// resolved; a registered one is its registry's to build (an error here).
     pub fn build(&self, fluid: &Fluid, gravity: &Vec3) -> Result<Box<dyn FluidMethod>, String> {
-        Ok(match *self {
-            FluidMethodChoice::Constraint(p) => Box::new(Constraint::new(p)),
-            FluidMethodChoice::Wcsph(p) => Box::new(Wcsph::new(p, fluid, gravity)?),
-            FluidMethodChoice::Isph(p) => Box::new(Isph::new(p)),
+        Ok(match self {
+            FluidMethodChoice::Constraint(p) => Box::new(Constraint::new(*p)),
+            FluidMethodChoice::Wcsph(p) => Box::new(Wcsph::new(*p, fluid, gravity)?),
+            FluidMethodChoice::Isph(p) => Box::new(Isph::new(*p)),
+            FluidMethodChoice::Registered(n) => {
+                return Err(format!(
+                    "the fluid method `{}` is not built in; a registry that has it builds it",
+                    n.name
+                ))
+            }
         })
     }
 }

@@ -27,41 +27,30 @@ use crate::constraints::{BodyMass, RowFamily, VelocityLayout};
 use crate::math::{Real, Vec3};
 
 /// What a partitioned method's sub-steps did in the last model step (zero for the constraint
-/// method).
+/// method): what any sub-stepping method reports. A method's own figures stay in its own type;
+/// whether they stop the run it says itself ([`FluidMethod::stop`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct SubStepInfo {
     /// Sub-steps taken in the last model step.
     pub substeps: usize,
-    /// ISPH: largest relative residual `|A p − b| / |b|` of the step's pressure solves (0 for
-    /// WCSPH).
-    pub pressure_residual: Real,
-    /// ISPH: conjugate-gradient iterations summed over the step's pressure solves (0 for WCSPH
-    /// and for the direct solve).
-    pub pressure_iterations: usize,
+    /// Iterations of the method's inner solve (e.g. conjugate-gradient iterations of a
+    /// pressure equation), summed over the step's sub-steps; 0 for a method without one or
+    /// with a direct solve ([`FluidMethod::inner_solve`]).
+    pub solve_iterations: usize,
+    /// Largest relative residual of the step's inner solves (dimensionless; 0 without one).
+    pub solve_residual: Real,
     /// The sub-steps stopped at their cap ([`super::FluidParams::max_substeps`]) or at an
     /// overdue interruption ([`crate::interrupt`]) before the end of the step.
     pub cut: bool,
-    /// ISPH: a pressure solve ended far from its tolerance (relative residual above
-    /// [`crate::fluid::isph::ppe::FAILED_RESIDUAL`]); the sub-steps stopped after it.
-    pub failed_solve: bool,
 }
 
-impl SubStepInfo {
-    /// The cap message when a pressure solve of the step from `t` (s) failed
-    /// ([`SubStepInfo::failed_solve`]; the run stops with exit 3).
-    pub fn solve_failure(&self, t: Real) -> Option<crate::interrupt::Abort> {
-        self.failed_solve.then(|| crate::interrupt::Abort::Cap {
-            what: format!(
-                "a pressure solve in the step from t = {t:.6} s ended at a relative residual of \
-                 {:.1e} ({} conjugate-gradient iterations in the step; a converged solve ends \
-                 below {:.0e}), so its pressures are no solution",
-                self.pressure_residual,
-                self.pressure_iterations,
-                super::isph::ppe::CG_TOLERANCE,
-            ),
-            field: "fluid.method: Isph(solver)",
-        })
-    }
+/// How the run summary names a method's inner solve ([`FluidMethod::inner_solve`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InnerSolve {
+    /// What is solved, e.g. `"pressure solve"`.
+    pub name: &'static str,
+    /// What its iterations are, e.g. `"CG iterations"`.
+    pub iterations: &'static str,
 }
 
 /// What stage 4 gives a method that builds rows.
@@ -141,10 +130,17 @@ pub trait FluidMethod: Send + Sync {
     /// of an impulse it gives the fluid (the constraint method's density projection).
     fn integrate(&mut self, _fluid: &mut Fluid, _h: Real, _bodies: &mut [RigidBody]) {}
 
-    /// Whether the method solves a pressure equation whose iterations and residual it reports
-    /// in [`SubStepInfo`] (the run summary then prints them).
-    fn has_pressure_solve(&self) -> bool {
-        false
+    /// The inner solve whose iterations and residual the method reports in [`SubStepInfo`]
+    /// (the run summary then prints them; default none).
+    fn inner_solve(&self) -> Option<InnerSolve> {
+        None
+    }
+
+    /// Whether the run must stop after a step from `t` (s) whose sub-steps reported `info`,
+    /// and why (the guard's message, naming the model field to change); default never. (The
+    /// sub-steps' cap, [`SubStepInfo::cut`], is checked for every method.)
+    fn stop(&self, _info: &SubStepInfo, _t: Real) -> Option<crate::interrupt::Abort> {
+        None
     }
 
     /// What will run, for `vcsim check`: the name and the settings a user would want to see
@@ -180,46 +176,6 @@ pub trait FluidMethod: Send + Sync {
                 "the checkpoint has state for another fluid method than {}",
                 self.name()
             ))
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::SubStepInfo;
-    use crate::interrupt::Abort;
-    use crate::math::Real;
-
-    /// A pressure solve that ends far from its tolerance stops the step with a message that
-    /// names the residual, the time and the field; one at the tolerance does not. (The solve
-    /// that broke down in the refined sloshing tank ended at 3.4e7.)
-    #[test]
-    fn a_failed_pressure_solve_stops_the_step() {
-        for (residual, stops) in [
-            (1e-9, false),
-            (5e-5, false),
-            (3.4e7, true),
-            (Real::NAN, true),
-        ] {
-            let info = SubStepInfo {
-                substeps: 3,
-                pressure_residual: residual,
-                pressure_iterations: 280,
-                cut: false,
-                failed_solve: crate::fluid::isph::ppe::failed(residual),
-            };
-            match info.solve_failure(3.114) {
-                Some(Abort::Cap { what, field }) => {
-                    assert!(stops, "stopped at residual {residual}: {what}");
-                    assert!(what.contains("t = 3.114000 s") && what.contains("280 conjugate"));
-                    assert!(
-                        what.contains(&format!("residual of {residual:.1e}")),
-                        "{what}"
-                    );
-                    assert_eq!(field, "fluid.method: Isph(solver)");
-                }
-                other => assert!(!stops && other.is_none(), "residual {residual}: {other:?}"),
-            }
         }
     }
 }

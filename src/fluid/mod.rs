@@ -79,10 +79,9 @@ mod search;
 pub mod velocity_filter;
 pub mod wcsph;
 
-pub use crate::constraints::particle_contact::{CONTACT_MARGIN, FLUID_CONTACT, WALL_CONTACT};
 pub use choice::FluidMethodChoice;
 pub use lind_shifting::{SHIFT_CAP, SURFACE_FILL};
-pub use method::{FluidMethod, RowContext, SubStepInfo};
+pub use method::{FluidMethod, InnerSolve, RowContext, SubStepInfo};
 pub use params::{DensityMethod, FluidParams};
 pub use sampling::{lattice_gradient_moment, lattice_laplacian_moment, lattice_sum};
 

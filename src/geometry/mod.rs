@@ -230,28 +230,9 @@ impl Geometry {
         self.colliders.iter().map(|c| bodies[c.body].pose * c.local)
     }
 
-    /// Updates the manifolds of all pairs at the bodies' current poses and returns the contacts.
-    /// `prediction` (m) is the distance below which separated shapes already produce contacts.
-    pub fn update(&mut self, bodies: &[RigidBody], prediction: Real, contacts: &mut Vec<Contact>) {
-        let mut poses = std::mem::take(&mut self.poses);
-        poses.clear();
-        poses.extend(self.poses(bodies));
-        self.poses = poses;
-        let poses = &self.poses;
-        self.aabbs.clear();
-        for (c, p) in self.colliders.iter().zip(poses) {
-            let aabb = c.shape.compute_aabb(&to_pose(p));
-            self.aabbs.push(aabb.loosened(prediction * 0.5));
-        }
-        let mut candidates = std::mem::take(&mut self.candidates);
-        let this = &*self;
-        sweep_and_prune(&this.aabbs, &mut candidates, |i, j| {
-            let (bi, bj) = (this.colliders[i].body, this.colliders[j].body);
-            (bodies[bi].is_dynamic() || bodies[bj].is_dynamic()) && this.may_collide(i, j)
-        });
-        self.candidates = candidates;
-        let colliders = &self.colliders;
-        // Merge old caches into the new sorted candidate list (deterministic order).
+    /// Merges the old pair caches into the new sorted candidate list (deterministic order): a
+    /// pair that stays keeps its manifolds (warm starts), a new one starts empty.
+    fn merge_pair_caches(&mut self) {
         let mut old = std::mem::take(&mut self.pairs).into_iter().peekable();
         for &key in &self.candidates {
             while old.peek().is_some_and(|(k, _)| *k < key) {
@@ -263,6 +244,12 @@ impl Geometry {
             };
             self.pairs.push((key, cache));
         }
+    }
+
+    /// The narrow phase over the candidate pairs, in parallel: each pair's contact manifolds
+    /// at the current poses, and the body pairs whose contacts could not be computed.
+    fn narrow_phase(&mut self, prediction: Real) {
+        let (colliders, poses) = (&self.colliders, &self.poses);
         let dispatcher = DefaultQueryDispatcher;
         self.pairs.par_iter_mut().for_each(|((i, j), cache)| {
             let (c1, c2) = (&colliders[*i as usize], &colliders[*j as usize]);
@@ -290,6 +277,31 @@ impl Geometry {
                 .filter(|(_, c)| c.failed)
                 .map(|((i, j), _)| (colliders[*i as usize].body, colliders[*j as usize].body)),
         );
+    }
+
+    /// Updates the manifolds of all pairs at the bodies' current poses and returns the contacts.
+    /// `prediction` (m) is the distance below which separated shapes already produce contacts.
+    pub fn update(&mut self, bodies: &[RigidBody], prediction: Real, contacts: &mut Vec<Contact>) {
+        let mut poses = std::mem::take(&mut self.poses);
+        poses.clear();
+        poses.extend(self.poses(bodies));
+        self.poses = poses;
+        let poses = &self.poses;
+        self.aabbs.clear();
+        for (c, p) in self.colliders.iter().zip(poses) {
+            let aabb = c.shape.compute_aabb(&to_pose(p));
+            self.aabbs.push(aabb.loosened(prediction * 0.5));
+        }
+        let mut candidates = std::mem::take(&mut self.candidates);
+        let this = &*self;
+        sweep_and_prune(&this.aabbs, &mut candidates, |i, j| {
+            let (bi, bj) = (this.colliders[i].body, this.colliders[j].body);
+            (bodies[bi].is_dynamic() || bodies[bj].is_dynamic()) && this.may_collide(i, j)
+        });
+        self.candidates = candidates;
+        self.merge_pair_caches();
+        self.narrow_phase(prediction);
+        let (colliders, poses) = (&self.colliders, &self.poses);
         contacts.clear();
         for (pi, ((i, j), cache)) in self.pairs.iter().enumerate() {
             let (c1, c2) = (&colliders[*i as usize], &colliders[*j as usize]);

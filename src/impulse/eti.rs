@@ -54,9 +54,40 @@ impl Default for EtiParams {
     }
 }
 
-/// Increments after which a resolution stops whatever its state: the run stops there
-/// ([`crate::interrupt::Abort::Cap`], exit 3).
-pub const MAX_INCREMENTS: usize = 10_000_000;
+/// Increments after which a resolution stops whatever its state: the cap every resolver
+/// shares ([`super::MAX_IMPULSES`]); the run stops there ([`crate::interrupt::Abort::Cap`],
+/// exit 3).
+pub const MAX_INCREMENTS: usize = super::MAX_IMPULSES;
+
+/// What one ETI resolution did: the figures every resolver reports, and ETI's own.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct EtiInfo {
+    /// Increments applied.
+    pub iterations: usize,
+    /// Whether the resolution stopped at a cap (after forcing e = 0, at [`MAX_INCREMENTS`],
+    /// or stagnated).
+    pub capped: bool,
+    /// The compression stopped early because the approach no longer fell
+    /// ([`STAGNATION`]); the contacts were left approaching.
+    pub stagnated: bool,
+    /// Largest total energy stored in the contacts at once (J).
+    pub stored: Real,
+    /// Energy released back into motion (J).
+    pub released: Real,
+    /// Kinetic energy of the bodies after minus before the resolution (J).
+    pub energy_change: Real,
+}
+
+impl EtiInfo {
+    /// The figures every resolver reports.
+    pub fn common(&self) -> ImpulseInfo {
+        ImpulseInfo {
+            iterations: self.iterations,
+            capped: self.capped,
+            energy_change: self.energy_change,
+        }
+    }
+}
 
 /// Increments over which the fastest approach must fall by 1 % (else the resolution has
 /// stagnated and stops, and the run with it; [`crate::interrupt::Abort::Cap`]), or λ per
@@ -64,12 +95,6 @@ pub const MAX_INCREMENTS: usize = 10_000_000;
 /// resolutions fall by decades in fewer: the 534-grain repose pile needed about 15 000
 /// increments per decade.
 pub const STAGNATION: usize = 200_000;
-
-/// Whether a loop of impulses that has applied `count` should stop for an overdue
-/// interruption (asked every 1024 impulses: the clock is read that often).
-pub(crate) fn stop(count: usize) -> bool {
-    count % 1024 == 1023 && crate::interrupt::overdue()
-}
 
 /// The largest divider: λ = 10⁵ already asks 10⁵ increments of every contact (002: no gain
 /// above 50); larger values only run into the increment cap.
@@ -231,8 +256,8 @@ pub fn resolve(
     points: &mut [Point],
     bodies: &mut [ImpulseBody],
     scratch: &mut EtiScratch,
-) -> ImpulseInfo {
-    let mut info = ImpulseInfo::default();
+) -> EtiInfo {
+    let mut info = EtiInfo::default();
     if points.is_empty() {
         return info;
     }
@@ -278,7 +303,10 @@ pub fn resolve(
                 }
                 last_check = (info.iterations, un);
             }
-            if un >= -tol || info.iterations >= MAX_INCREMENTS || stop(info.iterations) {
+            if un >= -tol
+                || info.iterations >= MAX_INCREMENTS
+                || super::interrupt_due(info.iterations)
+            {
                 info.capped |= un < -tol;
                 break;
             }
@@ -302,32 +330,45 @@ pub fn resolve(
             };
             s.energy *= e * e;
         }
-        // Stage III: release, sweeping the contacts with energy, largest first.
-        order.clear();
-        order.extend((0..points.len()).filter(|&k| st[k].energy > 0.0));
-        while !order.is_empty() {
-            order.sort_by(|&a, &b| st[b].energy.total_cmp(&st[a].energy));
-            for &k in order.iter() {
-                let un = vel.un[k];
-                let c = &points[k];
-                let max = -un + (2.0 * st[k].energy / c.normal_mass + un * un).sqrt();
-                let last = max <= step;
-                let w = vel.apply(points, bodies, k, if last { max } else { step });
-                info.released += w;
-                // The last increment releases what was left (up to rounding).
-                st[k].energy = if last { 0.0 } else { st[k].energy - w };
-                info.iterations += 1;
-            }
-            order.retain(|&k| st[k].energy > 0.0);
-            // A divider of millions makes a release of millions of increments: capped too.
-            if info.iterations >= MAX_INCREMENTS || crate::interrupt::overdue() {
-                info.capped = true;
-                break;
-            }
-        }
+        release(points, bodies, st, vel, order, step, &mut info);
     }
     info.energy_change = kinetic_energy(bodies) - before;
     info
+}
+
+/// Stage III of one repeat: releases the stored energy, sweeping the contacts with energy,
+/// largest first, in increments of `step` (m/s).
+fn release(
+    points: &mut [Point],
+    bodies: &mut [ImpulseBody],
+    st: &mut [State],
+    vel: &mut Velocities,
+    order: &mut Vec<usize>,
+    step: Real,
+    info: &mut EtiInfo,
+) {
+    order.clear();
+    order.extend((0..points.len()).filter(|&k| st[k].energy > 0.0));
+    while !order.is_empty() {
+        order.sort_by(|&a, &b| st[b].energy.total_cmp(&st[a].energy));
+        for &k in order.iter() {
+            let un = vel.un[k];
+            let c = &points[k];
+            let max = -un + (2.0 * st[k].energy / c.normal_mass + un * un).sqrt();
+            let last = max <= step;
+            let w = vel.apply(points, bodies, k, if last { max } else { step });
+            info.released += w;
+            // The last increment releases what was left (up to rounding).
+            st[k].energy = if last { 0.0 } else { st[k].energy - w };
+            info.iterations += 1;
+        }
+        order.retain(|&k| st[k].energy > 0.0);
+        // A divider of millions makes a release of millions of increments: capped too.
+        if info.iterations >= MAX_INCREMENTS || crate::interrupt::overdue() {
+            info.capped = true;
+            break;
+        }
+    }
 }
 
 #[cfg(test)]
@@ -369,6 +410,8 @@ pub struct Eti {
     /// Parameters.
     pub params: EtiParams,
     scratch: EtiScratch,
+    /// What the last resolution did.
+    last: EtiInfo,
 }
 
 impl Eti {
@@ -377,6 +420,7 @@ impl Eti {
         Eti {
             params,
             scratch: EtiScratch::default(),
+            last: EtiInfo::default(),
         }
     }
 }
@@ -387,6 +431,26 @@ impl super::ContactResolver for Eti {
     }
 
     fn resolve(&mut self, points: &mut [Point], bodies: &mut [ImpulseBody]) -> ImpulseInfo {
-        resolve(&self.params, points, bodies, &mut self.scratch)
+        self.last = resolve(&self.params, points, bodies, &mut self.scratch);
+        self.last.common()
+    }
+
+    fn stop(&self, info: &ImpulseInfo, t: Real) -> Option<crate::interrupt::Abort> {
+        if !self.last.stagnated {
+            return super::cap_reached(info, t);
+        }
+        let impulses = info.iterations;
+        Some(crate::interrupt::Abort::Cap {
+            what: format!(
+                "the contact resolver stagnated in the step from t = {t:.6} s: after {impulses} \
+                 impulses the fastest approach no longer fell (less than 1 % over the last \
+                 window of impulses; bodies of very different size or mass in contact)"
+            ),
+            field: "contact.resolver",
+        })
+    }
+
+    fn tracked_energy(&self) -> Option<(Real, Real)> {
+        Some((self.last.stored, self.last.released))
     }
 }

@@ -31,33 +31,52 @@
 //! `p_n = n·p` (J): negative while the contact compresses. ETI stores `E = −Σ ΔW_n ≥ 0` (002
 //! writes `W` with the opposite sign; summary 002 §3).
 
+pub mod choice;
 pub mod eti;
 pub mod resolver;
 pub mod smm;
 pub mod sqm;
 
-pub use resolver::{Complementarity, ContactResolver, ResolverChoice};
+pub use choice::ResolverChoice;
+pub use resolver::{Complementarity, ContactResolver};
 
 use crate::body::{linear_mask, Dofs, RigidBody};
 use crate::geometry::{Contact, Impulse};
 use crate::math::{skew, Mat3, Real, Vec3};
 
-/// What the resolver of one step did (diagnostics; energies in J).
+/// What any impulse resolver did in one step (diagnostics; energies in J). A resolver's own
+/// figures (ETI's stored and released energy, its stagnation) are its own info type's.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct ImpulseInfo {
     /// Impulses applied (ETI: increments; SQM: single-contact impulses; SMM: 1 per solve).
     pub iterations: usize,
     /// Whether the method stopped at its iteration cap (ETI: after forcing e = 0).
     pub capped: bool,
-    /// ETI: the compression stopped early because the approach no longer fell
-    /// ([`eti::STAGNATION`]); the contacts were left approaching.
-    pub stagnated: bool,
-    /// Largest total energy stored in the contacts at once (ETI; 0 otherwise).
-    pub stored: Real,
-    /// Energy released back into motion (ETI; 0 otherwise).
-    pub released: Real,
     /// Kinetic energy of the bodies after minus before the resolution.
     pub energy_change: Real,
+}
+
+/// Impulses after which any resolution stops whatever its state: the run stops there
+/// ([`crate::interrupt::Abort::Cap`], exit 3; [`ContactResolver::stop`]'s default).
+pub const MAX_IMPULSES: usize = 10_000_000;
+
+/// Whether a loop of impulses that has applied `count` should stop for an overdue
+/// interruption (asked every 1024 impulses: the clock is read that often).
+pub(crate) fn interrupt_due(count: usize) -> bool {
+    count % 1024 == 1023 && crate::interrupt::overdue()
+}
+
+/// The run's stop after a step from `t` (s) whose resolution reached [`MAX_IMPULSES`].
+pub fn cap_reached(info: &ImpulseInfo, t: Real) -> Option<crate::interrupt::Abort> {
+    let impulses = info.iterations;
+    (impulses >= MAX_IMPULSES).then(|| crate::interrupt::Abort::Cap {
+        what: format!(
+            "the contact resolver applied {impulses} impulses in the step from t = {t:.6} s \
+             without resolving the contacts (bodies of very different size or mass in \
+             contact, or a divider too large)"
+        ),
+        field: "contact.resolver",
+    })
 }
 
 /// A body as the resolvers see it: inverse mass per axis (the planar mask applied), world

@@ -13,7 +13,7 @@ use crate::math::Real;
 #[serde(default, deny_unknown_fields)]
 pub struct SqmParams {
     /// Impulses after which the resolution stops (reported as capped), 1 to
-    /// [`super::eti::MAX_INCREMENTS`]. Default 10 000.
+    /// [`super::MAX_IMPULSES`]. Default 10 000.
     pub max_iterations: u32,
     /// Approach speed (m/s) below which a contact is resting (no restitution): the model's
     /// `contact.restitution_threshold` (not written here). Default 0.05 m/s.
@@ -24,7 +24,7 @@ pub struct SqmParams {
 impl SqmParams {
     /// Checks every value; the error names the field (as in RON) and what was expected.
     pub fn validate(&self) -> Result<(), crate::params::ParamError> {
-        let cap = super::eti::MAX_INCREMENTS as u32;
+        let cap = super::MAX_IMPULSES as u32;
         if (1..=cap).contains(&self.max_iterations) {
             Ok(())
         } else {
@@ -67,7 +67,7 @@ pub fn resolve(p: &SqmParams, points: &mut [Point], bodies: &mut [ImpulseBody]) 
         if un >= -tol {
             break;
         }
-        if info.iterations >= p.max_iterations as usize || super::eti::stop(info.iterations) {
+        if info.iterations >= p.max_iterations as usize || super::interrupt_due(info.iterations) {
             info.capped = true;
             break;
         }

@@ -11,4 +11,5 @@ pub mod run;
 mod summary;
 pub mod vtk;
 
-pub use run::{run, RunOptions, RunSummary};
+pub use run::{run, RunOptions};
+pub use summary::RunSummary;

@@ -5,6 +5,7 @@
 use super::checkpoint::{self, Checkpoint, OutputMark};
 use super::csv_out::CsvSeries;
 use super::plot::{plot_panels, Panel};
+use super::summary::RunSummary;
 use super::vtk::VtkWriter;
 use crate::pipeline::World;
 use crate::probe::Probe;
@@ -84,21 +85,6 @@ impl RunOptions {
             resume: None,
         }
     }
-}
-
-/// What a run reports.
-#[derive(Debug, Clone, Default)]
-pub struct RunSummary {
-    /// Steps, wall time, iterations and residuals, as the runner reports them.
-    pub report: RunReport,
-    /// Frames written.
-    pub frames: usize,
-    /// The probe series, as in `probes.csv`.
-    pub series: Series,
-    /// Warnings (e.g. a plot that could not be drawn); the run itself succeeded.
-    pub warnings: Vec<String>,
-    /// The summary text (also written to `summary.txt`).
-    pub text: String,
 }
 
 /// Errors of a run.

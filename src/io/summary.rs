@@ -1,10 +1,25 @@
 //! The run summary (`summary.txt`): what ran, for how long, how the solves went, the largest
 //! compression, and per stage where the time went.
 
-use super::run::RunSummary;
 use crate::pipeline::{Stage, World};
+use crate::runner::{RunReport, Series};
 use crate::Real;
 use std::fmt::Write as _;
+
+/// What a run reports.
+#[derive(Debug, Clone, Default)]
+pub struct RunSummary {
+    /// Steps, wall time, iterations and residuals, as the runner reports them.
+    pub report: RunReport,
+    /// Frames written.
+    pub frames: usize,
+    /// The probe series, as in `probes.csv`.
+    pub series: Series,
+    /// Warnings (e.g. a plot that could not be drawn); the run itself succeeded.
+    pub warnings: Vec<String>,
+    /// The summary text (also written to `summary.txt`).
+    pub text: String,
+}
 
 /// The text of `summary.txt` for a finished run of `world`.
 pub(super) fn summary_text(world: &World, description: &str, summary: &RunSummary) -> String {
@@ -14,6 +29,44 @@ pub(super) fn summary_text(world: &World, description: &str, summary: &RunSummar
     if !description.is_empty() {
         let _ = writeln!(t, "  model            {description}");
     }
+    what_ran(&mut t, world);
+    let _ = writeln!(
+        t,
+        "  steps            {} of dt = {} s, to t = {:.6} s",
+        s.steps, world.dt, world.time
+    );
+    let wall = s.wall.as_secs_f64();
+    let _ = writeln!(
+        t,
+        "  wall time        {:.3} s ({:.1} steps/s; {:.4} ms per step; {:.2} s per simulated second)",
+        wall,
+        s.steps as Real / wall.max(1e-9),
+        1e3 * wall / s.steps.max(1) as Real,
+        wall / (s.steps.max(1) as Real * world.dt)
+    );
+    how_the_solves_went(&mut t, world, s);
+    let _ = writeln!(t, "  frames           {}", summary.frames);
+    let _ = writeln!(t, "  wall time per stage (total, per step):");
+    stage_times(&mut t, world, s.steps);
+    t
+}
+
+/// The wall time of each stage of the step (total, per step).
+fn stage_times(t: &mut String, world: &World, steps: u64) {
+    for st in Stage::ALL {
+        let d = world.timings.get(st).as_secs_f64();
+        let _ = writeln!(
+            t,
+            "    {:<16} {:>9.4} s  {:>9.2} µs",
+            st.name(),
+            d,
+            1e6 * d / steps.max(1) as Real
+        );
+    }
+}
+
+/// What ran: the solver, the bodies, the fluid and its method, the unknowns.
+fn what_ran(t: &mut String, world: &World) {
     let _ = writeln!(t, "  solver           {}", world.solver.name());
     let _ = writeln!(
         t,
@@ -41,20 +94,11 @@ pub(super) fn summary_text(world: &World, description: &str, summary: &RunSummar
             "6 per dynamic body, 3 per particle"
         }
     );
-    let _ = writeln!(
-        t,
-        "  steps            {} of dt = {} s, to t = {:.6} s",
-        s.steps, world.dt, world.time
-    );
-    let wall = s.wall.as_secs_f64();
-    let _ = writeln!(
-        t,
-        "  wall time        {:.3} s ({:.1} steps/s; {:.4} ms per step; {:.2} s per simulated second)",
-        wall,
-        s.steps as Real / wall.max(1e-9),
-        1e3 * wall / s.steps.max(1) as Real,
-        wall / (s.steps.max(1) as Real * world.dt)
-    );
+}
+
+/// How the step's solvers did: the constraint solve, the fluid's sub-steps and inner solve,
+/// the impulse resolver, the residual, the compression.
+fn how_the_solves_went(t: &mut String, world: &World, s: &RunReport) {
     let _ = writeln!(
         t,
         "  iterations       mean {:.2}, max {} (constraint solve)",
@@ -79,11 +123,11 @@ pub(super) fn summary_text(world: &World, description: &str, summary: &RunSummar
     if let Some(line) = world.fluid_method.summary_line(s.steps) {
         let _ = writeln!(t, "  {line}");
     }
-    if world.fluid_method.has_pressure_solve() {
+    if let Some(solve) = world.fluid_method.inner_solve() {
         let _ = writeln!(
             t,
-            "  pressure solve   mean {:.1} CG iterations per sub-step, largest residual {:.2e}",
-            s.pressure_iterations, s.max_pressure_residual
+            "  {:<16} mean {:.1} {} per sub-step, largest residual {:.2e}",
+            solve.name, s.solve_iterations, solve.iterations, s.max_solve_residual
         );
     }
     let _ = writeln!(
@@ -92,16 +136,7 @@ pub(super) fn summary_text(world: &World, description: &str, summary: &RunSummar
         s.max_residual, s.unconverged_steps
     );
     if 2 * s.unconverged_steps > s.steps {
-        let advice = match &world.solver {
-            crate::solver::SolverChoice::Pgs(p) if p.max_iterations <= 50 => format!(
-                "PGS ran its fixed {} sweeps per step (a choice: the residual above is what they \
-                 leave); for a converged solve raise `solver.max_iterations` or use `Apgd()`",
-                p.max_iterations
-            ),
-            _ => "most steps stopped at the iteration cap: raise `solver.max_iterations`, or \
-                  loosen `solver.tolerance` if the residual above is small enough for the model"
-                .to_string(),
-        };
+        let advice = world.solver.cap_advice();
         let _ = writeln!(t, "                   {advice}");
     }
     if world.fluid.is_some() {
@@ -111,17 +146,4 @@ pub(super) fn summary_text(world: &World, description: &str, summary: &RunSummar
             "  compression      largest {c:.3e} (t = {at:.6} s; checked every step)"
         );
     }
-    let _ = writeln!(t, "  frames           {}", summary.frames);
-    let _ = writeln!(t, "  wall time per stage (total, per step):");
-    for st in Stage::ALL {
-        let d = world.timings.get(st).as_secs_f64();
-        let _ = writeln!(
-            t,
-            "    {:<16} {:>9.4} s  {:>9.2} µs",
-            st.name(),
-            d,
-            1e6 * d / s.steps.max(1) as Real
-        );
-    }
-    t
 }

@@ -8,16 +8,17 @@
 //! imports a later stage (checked by `tests/architecture.rs`). This layer only maps RON onto
 //! the core's types; the core never imports it.
 
-pub mod arrays;
-pub mod beams;
+pub mod array_defs;
+pub mod beam_defs;
 pub mod build;
 pub mod error;
+pub mod expand;
 pub mod fluid_defs;
 pub mod hints;
 pub mod load;
 pub mod motion;
 pub mod periodic;
-pub mod probes;
+pub mod probe_defs;
 pub mod resolution;
 pub mod schema;
 pub mod shape_defs;
@@ -27,8 +28,8 @@ pub mod validate;
 pub mod values;
 pub mod warnings;
 
-pub use build::build_world;
+pub use build::probes::resolve_probes;
+pub use build::{build_world, build_world_with};
 pub use error::{FieldError, ModelError};
-pub use load::{from_ron_str, load_file, parse_str};
-pub use probes::resolve_probes;
+pub use load::{from_ron_str, load_file, load_file_with, parse_str, parse_str_with};
 pub use schema::Model;

@@ -17,7 +17,7 @@
 //! ```
 
 pub use super::fluid_defs::{ArtificialViscosityDef, FluidDef, RegionDef, VelocityDef};
-pub use super::probes::ProbeDef;
+pub use super::probe_defs::ProbeDef;
 pub use super::shape_defs::{PartDef, ShapeDef};
 use super::values::{NonNegative, Positive, Rotation, UnitInterval, V3};
 use crate::constraints::contact::ContactParams;
@@ -74,7 +74,7 @@ pub struct Model {
     /// Flexible beams, each expanded into rigid elements joined by compliant hinges
     /// ([`super::beams`]).
     #[serde(default)]
-    pub beams: Vec<super::beams::BeamDef>,
+    pub beams: Vec<super::beam_defs::BeamDef>,
 }
 
 impl Model {
@@ -262,9 +262,19 @@ pub struct BodyDef {
     #[serde(default)]
     pub groups: Vec<String>,
     /// Copies of this body on a lattice, named `name.0`, `name.1`, … (see
-    /// [`super::arrays::ArrayDef`]); the body itself is then only their template.
+    /// [`super::array_defs::ArrayDef`]); the body itself is then only their template.
     #[serde(default)]
-    pub array: Option<super::arrays::ArrayDef>,
+    pub array: Option<super::array_defs::ArrayDef>,
+}
+
+impl BodyDef {
+    /// The names this body's array gives its copies (empty without an array).
+    pub fn copy_names(&self, planar: bool) -> Vec<String> {
+        self.array
+            .as_ref()
+            .map(|a| a.copy_names(&self.name, planar))
+            .unwrap_or_default()
+    }
 }
 
 fn default_material() -> String {

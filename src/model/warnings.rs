@@ -165,7 +165,7 @@ pub fn uncontained(world: &World) -> (usize, Option<crate::math::Vec3>) {
 /// Pairs of bodies that overlap at t = 0 by more than [`OVERLAP`], the deepest contact of each,
 /// at the second body's entry in `model` (an array's copy at its template).
 fn overlaps(model: &Model, world: &World) -> Vec<FieldError> {
-    let origin = super::arrays::origins(model);
+    let origin = super::expand::arrays::origins(model);
     let mut geometry = world.geometry.fresh_copy();
     let mut contacts = Vec::new();
     // Bodies placed face to face touch within rounding: closer than a micrometre counts.

@@ -183,16 +183,12 @@ impl World {
         self.abort.is_some()
     }
 
-    /// Why the step must end here, if it must (see [`World::aborted`]).
+    /// Why the step must end here, if it must (see [`World::aborted`]): an overdue
+    /// interruption, the fluid's sub-steps at their cap, or what the fluid method and the
+    /// contact resolver each say of their own last report.
     fn why_abort(&self) -> Option<crate::interrupt::Abort> {
         use crate::interrupt::{overdue, Abort};
-        let (t, impulses) = (self.time, self.last_impulses.iterations);
-        let resolver = |what: String| {
-            Some(Abort::Cap {
-                what,
-                field: "contact.resolver",
-            })
-        };
+        let t = self.time;
         if overdue() {
             Some(Abort::Interrupted)
         } else if self.last_substeps.cut {
@@ -203,22 +199,10 @@ impl World {
                 ),
                 field: "guard.max_substeps",
             })
-        } else if let Some(failed) = self.last_substeps.solve_failure(t) {
-            Some(failed)
-        } else if self.last_impulses.stagnated {
-            resolver(format!(
-                "the contact resolver stagnated in the step from t = {t:.6} s: after {impulses} \
-                 impulses the fastest approach no longer fell (less than 1 % over the last \
-                 window of impulses; bodies of very different size or mass in contact)"
-            ))
-        } else if impulses >= crate::impulse::eti::MAX_INCREMENTS {
-            resolver(format!(
-                "the contact resolver applied {impulses} impulses in the step from t = {t:.6} s \
-                 without resolving the contacts (bodies of very different size or mass in \
-                 contact, or a divider too large)"
-            ))
+        } else if let Some(stop) = self.fluid_method.stop(&self.last_substeps, t) {
+            Some(stop)
         } else {
-            None
+            self.contact_resolver.stop(&self.last_impulses, t)
         }
     }
 
@@ -353,8 +337,8 @@ impl World {
                 layout: &s.layout,
                 masses: &s.masses,
                 h,
-                colour: matches!(self.solver, SolverChoice::Pgs(_)),
-                multilevel: matches!(&self.solver, SolverChoice::Pgs(p) if p.multilevel),
+                colour: self.solver.sweeps_rows(),
+                multilevel: self.solver.multilevel(),
             };
             self.fluid_method.build_rows(f, &ctx);
         }

@@ -186,7 +186,9 @@ impl Probe {
             }
             Probe::Resolver => {
                 let k = world.last_impulses;
-                out.extend([k.iterations as Real, k.stored, k.released, k.energy_change]);
+                let (stored, released) =
+                    world.contact_resolver.tracked_energy().unwrap_or_default();
+                out.extend([k.iterations as Real, stored, released, k.energy_change]);
                 return;
             }
             Probe::DensityError => {

@@ -172,6 +172,48 @@ fn momentum(
     }
 }
 
+/// One backtracking line search from the extrapolated point y: `x = Π(y − t D g)` with
+/// `t = 1 / lip`, doubling `lip` until the quadratic upper bound at y holds (or `lip` passes
+/// 1e30); leaves `gx = ∇f(x)` and returns the restart test `∇f(y)ᵀ(x − x_prev)`. `fixed` is
+/// `[v*, y, g = ∇f(y), r, D, x_prev]`, `fy` = f(y).
+fn backtrack<R: RowSet>(
+    rows: &R,
+    c: &Constants,
+    [vstar, y, g, r, dinv, x_prev]: [&[Real]; 6],
+    [x, u, gx]: [&mut [Real]; 3],
+    partials: &mut Vec<[Real; 4]>,
+    fy: Real,
+    lip: &mut Real,
+) -> Real {
+    let n = rows.len();
+    let mut t = 1.0 / *lip;
+    loop {
+        fill(x, |k| y[k] - t * dinv[k] * g[k]);
+        project_all(rows, x);
+        gradient(rows, c, vstar, x, u, gx);
+        // f(x), the linear and quadratic terms of the bound, and the restart test
+        // ∇f(y)ᵀ(x − x_prev), in one pass.
+        let [fx2, lin, sq, restart] = {
+            let (x, gx) = (&*x, &*gx);
+            sums4(n, partials, |k| {
+                let d = x[k] - y[k];
+                [
+                    x[k] * (gx[k] + r[k]),
+                    g[k] * d,
+                    d * d / dinv[k],
+                    g[k] * (x[k] - x_prev[k]),
+                ]
+            })
+        };
+        let fx = 0.5 * fx2;
+        if fx <= fy + lin + 0.5 * *lip * sq + 1e-14 * fy.abs().max(1e-300) || *lip > 1e30 {
+            return restart;
+        }
+        *lip *= 2.0;
+        t = 1.0 / *lip;
+    }
+}
+
 /// Runs APGD. `lambda`: warm start in, impulses out; `v`: `v*` in, `v⁺` out.
 pub fn solve<R: RowSet>(
     p: &ApgdParams,
@@ -218,7 +260,6 @@ pub fn solve<R: RowSet>(
     project_all(rows, x);
     // Initial Lipschitz estimate from two nearby points; gx = ∇f(x).
     let mut lip = initial_lipschitz(rows, &c, vstar, x, u, [gx, g, tmp]);
-    let mut t = 1.0 / lip;
     let mut theta: Real = 1.0;
     y.copy_from_slice(x);
     // The momentum of the last extrapolation `y = x + β (x − x_prev)`; 0 when y = x.
@@ -241,34 +282,15 @@ pub fn solve<R: RowSet>(
         copy(x_prev, x);
         copy(gx_prev, gx);
         // Backtracking: x = Π(y − t g) until the quadratic upper bound holds.
-        let restart_test = loop {
-            {
-                let (y, dinv, g) = (&*y, &*dinv, &*g);
-                fill(x, |k| y[k] - t * dinv[k] * g[k]);
-            }
-            project_all(rows, x);
-            gradient(rows, &c, vstar, x, u, gx);
-            // f(x), the linear and quadratic terms of the bound, and the restart test
-            // ∇f(y)ᵀ(x − x_prev), in one pass.
-            let [fx2, lin, sq, restart] = {
-                let (x, y, g, gx, r, dinv, x_prev) = (&*x, &*y, &*g, &*gx, &*r, &*dinv, &*x_prev);
-                sums4(n, partials, |k| {
-                    let d = x[k] - y[k];
-                    [
-                        x[k] * (gx[k] + r[k]),
-                        g[k] * d,
-                        d * d / dinv[k],
-                        g[k] * (x[k] - x_prev[k]),
-                    ]
-                })
-            };
-            let fx = 0.5 * fx2;
-            if fx <= fy + lin + 0.5 * lip * sq + 1e-14 * fy.abs().max(1e-300) || lip > 1e30 {
-                break restart;
-            }
-            lip *= 2.0;
-            t = 1.0 / lip;
-        };
+        let restart_test = backtrack(
+            rows,
+            &c,
+            [vstar, y, g, r, dinv, x_prev],
+            [x, u, gx],
+            partials,
+            fy,
+            &mut lip,
+        );
         // Residual at x (gx = ∇f(x) = w).
         let res = residual_scaled(rows.blocks(), scale, x, gx, true);
         if res < best_res {
@@ -281,7 +303,6 @@ pub fn solve<R: RowSet>(
         }
         (beta_y, theta) = momentum(theta, restart_test > 0.0, x, x_prev, y);
         lip *= 0.9;
-        t = 1.0 / lip;
     }
     lambda.copy_from_slice(best);
     v.copy_from_slice(vstar);

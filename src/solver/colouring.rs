@@ -92,48 +92,18 @@ impl Colouring {
         self.serial.clear();
         self.cuts.clear();
         let (lo, hi, placed) = self.coordinates(n, point, if planar { 1 } else { 2 });
-        let xs = &self.xs;
-        let at = |k: usize| Some(xs[k]).filter(|x| !x.is_nan());
         // Band width: twice the reach, with a margin for rounding.
         let width = 2.0 * reach * (1.0 + 1e-9);
         let pieces = (placed / ROWS_PER_PIECE).clamp(1, MAX_PIECES);
         if pieces > 1 {
-            // Cuts at the quantiles of the rows' coordinate, from a histogram of bins a quarter
-            // of the band wide; cuts closer than two bands to the last one (or to the ends) are
-            // dropped, so bands and pieces are at least a band wide.
-            let bin = width / 4.0;
-            let nbins = (((hi - lo) / bin).floor() as usize + 1).min(4 * n);
-            let bin = if nbins > 1 {
-                (hi - lo) / (nbins - 1) as Real
-            } else {
-                bin
-            };
-            self.count.clear();
-            self.count.resize(nbins + 1, 0);
-            for x in (0..n).filter_map(at) {
-                self.count[(((x - lo) / bin) as usize).min(nbins - 1) + 1] += 1;
-            }
-            let mut below = 0usize;
-            let mut next = 1;
-            for b in 0..nbins {
-                below += self.count[b + 1] as usize;
-                if next < pieces && below * pieces >= next * placed {
-                    let c = lo + (b + 1) as Real * bin;
-                    let last = self.cuts.last().copied().unwrap_or(lo - width);
-                    if c - last >= 2.0 * width && hi - c >= 1.5 * width {
-                        self.cuts.push(c);
-                    }
-                    while next < pieces && below * pieces >= next * placed {
-                        next += 1;
-                    }
-                }
-            }
+            self.place_cuts(n, (lo, hi), width, pieces, placed);
         }
         // Colour 0: the pieces between the bands (group = number of cuts below); colour 1: the
         // bands `[c − width/2, c + width/2)` around each cut.
         let m = self.cuts.len();
         let nkeys = 2 * m + 1;
-        let cuts = &self.cuts;
+        let (cuts, xs) = (&self.cuts, &self.xs);
+        let at = |k: usize| Some(xs[k]).filter(|x| !x.is_nan());
         let key_of = |k: usize| match at(k) {
             Some(x) => {
                 let j = cuts.partition_point(|&c| c + 0.5 * width <= x);
@@ -158,6 +128,56 @@ impl Colouring {
                 .with_min_len(PAR_ROWS)
                 .for_each(|(k, key)| *key = key_of(k));
         }
+        self.sort_by_key(n, nkeys, m);
+    }
+
+    /// Cuts at the quantiles of the rows' coordinate (`xs`; `placed` rows between `lo` and
+    /// `hi`), for `pieces` pieces, from a histogram of bins a quarter of the band `width` wide;
+    /// cuts closer than two bands to the last one (or to the ends) are dropped, so bands and
+    /// pieces are at least a band wide.
+    fn place_cuts(
+        &mut self,
+        n: usize,
+        (lo, hi): (Real, Real),
+        width: Real,
+        pieces: usize,
+        placed: usize,
+    ) {
+        let xs = &self.xs;
+        let at = |k: usize| Some(xs[k]).filter(|x| !x.is_nan());
+        let bin = width / 4.0;
+        let nbins = (((hi - lo) / bin).floor() as usize + 1).min(4 * n);
+        let bin = if nbins > 1 {
+            (hi - lo) / (nbins - 1) as Real
+        } else {
+            bin
+        };
+        self.count.clear();
+        self.count.resize(nbins + 1, 0);
+        for x in (0..n).filter_map(at) {
+            self.count[(((x - lo) / bin) as usize).min(nbins - 1) + 1] += 1;
+        }
+        let mut below = 0usize;
+        let mut next = 1;
+        for b in 0..nbins {
+            below += self.count[b + 1] as usize;
+            if next < pieces && below * pieces >= next * placed {
+                let c = lo + (b + 1) as Real * bin;
+                let last = self.cuts.last().copied().unwrap_or(lo - width);
+                if c - last >= 2.0 * width && hi - c >= 1.5 * width {
+                    self.cuts.push(c);
+                }
+                while next < pieces && below * pieces >= next * placed {
+                    next += 1;
+                }
+            }
+        }
+    }
+
+    /// Groups the rows by their key (`keys`; `u32::MAX`: serial): a counting sort over the
+    /// `nkeys` keys, stable (rows of one group stay in row order), each non-empty key a group;
+    /// colour 0 holds keys `0..=m`, colour 1 the rest.
+    fn sort_by_key(&mut self, n: usize, nkeys: usize, m: usize) {
         self.count.clear();
         self.count.resize(nkeys + 1, 0);
         for (k, &key) in self.keys.iter().enumerate() {
@@ -167,8 +187,6 @@ impl Colouring {
                 self.count[key as usize + 1] += 1;
             }
         }
-        // Counting sort by key (stable: rows of one group stay in row order); each non-empty
-        // key is a group.
         for c in 0..nkeys {
             self.count[c + 1] += self.count[c];
         }

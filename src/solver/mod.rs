@@ -211,6 +211,32 @@ impl SolverChoice {
         }
     }
 
+    /// Whether the solver sweeps rows one at a time (PGS), so that rows sharing no unknown are
+    /// best grouped by colour.
+    pub fn sweeps_rows(&self) -> bool {
+        matches!(self, SolverChoice::Pgs(_))
+    }
+
+    /// Whether the solve adds multilevel corrections ([`multilevel`]), so that the coloured
+    /// rows are also grouped into aggregates.
+    pub fn multilevel(&self) -> bool {
+        matches!(self, SolverChoice::Pgs(p) if p.multilevel)
+    }
+
+    /// What to do when most steps stopped at the iteration cap (for the run summary).
+    pub fn cap_advice(&self) -> String {
+        match self {
+            SolverChoice::Pgs(p) if p.max_iterations <= 50 => format!(
+                "PGS ran its fixed {} sweeps per step (a choice: the residual above is what they \
+                 leave); for a converged solve raise `solver.max_iterations` or use `Apgd()`",
+                p.max_iterations
+            ),
+            _ => "most steps stopped at the iteration cap: raise `solver.max_iterations`, or \
+                  loosen `solver.tolerance` if the residual above is small enough for the model"
+                .to_string(),
+        }
+    }
+
     /// Checks the chosen solver's parameters.
     pub fn validate(&self) -> Result<(), crate::params::ParamError> {
         match self {

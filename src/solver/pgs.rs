@@ -19,8 +19,10 @@
 
 use super::colouring::Sweep;
 use super::dense_block::{block_update, factor_blocks};
-use super::multilevel::Coarse;
-use super::{block_scales, residual_scaled, BlockKind, RowSet, SolveInfo, Workspace};
+use super::multilevel::{Coarse, Cycle};
+use super::{
+    block_scales, residual_scaled, BlockKind, Coloured, RowSet, SharedVec, SolveInfo, Workspace,
+};
 use crate::math::Real;
 use crate::params::{iteration_limit, positive, ParamError};
 use serde::{Deserialize, Serialize};
@@ -138,39 +140,14 @@ pub fn solve<R: RowSet>(
         };
         max_change = max_change.max(up.serial(first, forward, lambda, v));
         if let Some(c) = &col {
-            let family_serial = |lambda: &mut [Real], v: &mut [Real]| {
-                let mut m: Real = 0.0;
-                let mut one = |k: &u32| m = m.max(up.update(fam.start + *k as usize, lambda, v));
-                if forward {
-                    c.colouring.serial.iter().for_each(&mut one);
-                } else {
-                    c.colouring.serial.iter().rev().for_each(&mut one);
-                }
-                m
+            let family = Family {
+                c,
+                up: &up,
+                start: fam.start,
+                data: [dc, bc, ec, lo],
+                coarse: coarse.as_ref(),
             };
-            if !forward {
-                max_change = max_change.max(family_serial(lambda, v));
-            }
-            shared.load(v, c.colouring.dofs.clone());
-            let sweep = Sweep {
-                rows: c.rows,
-                order: &c.colouring.rows,
-                d: dc,
-                bias: bc,
-                eps: ec,
-                lo,
-                omega,
-                forward,
-                v: shared,
-            };
-            max_change = max_change.max(sweep.colours(c.colouring, lc));
-            shared.store(v);
-            if let Some(cs) = &coarse {
-                cs.correct(cycle, v, lc);
-            }
-            if forward {
-                max_change = max_change.max(family_serial(lambda, v));
-            }
+            max_change = max_change.max(family.sweep(forward, lambda, v, lc, shared, cycle));
         }
         max_change = max_change.max(up.serial(last, forward, lambda, v));
         if max_change < p.tolerance {
@@ -188,6 +165,71 @@ pub fn solve<R: RowSet>(
         iterations,
         residual: residual(rows, lambda, v, w, scale),
         converged,
+    }
+}
+
+/// The coloured family in one solve: its colouring, the block updater, its first block, its
+/// rows' data in colouring order (`[d, bias, compliance, lower bound]`) and the multilevel
+/// corrections, if any.
+struct Family<'a, 'c, R> {
+    c: &'a Coloured<'c>,
+    up: &'a Updater<'a, R>,
+    start: usize,
+    data: [&'a [Real]; 4],
+    coarse: Option<&'a Coarse<'c>>,
+}
+
+impl<R: RowSet> Family<'_, '_, R> {
+    /// The family's share of one symmetric sweep: its serial rows (before the colours
+    /// backward, after them forward), its colours in parallel on the shared velocities `shared`
+    /// (impulses `lc` in colouring order), then the multilevel correction. Returns the largest
+    /// change.
+    fn sweep(
+        &self,
+        forward: bool,
+        lambda: &mut [Real],
+        v: &mut [Real],
+        lc: &mut [Real],
+        shared: &mut SharedVec,
+        cycle: &mut Cycle,
+    ) -> Real {
+        let (c, up, [dc, bc, ec, lo]) = (self.c, self.up, self.data);
+        let fam_start = self.start;
+        let mut max_change: Real = 0.0;
+        let family_serial = |lambda: &mut [Real], v: &mut [Real]| {
+            let mut m: Real = 0.0;
+            let mut one = |k: &u32| m = m.max(up.update(fam_start + *k as usize, lambda, v));
+            if forward {
+                c.colouring.serial.iter().for_each(&mut one);
+            } else {
+                c.colouring.serial.iter().rev().for_each(&mut one);
+            }
+            m
+        };
+        if !forward {
+            max_change = max_change.max(family_serial(lambda, v));
+        }
+        shared.load(v, c.colouring.dofs.clone());
+        let sweep = Sweep {
+            rows: c.rows,
+            order: &c.colouring.rows,
+            d: dc,
+            bias: bc,
+            eps: ec,
+            lo,
+            omega: up.omega,
+            forward,
+            v: shared,
+        };
+        max_change = max_change.max(sweep.colours(c.colouring, lc));
+        shared.store(v);
+        if let Some(cs) = self.coarse {
+            cs.correct(cycle, v, lc);
+        }
+        if forward {
+            max_change = max_change.max(family_serial(lambda, v));
+        }
+        max_change
     }
 }
 

@@ -153,19 +153,8 @@ impl Chart {
             .map_err(e)?;
         let (mut colour, mut marker) = (0, 0);
         for item in &self.items {
-            let pts: Vec<(f64, f64)> = item
-                .points
-                .iter()
-                .copied()
-                .filter(|(x, y)| x.is_finite() && y.is_finite())
-                .collect();
-            let c = match item.style {
-                Style::Reference | Style::ReferencePoints => BLACK.to_rgba(),
-                _ => {
-                    colour += 1;
-                    Palette99::pick(colour - 1).to_rgba()
-                }
-            };
+            let pts = finite_points(&item.points);
+            let c = item_colour(item.style, &mut colour);
             let anno = match item.style {
                 Style::Line => chart
                     .draw_series(LineSeries::new(pts, c.stroke_width(2)))
@@ -243,6 +232,26 @@ fn span(v: impl Iterator<Item = f64>, log: bool, top: f64) -> std::ops::Range<f6
     }
     let pad = ((hi - lo) * 0.05).max(1e-9 * hi.abs().max(lo.abs()).max(1e-12));
     (lo - pad)..(hi + pad + (hi - lo) * top)
+}
+
+/// The points with both coordinates finite.
+fn finite_points(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
+    points
+        .iter()
+        .copied()
+        .filter(|(x, y)| x.is_finite() && y.is_finite())
+        .collect()
+}
+
+/// An item's colour: black for references, else the next of the palette (`used` so far).
+fn item_colour(style: Style, used: &mut usize) -> RGBAColor {
+    match style {
+        Style::Reference | Style::ReferencePoints => BLACK.to_rgba(),
+        _ => {
+            *used += 1;
+            Palette99::pick(*used - 1).to_rgba()
+        }
+    }
 }
 
 #[cfg(test)]

@@ -40,6 +40,7 @@ pub fn merge(
     study_file: Option<&Path>,
     dirs: &[PathBuf],
     out: &Path,
+    registry: &crate::registry::Registry,
 ) -> Result<(PathBuf, usize), String> {
     let mut origin: Option<PathBuf> = study_file.map(absolute);
     for d in dirs {
@@ -58,7 +59,7 @@ pub fn merge(
         }
     }
     let study_path = origin.ok_or("--merge needs at least one folder")?;
-    let study = super::load_study(&study_path).map_err(|e| e.to_string())?;
+    let study = super::load_study_with(&study_path, registry).map_err(|e| e.to_string())?;
     std::fs::create_dir_all(out.join("cases")).map_err(|e| e.to_string())?;
     let mut copied = 0;
     for c in &study.cases {

@@ -36,10 +36,12 @@ fn columns_by_probes(study: &Study) -> Vec<Vec<String>> {
         if seen.contains_key(&key) {
             continue;
         }
-        let Ok(model) = crate::model::load::parse_str(&study.model_path, &c.text) else {
+        let Ok(model) =
+            crate::model::load::parse_str_with(&study.model_path, &c.text, &study.registry)
+        else {
             continue;
         };
-        let Ok(world) = crate::model::build_world(&model) else {
+        let Ok(world) = crate::model::build_world_with(&model, &study.registry) else {
             continue;
         };
         let Ok(probes) = crate::model::resolve_probes(&model, &world) else {

@@ -257,9 +257,9 @@ fn simulate(
     if let Some(e) = &case.error {
         return Err(fail(format!("invalid: {e}")));
     }
-    let model = crate::model::load::parse_str(&study.model_path, &case.text)
+    let model = crate::model::load::parse_str_with(&study.model_path, &case.text, &study.registry)
         .map_err(|e| fail(format!("invalid: {e}")))?;
-    let mut world = crate::model::build_world(&model).map_err(|e| {
+    let mut world = crate::model::build_world_with(&model, &study.registry).map_err(|e| {
         fail(format!(
             "invalid: {}",
             e.locate(&study.model_path, &case.text)
@@ -298,7 +298,7 @@ fn simulate(
         max_residual: rep.max_residual,
         max_compression: rep.max_compression.0,
         mean_substeps: rep.mean_substeps,
-        pressure_iterations: rep.pressure_iterations,
+        pressure_iterations: rep.solve_iterations,
         impulses: rep.impulses.0,
         particles,
     };

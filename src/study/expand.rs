@@ -11,6 +11,7 @@ use super::schema::{AxisDef, Combine, StudyDef};
 use super::splice;
 use crate::model::error::{offset_of, ModelError};
 use crate::model::spans::Spans;
+use crate::registry::Registry;
 use ron::extensions::Extensions;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -80,6 +81,9 @@ pub struct Study {
     pub axes: Vec<Axis>,
     /// The cases, in order.
     pub cases: Vec<Case>,
+    /// The methods its models may name beyond the built-in ones ([`crate::registry`]); every
+    /// case is read and built with it.
+    pub registry: Registry,
 }
 
 /// A file named relative to the study file `study` (references' data, the base model).
@@ -108,6 +112,11 @@ fn err(study: &Path, source: &str, at: usize, field: &str, message: String) -> B
 
 /// Reads a study file and expands its cases (module docs).
 pub fn load_study(path: &Path) -> Result<Study, Box<ModelError>> {
+    load_study_with(path, &Registry::new())
+}
+
+/// [`load_study`] for a study whose models may name the methods of `registry`.
+pub fn load_study_with(path: &Path, registry: &Registry) -> Result<Study, Box<ModelError>> {
     let source = std::fs::read_to_string(path).map_err(|e| {
         Box::new(ModelError::whole(
             path,
@@ -148,24 +157,19 @@ pub fn load_study(path: &Path) -> Result<Study, Box<ModelError>> {
         .strip_prefix('\u{feff}')
         .unwrap_or(&model_text)
         .to_string();
-    crate::model::load::parse_str(&model_path, &model_text).map_err(|e| Box::new(*e))?;
+    crate::model::load::parse_str_with(&model_path, &model_text, registry)
+        .map_err(|e| Box::new(*e))?;
     let base_changes = changes(&spans, "set", &def.set);
-    let base = apply_checked(
-        path,
-        &source,
-        &model_path,
-        &model_text,
-        &base_changes,
-        "set",
-    )?;
+    let model = (model_path.as_path(), registry);
+    let base = apply_checked(path, &source, model, &model_text, &base_changes, "set")?;
     let axes = axes(path, &source, &spans, &def)?;
     for axis in &axes {
         for level in &axis.levels {
             let what = format!("level `{}` of axis `{}`", level.label, axis.name);
-            apply_checked(path, &source, &model_path, &base, &level.changes, &what)?;
+            apply_checked(path, &source, model, &base, &level.changes, &what)?;
         }
     }
-    let cases = cases(path, &source, &spans, &def, &axes, &model_path, &base)?;
+    let cases = cases(path, &source, &spans, &def, &axes, model, &base)?;
     Ok(Study {
         path: path.to_path_buf(),
         source,
@@ -173,6 +177,7 @@ pub fn load_study(path: &Path) -> Result<Study, Box<ModelError>> {
         model_path,
         axes,
         cases,
+        registry: registry.clone(),
     })
 }
 
@@ -291,7 +296,7 @@ fn axes(
 fn apply_checked(
     study: &Path,
     source: &str,
-    model_path: &Path,
+    (model_path, registry): (&Path, &Registry),
     text: &str,
     changes: &[Change],
     what: &str,
@@ -305,7 +310,7 @@ fn apply_checked(
             format!("{what}: {m}"),
         )
     })?;
-    if let Err(e) = crate::model::load::parse_str(model_path, &out) {
+    if let Err(e) = crate::model::load::parse_str_with(model_path, &out, registry) {
         let o = offset_of(&out, e.line, e.column);
         let hit = ranges
             .iter()
@@ -406,7 +411,7 @@ fn cases(
     spans: &Spans,
     def: &StudyDef,
     axes: &[Axis],
-    model_path: &Path,
+    (model_path, registry): (&Path, &Registry),
     base: &str,
 ) -> Result<Vec<Case>, Box<ModelError>> {
     let count = match def.combine {
@@ -461,7 +466,7 @@ fn cases(
             .collect();
         let (text, error) = match apply(base, &changes) {
             Ok((t, _)) => {
-                let e = crate::model::load::parse_str(model_path, &t)
+                let e = crate::model::load::parse_str_with(model_path, &t, registry)
                     .err()
                     .map(|e| {
                         format!(

@@ -99,6 +99,32 @@ pub struct CaseData<'a> {
     pub model: Option<&'a crate::model::Model>,
 }
 
+/// A `Deviation` metric: the earlier metric `metric` against the reference `r` at the model
+/// field `x` (relative: `(m · y_scale − y) / y`).
+fn deviation<'m>(
+    done: &[(String, Result<f64, String>)],
+    metric: &str,
+    r: Result<&Reference, String>,
+    x: Option<&str>,
+    model: impl Fn() -> Result<&'m crate::model::Model, String>,
+) -> Result<f64, String> {
+    let m = done
+        .iter()
+        .find(|(n, _)| n == metric)
+        .ok_or_else(|| format!("no earlier metric named `{metric}`"))?
+        .1
+        .clone()?;
+    let r = r?;
+    let xv = match x {
+        Some(x) => super::expand::field_number(model()?, x)? * r.x_scale,
+        None => 0.0,
+    };
+    let y = r
+        .eval(xv)
+        .ok_or_else(|| format!("reference `{}` is not a function", r.name))?;
+    Ok((m * r.y_scale - y) / y)
+}
+
 /// The metrics of one case, in order: a value or why there is none.
 pub fn compute(
     defs: &[MetricDef],
@@ -227,23 +253,7 @@ fn one(
             reference: r,
             x,
             ..
-        } => {
-            let m = done
-                .iter()
-                .find(|(n, _)| n == metric)
-                .ok_or_else(|| format!("no earlier metric named `{metric}`"))?
-                .1
-                .clone()?;
-            let r = reference(r)?;
-            let xv = match x {
-                Some(x) => super::expand::field_number(model()?, x)? * r.x_scale,
-                None => 0.0,
-            };
-            let y = r
-                .eval(xv)
-                .ok_or_else(|| format!("reference `{}` is not a function", r.name))?;
-            Ok((m * r.y_scale - y) / y)
-        }
+        } => deviation(done, metric, reference(r), x.as_deref(), model),
         MetricDef::Period {
             column, from, to, ..
         } => periodic(case, column, (*from, *to), false),

@@ -24,7 +24,7 @@ pub mod result;
 pub mod schema;
 pub mod splice;
 
-pub use expand::{is_study, load_study, Study};
+pub use expand::{is_study, load_study, load_study_with, Study};
 
 use crate::model::error::ModelError;
 use crate::model::spans::Spans;

@@ -51,7 +51,9 @@ pub fn collect(study: &Study, out: &Path, refs: &[Reference]) -> Vec<Row> {
             let series = result
                 .as_ref()
                 .and_then(|_| read_series(&dir.join("probes.csv")));
-            let model = crate::model::load::parse_str(&study.model_path, &c.text).ok();
+            let model =
+                crate::model::load::parse_str_with(&study.model_path, &c.text, &study.registry)
+                    .ok();
             let metrics = match &result {
                 Some(r) => metrics::compute(
                     &defs,

@@ -3,6 +3,7 @@
 //! parallel blocks of rows.
 
 use super::{target_gap, DensityRows, ROW_BLOCK};
+use crate::fluid::grid::Neighbours;
 use crate::fluid::kernel::volume_gradient;
 use crate::fluid::{Fluid, PARALLEL_MIN_ROWS};
 use crate::math::{Real, Vec3};
@@ -77,44 +78,15 @@ impl DensityRows {
                 beta / h * target_gap(unilateral, gap),
             )
         };
-        let blocks = {
-            let (mut coef, mut sc, mut dg, mut er, mut bs, mut fbc) = (
-                &mut self.coef[..],
-                &mut self.self_coef[..],
-                &mut self.diag[..],
-                &mut density_error[..],
-                &mut self.bias[..],
-                &mut self.fb_coef[..],
-            );
-            let mut first = 0;
-            std::iter::from_fn(move || {
-                if first >= n {
-                    return None;
-                }
-                let last = (first + ROW_BLOCK).min(n);
-                let len = if store {
-                    (ff.start[last] - ff.start[first]) as usize
-                } else {
-                    0
-                };
-                let (c, rest) = std::mem::take(&mut coef).split_at_mut(len);
-                coef = rest;
-                let (a, rest) = std::mem::take(&mut sc).split_at_mut(last - first);
-                sc = rest;
-                let (d, rest) = std::mem::take(&mut dg).split_at_mut(last - first);
-                dg = rest;
-                let (e, rest) = std::mem::take(&mut er).split_at_mut(last - first);
-                er = rest;
-                let (bb, rest) = std::mem::take(&mut bs).split_at_mut(last - first);
-                bs = rest;
-                let len = (fb.start[last] - fb.start[first]) as usize;
-                let (cb, rest) = std::mem::take(&mut fbc).split_at_mut(len);
-                fbc = rest;
-                let block = (first, c, a, d, e, bb, cb);
-                first = last;
-                Some(block)
-            })
-        };
+        let outs = (
+            &mut self.coef[..],
+            &mut self.self_coef[..],
+            &mut self.diag[..],
+            &mut density_error[..],
+            &mut self.bias[..],
+            &mut self.fb_coef[..],
+        );
+        let blocks = row_blocks(outs, (ff, fb), n, store);
         let work = |(first, c, a, d, e, bb, cb): RowBlock| {
             let (base, bbase) = (ff.start[first] as usize, fb.start[first] as usize);
             for r in 0..a.len() {
@@ -141,4 +113,53 @@ impl DensityRows {
             blocks.par_bridge().for_each(work);
         }
     }
+}
+
+/// The outputs of the fluid rows: `c_ij`, `s_i`, diagonal, density error, bias, `c_bi`.
+type RowOutputs<'a> = (
+    &'a mut [Vec3],
+    &'a mut [Vec3],
+    &'a mut [Real],
+    &'a mut [Real],
+    &'a mut [Real],
+    &'a mut [Vec3],
+);
+
+/// The `n` fluid rows in blocks of [`ROW_BLOCK`], each with its own slices of the outputs (so
+/// the result does not depend on which thread takes a block; nothing is allocated); `c_ij`
+/// only when the rows keep it (`store`).
+fn row_blocks<'a>(
+    (mut coef, mut sc, mut dg, mut er, mut bs, mut fbc): RowOutputs<'a>,
+    (ff, fb): (&'a Neighbours, &'a Neighbours),
+    n: usize,
+    store: bool,
+) -> impl Iterator<Item = RowBlock<'a>> + Send + 'a {
+    let mut first = 0;
+    std::iter::from_fn(move || {
+        if first >= n {
+            return None;
+        }
+        let last = (first + ROW_BLOCK).min(n);
+        let len = if store {
+            (ff.start[last] - ff.start[first]) as usize
+        } else {
+            0
+        };
+        let (c, rest) = std::mem::take(&mut coef).split_at_mut(len);
+        coef = rest;
+        let (a, rest) = std::mem::take(&mut sc).split_at_mut(last - first);
+        sc = rest;
+        let (d, rest) = std::mem::take(&mut dg).split_at_mut(last - first);
+        dg = rest;
+        let (e, rest) = std::mem::take(&mut er).split_at_mut(last - first);
+        er = rest;
+        let (bb, rest) = std::mem::take(&mut bs).split_at_mut(last - first);
+        bs = rest;
+        let len = (fb.start[last] - fb.start[first]) as usize;
+        let (cb, rest) = std::mem::take(&mut fbc).split_at_mut(len);
+        fbc = rest;
+        let block = (first, c, a, d, e, bb, cb);
+        first = last;
+        Some(block)
+    })
 }

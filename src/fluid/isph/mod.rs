@@ -120,6 +120,7 @@ pub mod added_mass;
 mod gradient;
 mod pockets;
 pub mod ppe;
+mod report;
 use super::Fluid;
 use crate::body::RigidBody;
 use crate::interrupt::overdue;
@@ -322,7 +323,7 @@ impl Fluid {
             info.substeps += 1;
             t += sub;
             if ppe::failed(info.residual) {
-                break; // The run stops at this step (`SubStepInfo::failed_solve`).
+                break; // The run stops at this step (`FluidMethod::stop`).
             }
         }
         info
@@ -514,10 +515,9 @@ impl super::method::FluidMethod for Isph {
         let info = fluid.advance_isph(&self.params, bodies, gravity, dt, &mut self.scratch);
         super::method::SubStepInfo {
             substeps: info.substeps,
-            pressure_residual: info.residual,
-            pressure_iterations: info.iterations,
+            solve_residual: info.residual,
+            solve_iterations: info.iterations,
             cut: info.cut,
-            failed_solve: ppe::failed(info.residual),
         }
     }
 
@@ -534,8 +534,17 @@ impl super::method::FluidMethod for Isph {
         }
     }
 
-    fn has_pressure_solve(&self) -> bool {
-        true
+    fn inner_solve(&self) -> Option<super::method::InnerSolve> {
+        Some(super::method::InnerSolve {
+            name: "pressure solve",
+            iterations: "CG iterations",
+        })
+    }
+
+    /// A pressure solve that ended far from its tolerance ([`ppe::failed`]) stops the run
+    /// (exit 3): its pressures are no solution.
+    fn stop(&self, info: &super::method::SubStepInfo, t: Real) -> Option<crate::interrupt::Abort> {
+        report::solve_failure(info, t)
     }
 
     fn save_state(&self) -> Vec<u8> {

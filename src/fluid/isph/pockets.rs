@@ -1,8 +1,11 @@
 //! Pockets of the pressure Poisson equation: groups of unknowns that no particle of known
 //! pressure holds down (equations in the parent module).
 
-use super::ppe::DIRICHLET;
 use crate::fluid::grid::Neighbours;
+
+/// Not an unknown of the pressure Poisson equation (a free-surface particle, holding the
+/// surface pressure): the PPE's numbering marks such a particle with this index.
+pub(super) const DIRICHLET: u32 = u32::MAX;
 
 /// The pocket label of an unknown connected, through unknowns, to a free-surface particle.
 pub(super) const ANCHORED: u32 = u32::MAX;

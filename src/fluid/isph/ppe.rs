@@ -8,16 +8,13 @@ mod position;
 
 pub use divergence::Divergence;
 
-use super::pockets::{label_pockets, ANCHORED};
+use super::pockets::{label_pockets, ANCHORED, DIRICHLET};
 use super::{IsphParams, PpeSolver};
 use crate::fluid::Fluid;
 use crate::math::{Real, Vec3};
 use faer::linalg::solvers::Solve;
 use faer::sparse::{SparseColMat, Triplet};
 use faer::Side;
-
-/// Not an unknown (a free-surface particle, holding `Ppe::surface_pressure`).
-pub(super) const DIRICHLET: u32 = u32::MAX;
 
 /// The PPE's buffers, reused from sub-step to sub-step.
 #[derive(Default)]

@@ -11,6 +11,7 @@
 
 mod bodies;
 mod fluid;
+pub mod probes;
 
 pub use fluid::{MAX_PARTICLES, MAX_VISITS};
 
@@ -20,6 +21,7 @@ use crate::body::Dofs;
 use crate::geometry::Geometry;
 use crate::math::Vec3;
 use crate::pipeline::World;
+use crate::registry::Registry;
 use crate::Real;
 
 /// Where an error found while building lies: a body (index in the expanded model), a joint,
@@ -30,6 +32,8 @@ pub(super) enum BuildError {
     Fluid(String),
     /// The fluid regions hold too many particles at this spacing.
     Spacing(String),
+    /// The contact resolver cannot be built.
+    Contact(String),
 }
 
 impl From<String> for BuildError {
@@ -38,12 +42,18 @@ impl From<String> for BuildError {
     }
 }
 
-/// Validates the model ([`super::validate::validate`]) and builds the world; the error names
-/// the field by its path (`bodies[3]`, `fluid`, `time.dt`, ...).
+/// Validates the model ([`super::validate::validate`]) and builds the world with the built-in
+/// methods; the error names the field by its path (`bodies[3]`, `fluid`, `time.dt`, ...).
 pub fn build_world(m: &Model) -> Result<World, Box<FieldError>> {
-    super::validate::validate(m)?;
-    let origin = super::arrays::origins(m);
-    let expanded = super::beams::expanded(super::arrays::expanded(m));
+    build_world_with(m, &Registry::new())
+}
+
+/// [`build_world`] for a model that may name methods of `registry`
+/// ([`crate::registry`]): each is built from its parameters, once.
+pub fn build_world_with(m: &Model, registry: &Registry) -> Result<World, Box<FieldError>> {
+    super::validate::validate_with(m, registry)?;
+    let origin = super::expand::arrays::origins(m);
+    let expanded = super::expand::beams::expanded(super::expand::arrays::expanded(m));
     // Bodies and joints past the model's own come from its beams, in the beams' order.
     let beam = |name: &str, msg: String| {
         let k = m.beams.iter().position(|b| {
@@ -52,7 +62,7 @@ pub fn build_world(m: &Model) -> Result<World, Box<FieldError>> {
         });
         FieldError::named(format!("beams[{}].name", k.unwrap_or(0)), "beams", msg)
     };
-    build(&expanded).map_err(|e| match e {
+    build(&expanded, registry).map_err(|e| match e {
         // At the body's (joint's) name, or the `fluid` key: what the message is about.
         BuildError::Body(i, msg) if i >= origin.len() => beam(&expanded.bodies[i].name, msg),
         BuildError::Body(i, msg) => {
@@ -62,11 +72,12 @@ pub fn build_world(m: &Model) -> Result<World, Box<FieldError>> {
         BuildError::Joint(i, msg) => FieldError::named(format!("joints[{i}].name"), "joints", msg),
         BuildError::Fluid(msg) => FieldError::new("fluid", msg).at_key(),
         BuildError::Spacing(msg) => FieldError::named("fluid.spacing", "fluid", msg),
+        BuildError::Contact(msg) => FieldError::new("contact.resolver", msg),
     })
 }
 
 /// Builds the world from a validated model whose arrays are expanded.
-fn build(m: &Model) -> Result<World, BuildError> {
+fn build(m: &Model, registry: &Registry) -> Result<World, BuildError> {
     let dofs = match m.scene.dimension {
         Dimension::Two => Dofs::Planar,
         Dimension::Three => Dofs::Spatial,
@@ -101,9 +112,14 @@ fn build(m: &Model) -> Result<World, BuildError> {
         None => None,
     };
     let fluid_method = match (&m.fluid, &fluid) {
-        (Some(def), Some(f)) => def.method.build(f, &flat(m.scene.gravity.vec()))?,
+        (Some(def), Some(f)) => {
+            registry.build_fluid_method(&def.method, f, &flat(m.scene.gravity.vec()))?
+        }
         _ => Box::new(crate::fluid::constraint::Constraint::default()),
     };
+    let contact_resolver = registry
+        .build_contact_resolver(&m.contact.resolver, m.contact.restitution_threshold)
+        .map_err(BuildError::Contact)?;
     let scene = fluid.as_ref().map(|f| scene_box(f, &built));
     Ok(World {
         dofs,
@@ -117,13 +133,13 @@ fn build(m: &Model) -> Result<World, BuildError> {
         geometry,
         joints,
         solver: m.solver_choice(),
-        contact: m.contact,
+        contact: m.contact.clone(),
         fluid_method,
         last_substeps: Default::default(),
         last_impulses: Default::default(),
         abort: None,
         active_wait: false,
-        contact_resolver: m.contact.resolver.build(m.contact.restitution_threshold),
+        contact_resolver,
         timings: Default::default(),
         scratch: Default::default(),
         last_solve: Default::default(),

@@ -5,7 +5,7 @@
 //! limits, a Poisson's ratio in [0, 0.5], and room for one collision group per beam.
 
 use super::{at, item, magnitude, value, Checked, FieldError, MAX_LENGTH, MAX_SPEED};
-use crate::model::beams::{BeamDef, Support, MAX_ELEMENTS};
+use crate::model::beam_defs::{BeamDef, Support, MAX_ELEMENTS};
 use crate::model::schema::{Dimension, Model};
 use std::collections::HashSet;
 
@@ -134,7 +134,7 @@ fn shape(here: &str, b: &BeamDef, planar: bool) -> Checked {
         );
     }
     // Sizes so small that an element's volume or a hinge's stiffness is not a normal number.
-    let f = crate::model::beams::BeamFrame::of(b, planar, 1.0);
+    let f = crate::model::beam_defs::BeamFrame::of(b, planar, 1.0);
     let volume = f.ds * b.thickness.0 * b.width.map_or(1.0, |w| w.0);
     let k = f.ei / f.ds;
     if !(volume.is_normal() && k.is_normal()) {

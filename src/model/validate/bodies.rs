@@ -4,7 +4,7 @@
 
 use super::{at, item, magnitude, value, Checked, FieldError, MAX_LENGTH, MAX_SPEED};
 use crate::math::Real;
-use crate::model::arrays::{self, ArrayDef, MAX_COPIES};
+use crate::model::array_defs::{ArrayDef, MAX_COPIES};
 use crate::model::schema::{BodyDef, BodyKind, Dimension, Model, ShapeDef};
 use crate::model::shapes::build_shape;
 use std::collections::HashSet;
@@ -64,7 +64,7 @@ pub(super) fn validate(
         .filter(|(_, b)| b.array.is_some())
     {
         names.remove(&b.name);
-        for n in arrays::copy_names(b, planar) {
+        for n in b.copy_names(planar) {
             if !names.insert(n.clone()) {
                 return Err(FieldError::new(
                     at(&item("bodies", i), "array"),
@@ -223,7 +223,7 @@ fn array(here: &str, b: &BodyDef, planar: bool) -> Checked {
             "the lattice reaches {reach:e} m from the origin; bodies must stay within {MAX_LENGTH:e} m"
         ));
     }
-    if arrays::copy_names(b, planar).is_empty() {
+    if b.copy_names(planar).is_empty() {
         return fail("`radius` leaves no lattice point; make it at least half a spacing".into());
     }
     Ok(())

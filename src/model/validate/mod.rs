@@ -6,7 +6,7 @@
 //!
 //! One file per section, in the order the checks run: `scene.rs` (time, gravity, solver, guard,
 //! contact, output), `materials.rs`, `bodies.rs` (with `motion.rs`, arrays and shapes,
-//! collision groups), `beams.rs`, `joints.rs`, `periodic.rs`, `fluid.rs` (with its method), `probes.rs`.
+//! collision groups), `beams.rs`, `joints.rs`, `periodic.rs`, `fluid.rs` (with its method), `named.rs` (methods of a registry), `probes.rs`.
 //! The value types
 //! of the schema ([`super::values`]) check their rule while a file is parsed; the sections
 //! check the same rules again (`check()`), for models built in code.
@@ -20,6 +20,7 @@ mod fluid;
 mod joints;
 mod materials;
 mod motion;
+mod named;
 mod periodic;
 mod probes;
 mod scene;
@@ -27,6 +28,7 @@ mod scene;
 pub use super::error::FieldError;
 use super::schema::Model;
 use crate::math::Vec3;
+use crate::registry::Registry;
 
 /// The largest distance of a body from the origin (m), and the largest size of a shape.
 pub const MAX_LENGTH: f64 = super::shapes::MAX_LENGTH;
@@ -42,8 +44,14 @@ pub const MAX_STEPS: f64 = 1e9;
 /// What validation returns: the first error found, by field path.
 pub type Checked = Result<(), Box<FieldError>>;
 
-/// Checks the whole model (module docs).
+/// Checks the whole model (module docs) with the built-in methods only.
 pub fn validate(m: &Model) -> Checked {
+    validate_with(m, &Registry::new())
+}
+
+/// Checks the whole model (module docs); the methods it names beyond the built-in ones must
+/// be in `registry` ([`crate::registry`]).
+pub fn validate_with(m: &Model, registry: &Registry) -> Checked {
     scene::validate(m)?;
     let materials = materials::validate(m)?;
     let mut names = bodies::validate(m, &materials)?;
@@ -51,6 +59,7 @@ pub fn validate(m: &Model) -> Checked {
     let joints = joints::validate(m, &names)?;
     periodic::validate(m)?;
     fluid::validate(m)?;
+    named::validate(m, registry)?;
     probes::validate(m, &names, &joints, &beams)?;
     Ok(())
 }

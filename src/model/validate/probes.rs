@@ -3,7 +3,7 @@
 //! within the model's size limit.
 
 use super::{item, magnitude, Checked, FieldError, MAX_LENGTH};
-use crate::model::probes::ProbeDef;
+use crate::model::probe_defs::ProbeDef;
 use crate::model::schema::{Dimension, Model};
 use std::collections::HashSet;
 
