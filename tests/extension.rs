@@ -16,6 +16,7 @@ use vcsim::math::{Real, Vec3};
 use vcsim::params::ParamError;
 use vcsim::registry::{MethodParams, Registry};
 
+// ANCHOR: method
 /// The parameters of [`Rotating`], as a model writes them: `Rotating(omega: 6.28, centre:
 /// (0.75, 0.75), spin_up: 0.05)`.
 #[derive(Debug, Clone, Copy, Deserialize)]
@@ -103,7 +104,9 @@ impl FluidMethod for Rotating {
         Ok(())
     }
 }
+// ANCHOR_END: method
 
+// ANCHOR: resolver
 /// The parameters of [`Plastic`]: `Plastic(max_impulses: 1000)`.
 #[derive(Debug, Clone, Copy, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -156,7 +159,9 @@ impl ContactResolver for Plastic {
         info
     }
 }
+// ANCHOR_END: resolver
 
+// ANCHOR: registry
 /// The registry with both methods: what a program of the user's own sets up once.
 fn registry() -> Registry {
     let mut r = Registry::new();
@@ -170,7 +175,9 @@ fn registry() -> Registry {
     .unwrap();
     r
 }
+// ANCHOR_END: registry
 
+// ANCHOR: model
 const MODEL: &str = r#"Model(
     scene: (dimension: Two, gravity: (0, -9.81)),
     time: (dt: 0.002, end: 1.0),
@@ -188,6 +195,7 @@ const MODEL: &str = r#"Model(
     output: (every: 0.02, plot: false),
     probes: [Position("ball"), Velocity("ball"), FluidEnergy],
 )"#;
+// ANCHOR_END: model
 
 fn load(text: &str) -> Result<vcsim::Model, Box<vcsim::ModelError>> {
     vcsim::model::parse_str_with(Path::new("extension.ron"), text, &registry())

@@ -40,7 +40,9 @@ use super::{BodyEntries, BodyMass, RowFamily, VelocityLayout};
 use crate::fluid::grid::Neighbours;
 use crate::fluid::{DensityMethod, Fluid, PARALLEL_MIN_ROWS};
 use crate::math::{Real, Vec3};
-use crate::solver::{Block, BlockKind, Coloured, Colouring, RowSet, SharedVec};
+use crate::solver::{
+    Block, BlockKind, Coloured, ColouredRows, Colouring, PointColumns, RowSet, SharedVec,
+};
 use rayon::prelude::*;
 
 mod fluid_rows;
@@ -406,42 +408,6 @@ impl RowSet for DensityRows {
             rows: self,
         })
     }
-    /// Coloured rows touch no body (those rows are serial), so only the particle part.
-    #[inline]
-    fn jv_shared(&self, k: usize, v: &SharedVec) -> Real {
-        self.gather(k, |p| self.vel_shared(v, p))
-    }
-    #[inline]
-    fn apply_shared(&self, k: usize, dl: Real, v: &SharedVec) {
-        self.scatter(k, dl, |i, x| v.add(i, x));
-    }
-    fn update_shared(&self, k: usize, v: &SharedVec, update: &mut dyn FnMut(Real) -> Real) {
-        if k >= self.nf || !self.former.active() {
-            return crate::solver::update_shared_by_parts(self, k, v, update);
-        }
-        let vel = |p| self.vel_shared(v, p);
-        self.former.update_row(
-            k,
-            self.ff.of(k),
-            self.self_coef[k],
-            vel,
-            update,
-            |p, dl, c| self.scatter_point(p, dl, c, &mut |i, x| v.add(i, x)),
-        );
-    }
-    fn point_blocks(&self) -> Option<(usize, Vec3)> {
-        Some((self.nf, self.minv))
-    }
-    fn column(&self, p: usize, f: &mut dyn FnMut(usize, Vec3)) {
-        f(p, self.self_coef[p]);
-        self.fluid_entries(p, |j, c| f(j, -c));
-        for e in self.fb_start[p] as usize..self.fb_start[p + 1] as usize {
-            let r = self.fb_row[e];
-            if r != u32::MAX {
-                f(self.nf + r as usize, self.fb_coef[e]);
-            }
-        }
-    }
     fn mul_j(&self, v: &[Real], out: &mut [Real]) {
         if out.len() < PARALLEL_MIN_ROWS {
             out.iter_mut()
@@ -480,5 +446,50 @@ impl RowSet for DensityRows {
         }
         // Bodies receive from many rows: a serial sum in row order (thread-count independent).
         self.bodies.add_minv_jt(self.diag.len(), lambda, v);
+    }
+}
+
+impl ColouredRows for DensityRows {
+    /// Coloured rows touch no body (those rows are serial), so only the particle part.
+    #[inline]
+    fn jv_shared(&self, k: usize, v: &SharedVec) -> Real {
+        self.gather(k, |p| self.vel_shared(v, p))
+    }
+    #[inline]
+    fn apply_shared(&self, k: usize, dl: Real, v: &SharedVec) {
+        self.scatter(k, dl, |i, x| v.add(i, x));
+    }
+    fn update_shared(&self, k: usize, v: &SharedVec, update: &mut dyn FnMut(Real) -> Real) {
+        if k >= self.nf || !self.former.active() {
+            return crate::solver::update_shared_by_parts(self, k, v, update);
+        }
+        let vel = |p| self.vel_shared(v, p);
+        self.former.update_row(
+            k,
+            self.ff.of(k),
+            self.self_coef[k],
+            vel,
+            update,
+            |p, dl, c| self.scatter_point(p, dl, c, &mut |i, x| v.add(i, x)),
+        );
+    }
+    fn point_columns(&self) -> Option<&dyn PointColumns> {
+        Some(self)
+    }
+}
+
+impl PointColumns for DensityRows {
+    fn point_blocks(&self) -> (usize, Vec3) {
+        (self.nf, self.minv)
+    }
+    fn column(&self, p: usize, f: &mut dyn FnMut(usize, Vec3)) {
+        f(p, self.self_coef[p]);
+        self.fluid_entries(p, |j, c| f(j, -c));
+        for e in self.fb_start[p] as usize..self.fb_start[p + 1] as usize {
+            let r = self.fb_row[e];
+            if r != u32::MAX {
+                f(self.nf + r as usize, self.fb_coef[e]);
+            }
+        }
     }
 }

@@ -28,7 +28,7 @@
 //! stores (plain moves on x86-64 and ARM), so concurrent groups need no locks and no `unsafe`;
 //! the colouring guarantees that no two running groups touch one entry.
 
-use super::RowSet;
+use super::ColouredRows;
 use crate::math::{Real, Vec3};
 use rayon::prelude::*;
 use std::ops::Range;
@@ -338,7 +338,7 @@ const PARALLEL_MIN_COLOUR_ROWS: u32 = 2048;
 /// The coloured rows' part of one sweep: their data in colouring order (position `p` is row
 /// `order[p]` of `rows`).
 pub(crate) struct Sweep<'a> {
-    pub(crate) rows: &'a dyn RowSet,
+    pub(crate) rows: &'a dyn ColouredRows,
     pub(crate) order: &'a [u32],
     pub(crate) d: &'a [Real],
     pub(crate) bias: &'a [Real],

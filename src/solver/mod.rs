@@ -118,21 +118,23 @@ pub trait RowSet: Sync {
             }
         }
     }
-    /// Rows a Gauss–Seidel sweep may update in parallel ([`colouring`]), if the set offers them.
-    /// Those rows must be single-row blocks (unilateral or bilateral) and implement
-    /// [`RowSet::jv_shared`] and [`RowSet::apply_shared`]. At most one family of a stack is
-    /// coloured.
+    /// Rows a Gauss–Seidel sweep may update in parallel ([`colouring`]), if the set offers them:
+    /// single-row blocks (unilateral or bilateral) of a family that implements
+    /// [`ColouredRows`]. At most one family of a stack is coloured.
     fn coloured(&self) -> Option<Coloured<'_>> {
         None
     }
-    /// `J_k v` on a shared vector, for the rows of [`RowSet::coloured`].
-    fn jv_shared(&self, _k: usize, _v: &SharedVec) -> Real {
-        unreachable!("only the rows of a colouring are read from a shared vector")
-    }
-    /// `v += M⁻¹ J_kᵀ dλ` on a shared vector, for the rows of [`RowSet::coloured`].
-    fn apply_shared(&self, _k: usize, _dlambda: Real, _v: &SharedVec) {
-        unreachable!("only the rows of a colouring update a shared vector")
-    }
+}
+
+/// What a parallel Gauss–Seidel sweep (PGS over a [`Colouring`]) asks of the coloured rows
+/// beyond [`RowSet`]: their products on a velocity vector the workers share, and, for the
+/// multilevel corrections, their columns by point ([`PointColumns`]). Only PGS uses it; a
+/// family that offers no colouring implements none of it.
+pub trait ColouredRows: RowSet {
+    /// `J_k v` on a shared vector.
+    fn jv_shared(&self, k: usize, v: &SharedVec) -> Real;
+    /// `v += M⁻¹ J_kᵀ dλ` on a shared vector.
+    fn apply_shared(&self, k: usize, dlambda: Real, v: &SharedVec);
     /// One Gauss–Seidel update of coloured row `k` on a shared vector: `update` receives
     /// `J_k v` and returns the impulse change dλ, which is applied (`v += M⁻¹ J_kᵀ dλ`) unless
     /// zero. Rows that form their coefficients on the fly override it to form them once.
@@ -140,17 +142,20 @@ pub trait RowSet: Sync {
     fn update_shared(&self, k: usize, v: &SharedVec, update: &mut dyn FnMut(Real) -> Real) {
         update_shared_by_parts(self, k, v, update);
     }
-    /// The number of point blocks (3 degrees of freedom each, starting at the family's first
-    /// particle DOF) the coloured rows act on, and their inverse mass per axis (1/kg), for
-    /// the multilevel operators ([`multilevel`]); `None` if the set does not offer columns.
-    fn point_blocks(&self) -> Option<(usize, crate::math::Vec3)> {
+    /// The rows' columns by point block, if the family offers them (for [`multilevel`]).
+    fn point_columns(&self) -> Option<&dyn PointColumns> {
         None
     }
-    /// Calls `f(k, J_k[p])` for every row k (the set's numbering) whose Jacobian has a
-    /// non-zero block on point p, for sets with [`RowSet::point_blocks`].
-    fn column(&self, _p: usize, _f: &mut dyn FnMut(usize, crate::math::Vec3)) {
-        unreachable!("only sets with point blocks have columns")
-    }
+}
+
+/// The columns of a family's rows by point block (3 degrees of freedom each, starting at the
+/// family's first particle DOF), for the multilevel operators ([`multilevel`]).
+pub trait PointColumns {
+    /// The number of point blocks and their inverse mass per axis (1/kg).
+    fn point_blocks(&self) -> (usize, crate::math::Vec3);
+    /// Calls `f(k, J_k[p])` for every row k (the family's numbering) whose Jacobian has a
+    /// non-zero block on point p.
+    fn column(&self, p: usize, f: &mut dyn FnMut(usize, crate::math::Vec3));
 }
 
 /// The coloured rows of a set: one family's [`Colouring`] placed in the set's numbering.
@@ -163,7 +168,7 @@ pub struct Coloured<'a> {
     /// The family's colouring (family row numbers).
     pub colouring: &'a Colouring,
     /// The family (family row numbers), for the shared products.
-    pub rows: &'a dyn RowSet,
+    pub rows: &'a dyn ColouredRows,
 }
 
 /// Which solver to use, selected by name in RON: `Pgs((..))` or `Apgd((..))`.
@@ -404,10 +409,10 @@ pub fn residual_scaled(
     })
 }
 
-/// [`RowSet::update_shared`] from the row's two products: `J_k v`, then `v += M⁻¹ J_kᵀ dλ`
+/// [`ColouredRows::update_shared`] from the row's two products: `J_k v`, then `v += M⁻¹ J_kᵀ dλ`
 /// unless dλ is zero (the default, and what rows that form their coefficients fall back to).
 #[inline]
-pub fn update_shared_by_parts<R: RowSet + ?Sized>(
+pub fn update_shared_by_parts<R: ColouredRows + ?Sized>(
     rows: &R,
     k: usize,
     v: &SharedVec,

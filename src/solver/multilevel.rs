@@ -30,7 +30,7 @@
 //! prolong), and one `M⁻¹ Jᵀ Δλ`: about one sweep's worth of products, whatever the number of
 //! levels.
 
-use super::RowSet;
+use super::ColouredRows;
 use crate::math::{Real, Vec3};
 
 /// Stencil half-width in cells: rows of cells further apart share no point.
@@ -254,7 +254,7 @@ pub struct Cycle {
 /// What the corrections read: the coloured family and its rows' data in colouring order
 /// (position `p` is row `order[p]`).
 pub(crate) struct Coarse<'a> {
-    pub(crate) rows: &'a dyn RowSet,
+    pub(crate) rows: &'a dyn ColouredRows,
     pub(crate) h: &'a Hierarchy,
     pub(crate) order: &'a [u32],
     pub(crate) bias: &'a [Real],
@@ -295,14 +295,15 @@ impl<'a> Coarse<'a> {
             op.clear();
             op.resize(level.coords.len() * st, 0.0);
         }
-        let Some((points, minv)) = self.rows.point_blocks() else {
+        let Some(columns) = self.rows.point_columns() else {
             return;
         };
+        let (points, minv) = columns.point_blocks();
         let (cell_of_row, l0, local) = (&h.cell_of_row, &h.levels[0], &mut cy.local);
         let op = &mut cy.op[0];
         for p in 0..points {
             local.clear();
-            self.rows.column(p, &mut |k, j| {
+            columns.column(p, &mut |k, j| {
                 let c = cell_of_row[k];
                 if c == u32::MAX {
                     return;

@@ -465,6 +465,9 @@ mod tests {
                 rows: self,
             })
         }
+    }
+
+    impl crate::solver::ColouredRows for Chain {
         fn jv_shared(&self, k: usize, v: &SharedVec) -> Real {
             self.entries(k).map(|(j, c)| c * v.get(j)).sum()
         }

@@ -147,8 +147,12 @@ fn method(f: &FluidDef, m: &Model) -> Checked {
         }
         return Ok(());
     };
-    // (The smallest default, 2D's √2, bounds the sub-step from below.)
-    let ratio = f.smoothing.map(|s| s.0).unwrap_or(2f64.sqrt());
+    // (The smallest default, 2D's, bounds the sub-step from below; the default is the
+    // method's own, written once.)
+    let ratio = f
+        .smoothing
+        .map(|s| s.0)
+        .unwrap_or_else(|| f.method.default_smoothing(f.kernel, 2));
     let sub = p.cfl * ratio * f.spacing.0 / c0;
     let substeps = m.time.end.0 / sub;
     if substeps > MAX_STEPS {
