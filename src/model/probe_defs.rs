@@ -53,7 +53,7 @@ pub enum ProbeDef {
     /// angles (`crate::probe::repose`). Columns `repose_angle` and `repose_spread` (half the
     /// range over the sectors, deg), `pile_grains` and `pile_height` (m).
     Repose(String),
-    /// Displacement (m) of a beam's tip from its straight initial position ([`super::beams`]):
+    /// Displacement (m) of a beam's tip from its straight initial position ([`super::beam_defs`]):
     /// columns `<beam>.tip.dx`, `.dy`, `.dz`.
     BeamTip(String),
     /// Displacement (m) of the point of a beam at a fraction (0 root – 1 tip) of its length

@@ -72,7 +72,7 @@ pub struct Model {
     #[serde(default)]
     pub fluid: Option<FluidDef>,
     /// Flexible beams, each expanded into rigid elements joined by compliant hinges
-    /// ([`super::beams`]).
+    /// ([`super::beam_defs`]).
     #[serde(default)]
     pub beams: Vec<super::beam_defs::BeamDef>,
 }

@@ -24,7 +24,7 @@
 //! They are kept on the cells: `N_ab = e_aᵀ N e_b` for cells a, b within two cells of each
 //! other (a 5 × 5 stencil in 2D, 5 × 5 × 5 in 3D), built once per solve from the rows' Jacobians by point,
 //! `N_ab = Σ_p Σ_axis M⁻¹_p g_a(p) g_b(p)` with `g_a(p) = Σ_{k∈a} J_k[p]`
-//! ([`super::RowSet::column`]), plus `Σ_{k∈a} ε_k` on the diagonal; a coarser level sums its
+//! ([`super::PointColumns::column`]), plus `Σ_{k∈a} ε_k` on the diagonal; a coarser level sums its
 //! children's entries. One correction pass then costs one `J v` (the slopes of the cells), work
 //! on the cells only (restrict, Gauss–Seidel over each level's aggregates from the coarsest,
 //! prolong), and one `M⁻¹ Jᵀ Δλ`: about one sweep's worth of products, whatever the number of
