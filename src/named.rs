@@ -66,22 +66,45 @@ impl<'de> Deserialize<'de> for Ident {
     }
 }
 
-/// Reads one variant of a choice enum: its name, then `read` reads the content — the typed
-/// parameters of a built-in variant, or, for any other name, [`skip_content`] and a [`Named`].
-pub(crate) fn read_choice<'de, A, T>(
-    data: A,
-    read: impl FnOnce(String, A::Variant) -> Result<T, A::Error>,
-) -> Result<T, A::Error>
-where
-    A: EnumAccess<'de>,
-{
-    let (Ident(name), variant) = data.variant::<Ident>()?;
-    read(name, variant)
+/// A choice enum of the model: built-in variants with typed parameters, or a [`Named`] one.
+pub(crate) trait Choice: Sized {
+    /// The enum's name.
+    const NAME: &'static str;
+    /// The built-in variants' names.
+    const VARIANTS: &'static [&'static str];
+    /// What a model may write here, for the parser's messages.
+    const EXPECTING: &'static str;
+    /// Reads the built-in variant `name` (its typed parameters), or gives the variant back for
+    /// any other name.
+    fn built_in<'de, V: VariantAccess<'de>>(name: &str, v: V) -> Result<Result<Self, V>, V::Error>;
+    /// The choice of a named method.
+    fn named(n: Named) -> Self;
 }
 
-/// Skips a variant's content (`Name(...)`), which a registry reads later.
-pub(crate) fn skip_content<'de, V: VariantAccess<'de>>(variant: V) -> Result<(), V::Error> {
-    variant.newtype_variant::<IgnoredAny>().map(|_| ())
+/// Reads a [`Choice`]: a built-in variant as typed parameters, any other name as a [`Named`]
+/// whose content is skipped here (the RON parser still checks its syntax; the loader reads it
+/// against the registry, with the source).
+pub(crate) fn deserialize_choice<'de, D: Deserializer<'de>, T: Choice>(
+    d: D,
+) -> Result<T, D::Error> {
+    struct V<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Choice> serde::de::Visitor<'de> for V<T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str(T::EXPECTING)
+        }
+        fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<T, A::Error> {
+            let (Ident(name), variant) = data.variant::<Ident>()?;
+            match T::built_in(&name, variant)? {
+                Ok(t) => Ok(t),
+                Err(variant) => {
+                    variant.newtype_variant::<IgnoredAny>()?;
+                    Ok(T::named(Named::new(name, "")))
+                }
+            }
+        }
+    }
+    d.deserialize_enum(T::NAME, T::VARIANTS, V(std::marker::PhantomData))
 }
 
 /// Writes a [`Named`] method as raw RON (`Name(params)`), as the model file has it.

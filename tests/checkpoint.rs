@@ -3,6 +3,9 @@
 //! stopped at an end time or killed with SIGKILL. A resume with a smaller time step goes on from
 //! the checkpoint's time (also after a blow-up); a model that does not fit is refused.
 
+mod common;
+
+use common::assert_same_bytes;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -30,47 +33,6 @@ fn run(args: &[&str]) -> (Option<i32>, String) {
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
-}
-
-/// Output files of a run folder (relative paths), without the checkpoint and the summary
-/// (which holds wall times).
-fn outputs(dir: &Path) -> Vec<String> {
-    let mut v = Vec::new();
-    for sub in ["", "frames"] {
-        let Ok(rd) = std::fs::read_dir(dir.join(sub)) else {
-            continue;
-        };
-        for e in rd {
-            let p = e.unwrap().path();
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            let rel = if sub.is_empty() {
-                name.clone()
-            } else {
-                format!("{sub}/{name}")
-            };
-            if p.is_file()
-                && (name.ends_with(".csv") || name.ends_with(".vtu") || name.ends_with(".pvd"))
-            {
-                v.push(rel);
-            }
-        }
-    }
-    v.sort();
-    v
-}
-
-/// Both folders hold the same output files, byte for byte.
-fn assert_same_bytes(a: &Path, b: &Path) {
-    let (fa, fb) = (outputs(a), outputs(b));
-    assert_eq!(fa, fb, "the same files");
-    assert!(fa.len() > 5, "{fa:?}");
-    for f in &fa {
-        let (x, y) = (
-            std::fs::read(a.join(f)).unwrap(),
-            std::fs::read(b.join(f)).unwrap(),
-        );
-        assert!(x == y, "{f} differs ({} and {} bytes)", x.len(), y.len());
-    }
 }
 
 /// Stops at `mid` with checkpoints, resumes to `end`: the same bytes as one run to `end`. The

@@ -5,6 +5,8 @@
 //! `run --resume`. Nothing in `src/` knows them: this is the walk-through of the book's "Adding
 //! a method" page.
 
+mod common;
+
 use serde::Deserialize;
 use std::f64::consts::PI;
 use std::path::{Path, PathBuf};
@@ -353,30 +355,6 @@ fn a_registered_methods_errors_are_located_like_a_built_in_ones() {
     assert!(taken.is_err());
 }
 
-/// Output files of a run folder (relative paths), without the checkpoint and the summary
-/// (which holds wall times).
-fn outputs(dir: &Path) -> Vec<String> {
-    let mut v = Vec::new();
-    for sub in ["", "frames"] {
-        let Ok(rd) = std::fs::read_dir(dir.join(sub)) else {
-            continue;
-        };
-        for e in rd {
-            let p = e.unwrap().path();
-            let name = p.file_name().unwrap().to_string_lossy().into_owned();
-            if p.is_file() && [".csv", ".vtu", ".pvd"].iter().any(|x| name.ends_with(x)) {
-                v.push(if sub.is_empty() {
-                    name
-                } else {
-                    format!("{sub}/{name}")
-                });
-            }
-        }
-    }
-    v.sort();
-    v
-}
-
 #[test]
 fn a_model_naming_registered_methods_resumes_from_a_checkpoint_to_the_same_bytes() {
     let d = scratch("resume");
@@ -412,16 +390,8 @@ fn a_model_naming_registered_methods_resumes_from_a_checkpoint_to_the_same_bytes
         cli(&["run", "--resume", b_s, "--end", "0.3", "--quiet"]),
         ExitCode::SUCCESS
     );
-    let (fa, fb) = (outputs(&a), outputs(&b));
-    assert_eq!(fa, fb, "the same files");
-    assert!(fa.len() > 10, "{fa:?}");
-    for f in &fa {
-        let (x, y) = (
-            std::fs::read(a.join(f)).unwrap(),
-            std::fs::read(b.join(f)).unwrap(),
-        );
-        assert!(x == y, "{f} differs ({} and {} bytes)", x.len(), y.len());
-    }
+    assert!(common::run_outputs(&a).len() > 10);
+    common::assert_same_bytes(&a, &b);
     // The summary names the registered methods.
     let summary = std::fs::read_to_string(b.join("summary.txt")).unwrap();
     assert!(

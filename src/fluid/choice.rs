@@ -34,32 +34,27 @@ pub enum FluidMethodChoice {
 
 impl<'de> Deserialize<'de> for FluidMethodChoice {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = FluidMethodChoice;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str(
-                    "a fluid method: Constraint(..), Wcsph(..), Isph(..) or a registered one",
-                )
-            }
-            fn visit_enum<A: serde::de::EnumAccess<'de>>(
-                self,
-                data: A,
-            ) -> Result<Self::Value, A::Error> {
-                named::read_choice(data, |name, v| {
-                    Ok(match name.as_str() {
-                        "Constraint" => FluidMethodChoice::Constraint(v.newtype_variant()?),
-                        "Wcsph" => FluidMethodChoice::Wcsph(v.newtype_variant()?),
-                        "Isph" => FluidMethodChoice::Isph(v.newtype_variant()?),
-                        _ => {
-                            named::skip_content(v)?;
-                            FluidMethodChoice::Registered(Named::new(name, ""))
-                        }
-                    })
-                })
-            }
-        }
-        d.deserialize_enum("FluidMethodChoice", Self::BUILT_IN, V)
+        named::deserialize_choice(d)
+    }
+}
+
+impl named::Choice for FluidMethodChoice {
+    const NAME: &'static str = "FluidMethodChoice";
+    const VARIANTS: &'static [&'static str] = Self::BUILT_IN;
+    const EXPECTING: &'static str =
+        "a fluid method: Constraint(..), Wcsph(..), Isph(..) or a registered one";
+
+    fn built_in<'de, V: VariantAccess<'de>>(name: &str, v: V) -> Result<Result<Self, V>, V::Error> {
+        Ok(Ok(match name {
+            "Constraint" => FluidMethodChoice::Constraint(v.newtype_variant()?),
+            "Wcsph" => FluidMethodChoice::Wcsph(v.newtype_variant()?),
+            "Isph" => FluidMethodChoice::Isph(v.newtype_variant()?),
+            _ => return Ok(Err(v)),
+        }))
+    }
+
+    fn named(n: Named) -> Self {
+        FluidMethodChoice::Registered(n)
     }
 }
 

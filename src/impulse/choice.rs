@@ -39,38 +39,31 @@ struct NoParams {}
 
 impl<'de> Deserialize<'de> for ResolverChoice {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = ResolverChoice;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a contact resolver: Complementarity(), Eti(..), SequentialImpulse(..), SimultaneousImpulse(..) or a registered one")
+        named::deserialize_choice(d)
+    }
+}
+
+impl named::Choice for ResolverChoice {
+    const NAME: &'static str = "ResolverChoice";
+    const VARIANTS: &'static [&'static str] = Self::BUILT_IN;
+    const EXPECTING: &'static str = "a contact resolver: Complementarity(), Eti(..), \
+        SequentialImpulse(..), SimultaneousImpulse(..) or a registered one";
+
+    fn built_in<'de, V: VariantAccess<'de>>(name: &str, v: V) -> Result<Result<Self, V>, V::Error> {
+        Ok(Ok(match name {
+            "Complementarity" => {
+                v.newtype_variant::<NoParams>()?;
+                ResolverChoice::Complementarity {}
             }
-            fn visit_enum<A: serde::de::EnumAccess<'de>>(
-                self,
-                data: A,
-            ) -> Result<Self::Value, A::Error> {
-                named::read_choice(data, |name, v| {
-                    Ok(match name.as_str() {
-                        "Complementarity" => {
-                            v.newtype_variant::<NoParams>()?;
-                            ResolverChoice::Complementarity {}
-                        }
-                        "Eti" => ResolverChoice::Eti(v.newtype_variant()?),
-                        "SequentialImpulse" => {
-                            ResolverChoice::SequentialImpulse(v.newtype_variant()?)
-                        }
-                        "SimultaneousImpulse" => {
-                            ResolverChoice::SimultaneousImpulse(v.newtype_variant()?)
-                        }
-                        _ => {
-                            named::skip_content(v)?;
-                            ResolverChoice::Registered(Named::new(name, ""))
-                        }
-                    })
-                })
-            }
-        }
-        d.deserialize_enum("ResolverChoice", Self::BUILT_IN, V)
+            "Eti" => ResolverChoice::Eti(v.newtype_variant()?),
+            "SequentialImpulse" => ResolverChoice::SequentialImpulse(v.newtype_variant()?),
+            "SimultaneousImpulse" => ResolverChoice::SimultaneousImpulse(v.newtype_variant()?),
+            _ => return Ok(Err(v)),
+        }))
+    }
+
+    fn named(n: Named) -> Self {
+        ResolverChoice::Registered(n)
     }
 }
 

@@ -131,3 +131,44 @@ pub fn book_pages() -> Vec<std::path::PathBuf> {
     out.sort();
     out
 }
+
+/// Output files of a run folder (relative paths), without the checkpoint and the summary
+/// (which holds wall times).
+pub fn run_outputs(dir: &Path) -> Vec<String> {
+    let mut v = Vec::new();
+    for sub in ["", "frames"] {
+        let Ok(rd) = std::fs::read_dir(dir.join(sub)) else {
+            continue;
+        };
+        for e in rd {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            let rel = if sub.is_empty() {
+                name.clone()
+            } else {
+                format!("{sub}/{name}")
+            };
+            if p.is_file()
+                && (name.ends_with(".csv") || name.ends_with(".vtu") || name.ends_with(".pvd"))
+            {
+                v.push(rel);
+            }
+        }
+    }
+    v.sort();
+    v
+}
+
+/// Both folders hold the same output files, byte for byte.
+pub fn assert_same_bytes(a: &Path, b: &Path) {
+    let (fa, fb) = (run_outputs(a), run_outputs(b));
+    assert_eq!(fa, fb, "the same files");
+    assert!(fa.len() > 5, "{fa:?}");
+    for f in &fa {
+        let (x, y) = (
+            std::fs::read(a.join(f)).unwrap(),
+            std::fs::read(b.join(f)).unwrap(),
+        );
+        assert!(x == y, "{f} differs ({} and {} bytes)", x.len(), y.len());
+    }
+}

@@ -9,17 +9,8 @@ use crate::fluid::{Fluid, PARALLEL_MIN_ROWS};
 use crate::math::{Real, Vec3};
 use rayon::prelude::*;
 
-/// A block of rows being built: its first row, then its slices of the neighbour coefficients,
-/// self coefficients, diagonals, density errors, biases and boundary-neighbour coefficients.
-type RowBlock<'a> = (
-    usize,
-    &'a mut [Vec3],
-    &'a mut [Vec3],
-    &'a mut [Real],
-    &'a mut [Real],
-    &'a mut [Real],
-    &'a mut [Vec3],
-);
+/// A block of rows being built: its first row, then its slices of the outputs.
+type RowBlock<'a> = (usize, RowOutputs<'a>);
 
 impl DensityRows {
     /// Each fluid row's coefficients, diagonal, density error and bias, in blocks of rows in
@@ -87,7 +78,7 @@ impl DensityRows {
             &mut self.fb_coef[..],
         );
         let blocks = row_blocks(outs, (ff, fb), n, store);
-        let work = |(first, c, a, d, e, bb, cb): RowBlock| {
+        let work = |(first, (c, a, d, e, bb, cb)): RowBlock| {
             let (base, bbase) = (ff.start[first] as usize, fb.start[first] as usize);
             for r in 0..a.len() {
                 let i = first + r;
@@ -115,7 +106,9 @@ impl DensityRows {
     }
 }
 
-/// The outputs of the fluid rows: `c_ij`, `s_i`, diagonal, density error, bias, `c_bi`.
+/// The outputs of the fluid rows (or a block's slices of them): neighbour coefficients `c_ij`,
+/// self coefficients `s_i`, diagonals, density errors, biases, boundary-neighbour coefficients
+/// `c_bi`.
 type RowOutputs<'a> = (
     &'a mut [Vec3],
     &'a mut [Vec3],
@@ -158,7 +151,7 @@ fn row_blocks<'a>(
         let len = (fb.start[last] - fb.start[first]) as usize;
         let (cb, rest) = std::mem::take(&mut fbc).split_at_mut(len);
         fbc = rest;
-        let block = (first, c, a, d, e, bb, cb);
+        let block = (first, (c, a, d, e, bb, cb));
         first = last;
         Some(block)
     })
