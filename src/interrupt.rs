@@ -10,7 +10,7 @@
 //! step that finishes in time keeps every guarantee of an interruption between steps.
 //!
 //! A loop that reaches its cap ([`crate::runner::Bounds::max_substeps`] for sub-steps,
-//! [`crate::impulse::eti::MAX_INCREMENTS`] for impulse increments) marks the step
+//! [`crate::impulse::MAX_IMPULSES`] for impulse increments) marks the step
 //! [`Abort::Cap`]: the run stops as at a guard bound (exit 3) with the message naming the cap.
 
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -98,21 +98,96 @@ struct Entry<B: ?Sized> {
     build: Box<B>,
 }
 
+/// One kind of registered method (fluid methods, or contact resolvers): the built-in names of
+/// that kind and the entries registered by name.
+struct Kind<B: ?Sized> {
+    built_in: &'static [&'static str],
+    entries: BTreeMap<String, Arc<Entry<B>>>,
+}
+
+impl<B: ?Sized> Clone for Kind<B> {
+    fn clone(&self) -> Self {
+        Kind {
+            built_in: self.built_in,
+            entries: self.entries.clone(),
+        }
+    }
+}
+
+impl<B: ?Sized> Kind<B> {
+    fn new(built_in: &'static [&'static str]) -> Self {
+        Kind {
+            built_in,
+            entries: BTreeMap::new(),
+        }
+    }
+
+    /// Registers `entry` under `name`: a name a model can write as a variant (a capital
+    /// letter, then letters, digits and `_`), neither built in nor registered already.
+    fn insert(&mut self, name: &str, entry: Entry<B>) -> Result<(), RegistryError> {
+        let ident = name.starts_with(|c: char| c.is_ascii_uppercase())
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !ident {
+            return Err(RegistryError::BadName(name.to_string()));
+        }
+        if self.entries.contains_key(name) || self.built_in.contains(&name) {
+            return Err(RegistryError::Taken(name.to_string()));
+        }
+        self.entries.insert(name.to_string(), Arc::new(entry));
+        Ok(())
+    }
+
+    /// The entry of `n`, or the error that lists the built-in and registered names.
+    fn entry(&self, n: &Named) -> Result<&Entry<B>, NamedError> {
+        self.entries
+            .get(&n.name)
+            .map(|e| &**e)
+            .ok_or_else(|| NamedError::Unknown {
+                name: n.name.clone(),
+                known: self
+                    .built_in
+                    .iter()
+                    .copied()
+                    .chain(self.names())
+                    .map(String::from)
+                    .collect(),
+            })
+    }
+
+    /// Checks `n`: registered, and its parameters read and in range.
+    fn check(&self, n: &Named) -> Result<(), NamedError> {
+        (self.entry(n)?.check)(n.params_text())
+    }
+
+    fn names(&self) -> impl Iterator<Item = &str> {
+        self.entries.keys().map(String::as_str)
+    }
+}
+
 /// Fluid methods and contact resolvers by name (module docs). Cloning is cheap (the entries
 /// are shared).
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Registry {
-    fluid: BTreeMap<String, Arc<Entry<FluidBuild>>>,
-    resolvers: BTreeMap<String, Arc<Entry<ResolverBuild>>>,
+    fluid: Kind<FluidBuild>,
+    resolvers: Kind<ResolverBuild>,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Registry {
+            fluid: Kind::new(FluidMethodChoice::BUILT_IN),
+            resolvers: Kind::new(ResolverChoice::BUILT_IN),
+        }
+    }
 }
 
 impl std::fmt::Debug for Registry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Registry")
-            .field("fluid_methods", &self.fluid.keys().collect::<Vec<_>>())
+            .field("fluid_methods", &self.fluid_methods().collect::<Vec<_>>())
             .field(
                 "contact_resolvers",
-                &self.resolvers.keys().collect::<Vec<_>>(),
+                &self.contact_resolvers().collect::<Vec<_>>(),
             )
             .finish()
     }
@@ -125,19 +200,6 @@ fn read<P: MethodParams>(text: &str) -> Result<P, NamedError> {
         .map_err(NamedError::Parse)?;
     p.validate().map_err(NamedError::Value)?;
     Ok(p)
-}
-
-/// `Ok` for a name a model can write as a variant, not among `taken`.
-fn free_name(name: &str, built_in: &[&str], taken: bool) -> Result<(), RegistryError> {
-    let ident = name.starts_with(|c: char| c.is_ascii_uppercase())
-        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if !ident {
-        return Err(RegistryError::BadName(name.to_string()));
-    }
-    if taken || built_in.contains(&name) {
-        return Err(RegistryError::Taken(name.to_string()));
-    }
-    Ok(())
 }
 
 impl Registry {
@@ -153,18 +215,13 @@ impl Registry {
         name: &str,
         build: impl Fn(P, &Fluid, &Vec3) -> Result<Box<dyn FluidMethod>, String> + Send + Sync + 'static,
     ) -> Result<&mut Registry, RegistryError> {
-        free_name(
-            name,
-            FluidMethodChoice::BUILT_IN,
-            self.fluid.contains_key(name),
-        )?;
         let entry = Entry::<FluidBuild> {
             check: Box::new(|text| read::<P>(text).map(|_| ())),
             build: Box::new(move |text, fluid, gravity| {
                 build(read::<P>(text).map_err(|e| e.to_string())?, fluid, gravity)
             }),
         };
-        self.fluid.insert(name.to_string(), Arc::new(entry));
+        self.fluid.insert(name, entry)?;
         Ok(self)
     }
 
@@ -175,11 +232,6 @@ impl Registry {
         name: &str,
         build: impl Fn(P, Real) -> Box<dyn ContactResolver> + Send + Sync + 'static,
     ) -> Result<&mut Registry, RegistryError> {
-        free_name(
-            name,
-            ResolverChoice::BUILT_IN,
-            self.resolvers.contains_key(name),
-        )?;
         let entry = Entry::<ResolverBuild> {
             check: Box::new(|text| read::<P>(text).map(|_| ())),
             build: Box::new(move |text, threshold| {
@@ -189,42 +241,28 @@ impl Registry {
                 ))
             }),
         };
-        self.resolvers.insert(name.to_string(), Arc::new(entry));
+        self.resolvers.insert(name, entry)?;
         Ok(self)
     }
 
     /// The names of the registered fluid methods.
     pub fn fluid_methods(&self) -> impl Iterator<Item = &str> {
-        self.fluid.keys().map(String::as_str)
+        self.fluid.names()
     }
 
     /// The names of the registered contact resolvers.
     pub fn contact_resolvers(&self) -> impl Iterator<Item = &str> {
-        self.resolvers.keys().map(String::as_str)
+        self.resolvers.names()
     }
 
     /// Checks a named fluid method: registered, and its parameters read and in range.
     pub fn check_fluid_method(&self, n: &Named) -> Result<(), NamedError> {
-        match self.fluid.get(&n.name) {
-            Some(e) => (e.check)(n.params_text()),
-            None => Err(unknown(
-                n,
-                FluidMethodChoice::BUILT_IN,
-                self.fluid_methods(),
-            )),
-        }
+        self.fluid.check(n)
     }
 
     /// Checks a named contact resolver: registered, and its parameters read and in range.
     pub fn check_contact_resolver(&self, n: &Named) -> Result<(), NamedError> {
-        match self.resolvers.get(&n.name) {
-            Some(e) => (e.check)(n.params_text()),
-            None => Err(unknown(
-                n,
-                ResolverChoice::BUILT_IN,
-                self.contact_resolvers(),
-            )),
-        }
+        self.resolvers.check(n)
     }
 
     /// The fluid method a model chose, built for the built `fluid` under `gravity` (m/s²).
@@ -234,12 +272,12 @@ impl Registry {
         fluid: &Fluid,
         gravity: &Vec3,
     ) -> Result<Box<dyn FluidMethod>, String> {
-        let Some(n) = choice.registered() else {
-            return choice.build(fluid, gravity);
-        };
-        match self.fluid.get(&n.name) {
-            Some(e) => (e.build)(n.params_text(), fluid, gravity),
-            None => Err(unknown(n, FluidMethodChoice::BUILT_IN, self.fluid_methods()).to_string()),
+        match choice.registered() {
+            None => choice.build(fluid, gravity),
+            Some(n) => {
+                let e = self.fluid.entry(n).map_err(|e| e.to_string())?;
+                (e.build)(n.params_text(), fluid, gravity)
+            }
         }
     }
 
@@ -249,30 +287,13 @@ impl Registry {
         choice: &ResolverChoice,
         restitution_threshold: Real,
     ) -> Result<Box<dyn ContactResolver>, String> {
-        let Some(n) = choice.registered() else {
-            return choice.build(restitution_threshold);
-        };
-        match self.resolvers.get(&n.name) {
-            Some(e) => (e.build)(n.params_text(), restitution_threshold),
-            None => Err(unknown(n, ResolverChoice::BUILT_IN, self.contact_resolvers()).to_string()),
+        match choice.registered() {
+            None => choice.build(restitution_threshold),
+            Some(n) => {
+                let e = self.resolvers.entry(n).map_err(|e| e.to_string())?;
+                (e.build)(n.params_text(), restitution_threshold)
+            }
         }
-    }
-}
-
-/// The error for a name neither built in nor registered.
-fn unknown<'a>(
-    n: &Named,
-    built_in: &'static [&'static str],
-    registered: impl Iterator<Item = &'a str>,
-) -> NamedError {
-    NamedError::Unknown {
-        name: n.name.clone(),
-        known: built_in
-            .iter()
-            .copied()
-            .chain(registered)
-            .map(String::from)
-            .collect(),
     }
 }
 

@@ -18,7 +18,7 @@
 //! After `max_repeats` repetitions every restitution is set to 0, which ends the loop in a few
 //! more (002 §6: "e.g. 300"). Every impulse is one iteration of the report.
 
-use super::{kinetic_energy, restitution, ImpulseBody, ImpulseInfo, Point};
+use super::{kinetic_energy, restitution, ImpulseBody, ImpulseInfo, Point, MAX_IMPULSES};
 use crate::math::Real;
 
 /// ETI parameters (RON: `contact: (resolver: Eti(divider: 50))`).
@@ -54,17 +54,12 @@ impl Default for EtiParams {
     }
 }
 
-/// Increments after which a resolution stops whatever its state: the cap every resolver
-/// shares ([`super::MAX_IMPULSES`]); the run stops there ([`crate::interrupt::Abort::Cap`],
-/// exit 3).
-pub const MAX_INCREMENTS: usize = super::MAX_IMPULSES;
-
 /// What one ETI resolution did: the figures every resolver reports, and ETI's own.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct EtiInfo {
     /// Increments applied.
     pub iterations: usize,
-    /// Whether the resolution stopped at a cap (after forcing e = 0, at [`MAX_INCREMENTS`],
+    /// Whether the resolution stopped at a cap (after forcing e = 0, at [`MAX_IMPULSES`],
     /// or stagnated).
     pub capped: bool,
     /// The compression stopped early because the approach no longer fell
@@ -283,7 +278,7 @@ pub fn resolve(
             info.capped = true;
         }
         if repeat > p.max_repeats.saturating_add(1000)
-            || info.iterations >= MAX_INCREMENTS
+            || info.iterations >= MAX_IMPULSES
             || crate::interrupt::overdue()
         {
             info.capped = true;
@@ -304,7 +299,7 @@ pub fn resolve(
                 last_check = (info.iterations, un);
             }
             if un >= -tol
-                || info.iterations >= MAX_INCREMENTS
+                || info.iterations >= MAX_IMPULSES
                 || super::interrupt_due(info.iterations)
             {
                 info.capped |= un < -tol;
@@ -364,7 +359,7 @@ fn release(
         }
         order.retain(|&k| st[k].energy > 0.0);
         // A divider of millions makes a release of millions of increments: capped too.
-        if info.iterations >= MAX_INCREMENTS || crate::interrupt::overdue() {
+        if info.iterations >= MAX_IMPULSES || crate::interrupt::overdue() {
             info.capped = true;
             break;
         }

@@ -5,6 +5,7 @@
 
 use super::error::ModelError;
 use super::schema::Model;
+use crate::named::Named;
 use crate::registry::{NamedError, Registry};
 use std::path::Path;
 
@@ -103,8 +104,17 @@ fn named_parameters(
     let spans = super::spans::Spans::of(source);
     let fluid = model.fluid.as_mut().and_then(|f| f.method.registered_mut());
     let resolver = model.contact.resolver.registered_mut();
-    for (at, named) in [("fluid.method", fluid), ("contact.resolver", resolver)] {
-        let (Some(n), Some(range)) = (named, spans.range(at)) else {
+    type Check = fn(&Registry, &Named) -> Result<(), NamedError>;
+    let named: [(&str, Option<&mut Named>, Check); 2] = [
+        ("fluid.method", fluid, Registry::check_fluid_method),
+        (
+            "contact.resolver",
+            resolver,
+            Registry::check_contact_resolver,
+        ),
+    ];
+    for (at, n, check) in named {
+        let (Some(n), Some(range)) = (n, spans.range(at)) else {
             continue;
         };
         // The value is `Name(params)`: the parameters are the parenthesised rest.
@@ -113,13 +123,8 @@ fn named_parameters(
             continue;
         };
         n.params = text[open..].to_string();
-        let base = range.start + open;
-        let check = match at {
-            "fluid.method" => registry.check_fluid_method(n),
-            _ => registry.check_contact_resolver(n),
-        };
-        if let Err(NamedError::Parse(e)) = check {
-            return Err(ron_error(path, source, base, &e));
+        if let Err(NamedError::Parse(e)) = check(registry, n) {
+            return Err(ron_error(path, source, range.start + open, &e));
         }
     }
     Ok(())

@@ -127,6 +127,13 @@ pub fn solve<R: RowSet>(
         offsets,
         omega,
     };
+    let family = col.as_ref().map(|c| Family {
+        c,
+        up: &up,
+        start: fam.start,
+        data: [dc, bc, ec, lo],
+        coarse: coarse.as_ref(),
+    });
     for it in (0..p.max_iterations).take_while(|_| !crate::interrupt::overdue()) {
         iterations += 1;
         let mut max_change: Real = 0.0;
@@ -139,14 +146,7 @@ pub fn solve<R: RowSet>(
             (fam.end..blocks.len(), 0..fam.start)
         };
         max_change = max_change.max(up.serial(first, forward, lambda, v));
-        if let Some(c) = &col {
-            let family = Family {
-                c,
-                up: &up,
-                start: fam.start,
-                data: [dc, bc, ec, lo],
-                coarse: coarse.as_ref(),
-            };
+        if let Some(family) = &family {
             max_change = max_change.max(family.sweep(forward, lambda, v, lc, shared, cycle));
         }
         max_change = max_change.max(up.serial(last, forward, lambda, v));
