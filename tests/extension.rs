@@ -59,10 +59,12 @@ impl MethodParams for RotatingParams {
 /// about the z axis through `centre`, u = ω × (x − c), reached after `spin_up`. Each step moves
 /// every particle along its exact circle over `dt` and sets its velocity to the field's. A
 /// partitioned method: no rows, no force on the bodies. Its carried state (the steps taken,
-/// which set the speed during the spin-up) goes into checkpoints.
+/// which set the speed during the spin-up) goes into checkpoints; each particle's distance from
+/// the centre (m) goes into the VTK frames as `radius`.
 struct Rotating {
     p: RotatingParams,
     steps: u64,
+    radius: Vec<Real>,
 }
 
 impl FluidMethod for Rotating {
@@ -87,11 +89,18 @@ impl FluidMethod for Rotating {
             *v = Vec3::new(-omega * r.y, omega * r.x, 0.0);
         }
         f.clear_body_forces(bodies.len());
+        self.radius.clear();
+        self.radius
+            .extend(f.pos.iter().map(|x| (x - centre).norm()));
         self.steps += 1;
         SubStepInfo {
             substeps: 1,
             ..Default::default()
         }
+    }
+
+    fn point_fields<'a>(&'a self, push: &mut dyn FnMut(&'static str, &'a [Real])) {
+        push("radius", &self.radius);
     }
 
     fn save_state(&self) -> Vec<u8> {
@@ -168,7 +177,11 @@ impl ContactResolver for Plastic {
 fn registry() -> Registry {
     let mut r = Registry::new();
     r.fluid_method("Rotating", |p: RotatingParams, _fluid, _gravity| {
-        Ok(Box::new(Rotating { p, steps: 0 }))
+        Ok(Box::new(Rotating {
+            p,
+            steps: 0,
+            radius: Vec::new(),
+        }))
     })
     .unwrap()
     .contact_resolver("Plastic", |p: PlasticParams, _restitution_threshold| {
@@ -392,6 +405,36 @@ fn a_model_naming_registered_methods_resumes_from_a_checkpoint_to_the_same_bytes
     );
     assert!(common::run_outputs(&a).len() > 10);
     common::assert_same_bytes(&a, &b);
+    // The method's own field is in the fluid frames, one value per particle: the distance
+    // from the centre of the point beside it.
+    let frame = std::fs::read_to_string(a.join("frames/fluid_000010.vtu")).unwrap();
+    let array = |name: &str| -> Vec<Real> {
+        let head = format!("Name=\"{name}\"");
+        let at = frame
+            .find(&head)
+            .unwrap_or_else(|| panic!("no {name} in the frame"));
+        let body = &frame[at..];
+        let body = &body[body.find('>').unwrap() + 1..body.find("</DataArray>").unwrap()];
+        body.split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect()
+    };
+    let (radius, points) = (array("radius"), {
+        let at = frame.find("<Points>").unwrap();
+        let body = &frame[at..];
+        let body = &body[body.find("ascii\">").unwrap() + 7..body.find("</DataArray>").unwrap()];
+        body.split_whitespace()
+            .map(|x| x.parse::<Real>().unwrap())
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(radius.len() * 3, points.len());
+    for (r, x) in radius.iter().zip(points.chunks(3)) {
+        let d = ((x[0] - 0.75).powi(2) + (x[1] - 0.75).powi(2)).sqrt();
+        assert!(
+            (r - d).abs() < 1e-6,
+            "radius {r} at a point {d} m from the centre"
+        );
+    }
     // The summary names the registered methods.
     let summary = std::fs::read_to_string(b.join("summary.txt")).unwrap();
     assert!(

@@ -107,10 +107,17 @@ pub struct DensityRows {
     pub bodies: BodyEntries,
     /// Whether the rows are unilateral (001) or bilateral (KCSPH).
     pub unilateral: bool,
-    /// Warm-start impulses, one per row: the fluid's per-particle and per-boundary-particle
-    /// impulses of the last solve (kept per particle, so they follow the particles through
-    /// re-sorting).
+    /// Warm-start impulses, one per row, from [`DensityRows::lambda`] and
+    /// [`DensityRows::blambda`].
     pub warm: Vec<Real>,
+    /// Impulse of each fluid particle's row in the last solve (N·s·m; the next warm start),
+    /// kept per particle in the particles' current order: it follows them through the cell
+    /// sort ([`DensityRows::follow_search`]). Carried from step to step (checkpoints).
+    pub lambda: Vec<Real>,
+    /// Impulse of each boundary particle's wall row in the last solve (0 where it had none).
+    pub blambda: Vec<Real>,
+    /// The buffer [`DensityRows::follow_search`] reorders into.
+    perm: Vec<Real>,
     /// Whether [`DensityRows::build`] colours the rows for parallel Gauss–Seidel sweeps (set by
     /// the pipeline when the solver is PGS).
     pub colour: bool,
@@ -290,10 +297,14 @@ impl DensityRows {
     /// Warm starts, blocks and (for PGS) the colouring of all rows.
     fn finish(&mut self, fluid: &Fluid) {
         let (p, n, unilateral) = (&fluid.params, fluid.len(), self.unilateral);
+        // (None before the first solve, or from a checkpoint of another fluid: zeros.)
+        self.lambda.resize(n, 0.0);
+        self.blambda.resize(fluid.boundary.len(), 0.0);
         self.warm.clear();
-        self.warm.extend_from_slice(&fluid.lambda);
+        self.warm.extend_from_slice(&self.lambda);
+        let blambda = &self.blambda;
         self.warm
-            .extend(self.bactive.iter().map(|&b| fluid.blambda[b as usize]));
+            .extend(self.bactive.iter().map(|&b| blambda[b as usize]));
         self.blocks.clear();
         let kind = if unilateral {
             BlockKind::Unilateral
@@ -332,20 +343,27 @@ impl DensityRows {
         }
     }
 
-    /// Reads the solution of these rows back into `fluid`: per-particle impulses (the next warm
-    /// start), pressure `κ λ / (h V t)` (Pa) of particles and boundary particles, and adds the
-    /// rows' forces on bodies to `fluid.body_force` / `body_torque`.
-    pub fn read_back(&self, lambda: &[Real], h: Real, fluid: &mut Fluid) {
+    /// Puts the carried impulses ([`DensityRows::lambda`]) into the particles' order after a
+    /// neighbour search of `fluid` (call once after each search that sorted them).
+    pub fn follow_search(&mut self, fluid: &Fluid) {
+        fluid.reorder_like_last_search(&mut self.lambda, &mut self.perm);
+    }
+
+    /// Reads the solution of these rows back: per-particle impulses (the next warm start,
+    /// kept here), pressure `κ λ / (h V t)` (Pa) of particles and boundary particles into
+    /// `fluid`, and adds the rows' forces on bodies to `fluid.body_force` / `body_torque`.
+    pub fn read_back(&mut self, lambda: &[Real], h: Real, fluid: &mut Fluid) {
         let n = self.nf;
-        fluid.lambda.clear();
-        fluid.lambda.extend_from_slice(&lambda[..n]);
+        self.lambda.clear();
+        self.lambda.extend_from_slice(&lambda[..n]);
         let scale = fluid.kappa / (h * fluid.volume * fluid.params.thickness);
         fluid.pressure.clear();
         fluid.pressure.extend(lambda[..n].iter().map(|l| l * scale));
-        fluid.blambda.iter_mut().for_each(|l| *l = 0.0);
+        self.blambda.resize(fluid.boundary.len(), 0.0);
+        self.blambda.iter_mut().for_each(|l| *l = 0.0);
         fluid.boundary_pressure.iter_mut().for_each(|p| *p = 0.0);
         for (r, &b) in self.bactive.iter().enumerate() {
-            fluid.blambda[b as usize] = lambda[n + r];
+            self.blambda[b as usize] = lambda[n + r];
             fluid.boundary_pressure[b as usize] = lambda[n + r] * scale;
         }
         self.bodies

@@ -10,6 +10,12 @@
 //!
 //! [`Fluid`] keeps the particle state every method shares (positions, velocities, boundary
 //! particles, neighbour lists, pressures, density errors, the fluid's force on each body).
+//! What one method carries from step to step is its own type's: WCSPH's densities, the
+//! constraint rows' warm-start impulses, ISPH's pressures of the last solve. Per-particle
+//! arrays among them follow the particles through the cell sort
+//! ([`Fluid::reorder_like_last_search`] after each search); checkpoints take them through
+//! [`FluidMethod::save_state`], VTK frames any the method declares
+//! ([`FluidMethod::point_fields`]), the summary its [`FluidMethod::summary_line`].
 //!
 //! **Contract.** A method whose particles are unknowns of the constraint solve
 //! ([`FluidMethod::in_solve`]) brings row families ([`FluidMethod::row_families`]) and reads
@@ -160,6 +166,12 @@ pub trait FluidMethod: Send + Sync {
     fn unused_fields(&self) -> &'static [&'static str] {
         &[]
     }
+
+    /// Per-particle fields the method writes into the fluid's VTK frames beside the shared ones
+    /// (velocity, pressure, smoothed pressure, density error, id): `push(name, values)`, the
+    /// name a plain identifier with its unit in the method's docs, one value per particle in
+    /// the particles' current order (a field of another length is not written). Default none.
+    fn point_fields<'a>(&'a self, _push: &mut dyn FnMut(&'static str, &'a [Real])) {}
 
     /// The state the method carries from one step to the next beyond the particles, for
     /// checkpoints (bytes of the method's own format; empty if none).

@@ -150,9 +150,6 @@ pub struct Fluid {
     pub vel: Vec<Vec3>,
     /// Original particle ids (positions are re-sorted into cell order every step).
     pub id: Vec<u32>,
-    /// Density-row impulse of each particle in the last solve (N·s·m; the warm start, kept per
-    /// particle so it follows the particle through re-sorting).
-    pub lambda: Vec<Real>,
     /// Pressure from the last solve (Pa).
     pub pressure: Vec<Real>,
     /// Density error (ρ − ρ0)/ρ0 at the start of the last step.
@@ -161,8 +158,6 @@ pub struct Fluid {
     pub boundary: Vec<Vec3>,
     /// Wall pressure of the last solve per boundary particle (Pa; 0 away from the fluid).
     pub boundary_pressure: Vec<Real>,
-    /// Wall-row impulse per boundary particle in the last solve (warm start).
-    pub blambda: Vec<Real>,
     /// Body of each boundary particle ([`STATIC`] for fixed walls).
     pub owner: Vec<u32>,
     /// Position of each body-fixed boundary particle relative to its body's centre of mass, in
@@ -179,11 +174,6 @@ pub struct Fluid {
     pub body_force: Vec<Vec3>,
     /// Fluid torque on each body about its centre of mass in the last solve (N·m).
     pub body_torque: Vec<Vec3>,
-    /// Density of each particle (kg/m³) for methods that carry it (WCSPH: continuity);
-    /// empty for the constraint method, whose density is a sum over the neighbours.
-    pub rho: Vec<Real>,
-    /// Density of each boundary particle (kg/m³) for WCSPH walls; empty otherwise.
-    pub brho: Vec<Real>,
     /// Fluid neighbours of each fluid particle (within the kernel support).
     pub ff: Neighbours,
     /// Boundary neighbours of each fluid particle.
@@ -198,8 +188,7 @@ pub struct Fluid {
     perm_pos: Vec<Vec3>,
     perm_vel: Vec<Vec3>,
     perm_id: Vec<u32>,
-    perm_l: Vec<Real>,
-    perm_rho: Vec<Real>,
+    perm_real: Vec<Real>,
     /// The order of the last neighbour search: position `k` now holds the particle that was at
     /// `last_order[k]` before it.
     last_order: Vec<u32>,
@@ -248,19 +237,15 @@ impl Fluid {
             pos,
             vel,
             id: (0..n as u32).collect(),
-            lambda: vec![0.0; n],
             pressure: vec![0.0; n],
             density_error: vec![0.0; n],
             boundary_pressure: vec![0.0; boundary.len()],
-            blambda: vec![0.0; boundary.len()],
             owner: vec![STATIC; boundary.len()],
             local: vec![Vec3::zeros(); boundary.len()],
             to_surface: vec![Vec3::zeros(); boundary.len()],
             local_surface: vec![Vec3::zeros(); boundary.len()],
             body_force: Vec::new(),
             body_torque: Vec::new(),
-            rho: Vec::new(),
-            brho: Vec::new(),
             boundary,
             grid: CellGrid::default(),
             bgrid: CellGrid::default(),
@@ -271,8 +256,7 @@ impl Fluid {
             perm_pos: Vec::new(),
             perm_vel: Vec::new(),
             perm_id: Vec::new(),
-            perm_l: Vec::new(),
-            perm_rho: Vec::new(),
+            perm_real: Vec::new(),
             last_order: Vec::new(),
             next_vel: Vec::new(),
             wall_vel: Vec::new(),
@@ -319,7 +303,6 @@ impl Fluid {
             self.local_surface.push(*surface);
             self.to_surface.push(pose.rotation * surface);
             self.boundary_pressure.push(0.0);
-            self.blambda.push(0.0);
         }
         self.bdens.clear();
     }
@@ -371,20 +354,15 @@ pub struct FluidState {
     pos: Vec<Vec3>,
     vel: Vec<Vec3>,
     id: Vec<u32>,
-    lambda: Vec<Real>,
     pressure: Vec<Real>,
     density_error: Vec<Real>,
     boundary: Vec<Vec3>,
     boundary_pressure: Vec<Real>,
-    blambda: Vec<Real>,
     body_force: Vec<Vec3>,
     body_torque: Vec<Vec3>,
     /// Computed once, at the first step, from the boundary particles where they were then:
     /// recomputing it from moved body particles would differ in the last bits.
     bdens: Vec<Real>,
-    /// WCSPH densities of the particles and walls (empty for the constraint method).
-    rho: Vec<Real>,
-    brho: Vec<Real>,
 }
 
 impl Fluid {
@@ -394,17 +372,13 @@ impl Fluid {
             pos: self.pos.clone(),
             vel: self.vel.clone(),
             id: self.id.clone(),
-            lambda: self.lambda.clone(),
             pressure: self.pressure.clone(),
             density_error: self.density_error.clone(),
             boundary: self.boundary.clone(),
             boundary_pressure: self.boundary_pressure.clone(),
-            blambda: self.blambda.clone(),
             body_force: self.body_force.clone(),
             body_torque: self.body_torque.clone(),
             bdens: self.bdens.clone(),
-            rho: self.rho.clone(),
-            brho: self.brho.clone(),
         }
     }
 
@@ -423,13 +397,13 @@ impl Fluid {
         };
         same("fluid particles", s.pos.len(), n)?;
         // Every per-particle array has one value per particle.
-        for len in [s.vel.len(), s.id.len(), s.lambda.len(), s.pressure.len()] {
+        for len in [s.vel.len(), s.id.len(), s.pressure.len()] {
             same("fluid particle values", len, n)?;
         }
         same("boundary particles", s.boundary.len(), self.boundary.len())?;
         same(
             "boundary particle values",
-            s.blambda.len().min(s.boundary_pressure.len()),
+            s.boundary_pressure.len(),
             self.boundary.len(),
         )?;
         same("density errors", s.density_error.len(), n)?;
@@ -437,29 +411,19 @@ impl Fluid {
             same("boundary densities", s.bdens.len(), self.boundary.len())?;
         }
         // (body_force and body_torque are rewritten at every step, sized by the bodies.)
-        if !s.rho.is_empty() {
-            same("particle densities", s.rho.len(), n)?;
-        }
-        if !s.brho.is_empty() {
-            same("wall densities", s.brho.len(), self.boundary.len())?;
-        }
         if s.id.iter().any(|&i| i as usize >= n) {
             return Err("the checkpoint's particle ids are out of range".into());
         }
         self.pos = s.pos;
         self.vel = s.vel;
         self.id = s.id;
-        self.lambda = s.lambda;
         self.pressure = s.pressure;
         self.density_error = s.density_error;
         self.boundary = s.boundary;
         self.boundary_pressure = s.boundary_pressure;
-        self.blambda = s.blambda;
         self.body_force = s.body_force;
         self.body_torque = s.body_torque;
         self.bdens = s.bdens;
-        self.rho = s.rho;
-        self.brho = s.brho;
         Ok(())
     }
 }

@@ -55,23 +55,19 @@ impl Fluid {
             self.pos.iter_mut().for_each(|x| per.wrap(x));
         }
         self.grid.build(&self.pos, r, planar, &per);
-        // Reorder into cell order (warm-start impulses move with their particles).
+        // Reorder into cell order (a method's own per-particle arrays follow with
+        // `reorder_like_last_search`).
         let order = &self.grid.items;
         permute(&mut self.pos, order, &mut self.perm_pos);
         permute(&mut self.vel, order, &mut self.perm_vel);
         permute(&mut self.id, order, &mut self.perm_id);
-        permute(&mut self.lambda, order, &mut self.perm_l);
-        if self.rho.len() == order.len() {
-            permute(&mut self.rho, order, &mut self.perm_rho);
-        }
         // (ISPH warm-starts its pressure solve from the last pressures.)
         if self.pressure.len() == order.len() {
-            permute(&mut self.pressure, order, &mut self.perm_rho);
+            permute(&mut self.pressure, order, &mut self.perm_real);
         }
         if self.density_error.len() == order.len() {
-            permute(&mut self.density_error, order, &mut self.perm_rho);
+            permute(&mut self.density_error, order, &mut self.perm_real);
         }
-        // (A method's own per-particle arrays follow with `reorder_like_last_search`.)
         self.last_order.clone_from(order);
         // Same points, now in cell order: the cells are unchanged, the items become 0..n.
         self.grid.renumber_sorted();

@@ -19,8 +19,9 @@ const MAGIC: &[u8; 8] = b"VCSIMCKP";
 /// 2: the totals carry the largest compression.
 /// 3: WCSPH densities and the next sub-step; 4: Verlet's previous sub-step; 6: the fluid
 /// method's own state (ISPH's body velocities one step back moved there from the fluid); 7:
-/// WCSPH's carried state there too.
-const VERSION: u32 = 7;
+/// WCSPH's carried state there too; 8: WCSPH's densities and the density rows' warm starts
+/// in their methods' state, no longer in the fluid's.
+const VERSION: u32 = 8;
 
 /// How far the output files had got at a checkpoint.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

@@ -141,7 +141,8 @@ impl VtkWriter {
     }
 
     /// Fluid particles as VTK vertices with velocity (m/s), pressure and smoothed pressure (Pa),
-    /// density error and the particle id.
+    /// density error, the particle id and the fluid method's own fields
+    /// ([`crate::fluid::FluidMethod::point_fields`]).
     fn write_fluid_frame(&mut self, world: &World, frame: usize) -> std::io::Result<()> {
         let Some(f) = world.fluid.as_ref() else {
             return Ok(());
@@ -185,11 +186,16 @@ impl VtkWriter {
                 writeln!(b, "{:.6e} {:.6e} {:.6e}", v.x, v.y, v.z)?;
             }
             b.write_all(b"</DataArray>\n")?;
-            for (label, values) in [
+            let mut fields: Vec<(&str, &[Real])> = vec![
                 ("pressure", &f.pressure),
                 ("smoothed_pressure", &smooth),
                 ("density_error", &f.density_error),
-            ] {
+            ];
+            // The method's own fields, after the shared ones.
+            world
+                .fluid_method
+                .point_fields(&mut |name, values| fields.push((name, values)));
+            for (label, values) in fields.into_iter().filter(|(_, v)| v.len() == n) {
                 writeln!(
                     b,
                     "<DataArray type=\"Float64\" Name=\"{label}\" format=\"ascii\">"

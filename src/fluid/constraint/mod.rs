@@ -36,6 +36,16 @@ pub struct ConstraintParams {
     pub pair_coefficients: PairCoefficients,
 }
 
+/// What the constraint method carries from one step to the next (checkpoints): the density
+/// rows' impulses per particle and boundary particle (their warm starts, in the particles'
+/// current order) and the projection's state.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct Carried<'a> {
+    lambda: std::borrow::Cow<'a, [Real]>,
+    blambda: std::borrow::Cow<'a, [Real]>,
+    projection: Vec<u8>,
+}
+
 /// The constraint method: its two row families, reused from step to step.
 #[derive(Default)]
 pub struct Constraint {
@@ -69,7 +79,9 @@ impl FluidMethod for Constraint {
     }
 
     fn find_neighbours(&mut self, fluid: &mut Fluid, bodies: &[RigidBody]) {
-        self.projection.find_neighbours(fluid, bodies);
+        if self.projection.find_neighbours(fluid, bodies) {
+            self.density.follow_search(fluid);
+        }
     }
 
     fn external(&mut self, fluid: &mut Fluid, gravity: &Vec3, h: Real, bodies: &[RigidBody]) {
@@ -99,11 +111,26 @@ impl FluidMethod for Constraint {
     }
 
     fn save_state(&self) -> Vec<u8> {
-        self.projection.save_state()
+        postcard::to_stdvec(&Carried {
+            lambda: std::borrow::Cow::Borrowed(&self.density.lambda),
+            blambda: std::borrow::Cow::Borrowed(&self.density.blambda),
+            projection: self.projection.save_state(),
+        })
+        .unwrap_or_default()
     }
 
     fn restore_state(&mut self, bytes: &[u8]) -> Result<(), String> {
-        self.projection.restore_state(bytes)
+        let c: Carried = if bytes.is_empty() {
+            Carried::default()
+        } else {
+            postcard::from_bytes(bytes).map_err(|e| {
+                format!("the checkpoint's constraint-method state cannot be read: {e}")
+            })?
+        };
+        self.projection.restore_state(&c.projection)?;
+        self.density.lambda = c.lambda.into_owned();
+        self.density.blambda = c.blambda.into_owned();
+        Ok(())
     }
 
     fn describe(&self) -> String {

@@ -155,8 +155,9 @@ impl Projection {
     }
 
     /// Stage 1 for the constraint method: the neighbour lists, reused from the projection's
-    /// search when no particle has moved by half its skin since.
-    pub fn find_neighbours(&mut self, fluid: &mut Fluid, bodies: &[RigidBody]) {
+    /// search when no particle has moved by half its skin since. Whether it searched (then the
+    /// method's per-particle arrays follow the particles' new order).
+    pub fn find_neighbours(&mut self, fluid: &mut Fluid, bodies: &[RigidBody]) -> bool {
         let half_skin = 0.5 * SKIN * fluid.params.spacing;
         let restored = std::mem::take(&mut self.restored);
         match self.moved.take() {
@@ -166,8 +167,12 @@ impl Projection {
                     fluid.search_at(&self.at, SKIN * fluid.params.spacing);
                 }
                 self.info.reused += 1;
+                restored
             }
-            _ => fluid.update_neighbours(bodies),
+            _ => {
+                fluid.update_neighbours(bodies);
+                true
+            }
         }
     }
 
@@ -215,6 +220,7 @@ impl Projection {
         }
         fluid.place_body_particles(bodies);
         fluid.search(SKIN * fluid.params.spacing);
+        rows.follow_search(fluid);
         self.at.clone_from(&fluid.pos);
         self.moved = Some(0.0);
         let (colour, multilevel) = (rows.colour, rows.multilevel);

@@ -111,10 +111,10 @@ impl Fluid {
     /// Renormalised density gradient of every particle (Antuono et al. 2010, eq. 11):
     /// `⟨∇ρ⟩_i = L_i Σ_j (ρ_j − ρ_i) ∇_iW_ij V_j`, `L_i = [Σ_j (x_j − x_i) ⊗ ∇_iW_ij V_j]⁻¹`
     /// over the fluid neighbours (kg/m⁴); zero where `L_i` is singular (a particle nearly alone).
-    fn density_gradients(&self, out: &mut Vec<Vec3>) {
+    fn density_gradients(&self, rho: &[Real], out: &mut Vec<Vec3>) {
         let k = self.params.kernel;
         let s2 = k.support() * k.support();
-        let (pos, rho, ff, planar) = (&self.pos, &self.rho, &self.ff, self.params.planar);
+        let (pos, ff, planar) = (&self.pos, &self.ff, self.params.planar);
         let per = self.params.periodic;
         let v = self.volume;
         out.resize(self.len(), Vec3::zeros());
@@ -163,14 +163,14 @@ impl Fluid {
     pub(super) fn wall_state(&mut self, p: &WcsphParams, g: &Vec3, s: &mut WcsphScratch) {
         let (b, rho0) = (self.tait_b(p), self.params.rho0);
         s.press.resize(self.len(), 0.0);
-        let rho = &self.rho;
+        let rho = &s.carry.rho;
         per_particle(&mut s.press, |i| tait(b, rho0, rho[i]));
         let nb = self.boundary.len();
         s.bpress.resize(nb, 0.0);
         s.bdry.resize(nb, false);
         match p.walls {
             WallTreatment::Dynamic => {
-                let brho = &self.brho;
+                let brho = &s.carry.brho;
                 per_particle(&mut s.bpress, |k| tait(b, rho0, brho[k]));
                 s.bdry.fill(false);
             }
@@ -207,8 +207,8 @@ impl Fluid {
                     (raw.max(0.0), raw <= 0.0 && sp >= 0.0)
                 });
                 let bpress = &s.bpress;
-                self.brho.resize(nb, rho0);
-                per_particle(&mut self.brho, |w| tait_inverse(b, rho0, bpress[w]));
+                s.carry.brho.resize(nb, rho0);
+                per_particle(&mut s.carry.brho, |w| tait_inverse(b, rho0, bpress[w]));
             }
         }
     }
@@ -230,11 +230,11 @@ impl Fluid {
         s.drho.resize(n, 0.0);
         let antuono = p.diffusion == super::Diffusion::Antuono && p.delta > 0.0;
         if antuono {
-            self.density_gradients(&mut s.grad_rho);
+            self.density_gradients(&s.carry.rho, &mut s.grad_rho);
         }
         let grad = &s.grad_rho;
-        let (pos, vel, rho, press) = (&self.pos, &self.vel, &self.rho, &s.press);
-        let (bx, bv, brho, bpress) = (&self.boundary, &s.bvel, &self.brho, &s.bpress);
+        let (pos, vel, rho, press) = (&self.pos, &self.vel, &s.carry.rho, &s.press);
+        let (bx, bv, brho, bpress) = (&self.boundary, &s.bvel, &s.carry.brho, &s.bpress);
         let bdry = &s.bdry;
         let surf = &self.to_surface;
         let (ff, fb) = (&self.ff, &self.fb);
@@ -326,8 +326,8 @@ impl Fluid {
             self.params.periodic,
             self.params.thickness,
         );
-        let (pos, vel, rho, press) = (&self.pos, &self.vel, &self.rho, &s.press);
-        let (bx, bv, brho, bpress) = (&self.boundary, &s.bvel, &self.brho, &s.bpress);
+        let (pos, vel, rho, press) = (&self.pos, &self.vel, &s.carry.rho, &s.press);
+        let (bx, bv, brho, bpress) = (&self.boundary, &s.bvel, &s.carry.brho, &s.bpress);
         let (bdry, surf) = (&s.bdry, &self.to_surface);
         let (owner, bf) = (&self.owner, &self.bf);
         s.bforce.resize(bx.len(), Vec3::zeros());

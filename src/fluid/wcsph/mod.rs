@@ -146,6 +146,12 @@ impl WcsphScratch {
 /// checkpoints by [`Wcsph`], so a resumed run steps as the uninterrupted one).
 #[derive(Debug, Default, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Carry {
+    /// Density of each particle (kg/m³; continuity), in the particles' current order; empty
+    /// before the first step (then hydrostatic).
+    pub rho: Vec<Real>,
+    /// Density of each boundary particle (kg/m³; dynamic walls' continuity, Adami walls'
+    /// extrapolation).
+    pub brho: Vec<Real>,
     /// Sub-step proposed by the last sub-step (s); 0 before the first.
     pub next_dt: Real,
     /// Linear velocity of each body at the start of the last model step (m/s), for the bodies'
@@ -177,11 +183,11 @@ impl Fluid {
     ) -> SubStepInfo {
         let n = self.len();
         let nb = self.boundary.len();
-        if self.rho.len() != n {
-            self.rho = self.hydrostatic_densities(p, &self.params.periodic.across(gravity));
+        if s.carry.rho.len() != n {
+            s.carry.rho = self.hydrostatic_densities(p, &self.params.periodic.across(gravity));
         }
-        if self.brho.len() != nb {
-            self.brho = vec![self.params.rho0; nb];
+        if s.carry.brho.len() != nb {
+            s.carry.brho = vec![self.params.rho0; nb];
         }
         // Body particles at their bodies' poses; their velocities; the bodies' accelerations.
         s.body_acc.resize(bodies.len(), Vec3::zeros());
@@ -232,8 +238,10 @@ impl Fluid {
             let sub = left / k;
             if !s.searched || !self.within_skin(s) {
                 self.search(SKIN * self.params.kernel.support());
-                // Verlet's previous sub-step follows its particles into cell order.
+                // The carried densities and Verlet's previous sub-step follow their particles
+                // into cell order.
                 self.reorder_like_last_search(&mut s.carry.prev_vel, &mut s.perm_vel);
+                self.reorder_like_last_search(&mut s.carry.rho, &mut s.perm_rho);
                 self.reorder_like_last_search(&mut s.carry.prev_rho, &mut s.perm_rho);
                 s.x_search.clone_from(&self.pos);
                 s.b_search.clone_from(&self.boundary);
@@ -251,10 +259,10 @@ impl Fluid {
         let (b, rho0) = (self.tait_b(p), self.params.rho0);
         self.density_error.clear();
         self.density_error
-            .extend(self.rho.iter().map(|r| r / rho0 - 1.0));
+            .extend(s.carry.rho.iter().map(|r| r / rho0 - 1.0));
         self.pressure.clear();
         self.pressure
-            .extend(self.rho.iter().map(|&r| forces::tait(b, rho0, r)));
+            .extend(s.carry.rho.iter().map(|&r| forces::tait(b, rho0, r)));
         self.boundary_pressure.clone_from(&s.bpress);
         info
     }
@@ -313,14 +321,14 @@ impl Fluid {
         self.rates(p, g, s, None);
         s.x0.clone_from(&self.pos);
         s.v0.clone_from(&self.vel);
-        s.r0.clone_from(&self.rho);
-        s.br0.clone_from(&self.brho);
+        s.r0.clone_from(&s.carry.rho);
+        s.br0.clone_from(&s.carry.brho);
         let acc = &s.acc;
         let drho = &s.drho;
         self.pos
             .par_iter_mut()
             .zip(self.vel.par_iter_mut())
-            .zip(self.rho.par_iter_mut())
+            .zip(s.carry.rho.par_iter_mut())
             .enumerate()
             .with_min_len(4096)
             .for_each(|(i, ((x, v), r))| {
@@ -333,7 +341,7 @@ impl Fluid {
         for (b, x) in self.boundary.iter_mut().enumerate() {
             *x += s.bvel[b] * half;
             if dynamic {
-                self.brho[b] = (self.brho[b] + s.bdrho[b] * half).max(self.params.rho0);
+                s.carry.brho[b] = (s.carry.brho[b] + s.bdrho[b] * half).max(self.params.rho0);
             }
         }
         // Corrector.
@@ -344,7 +352,7 @@ impl Fluid {
             .pos
             .par_iter_mut()
             .zip(self.vel.par_iter_mut())
-            .zip(self.rho.par_iter_mut())
+            .zip(s.carry.rho.par_iter_mut())
             .enumerate()
             .with_min_len(4096)
             .map(|(i, ((x, v), r))| {
@@ -365,8 +373,8 @@ impl Fluid {
         for (b, x) in self.boundary.iter_mut().enumerate() {
             *x += s.bvel[b] * half;
             if dynamic {
-                let eps = -s.bdrho[b] / self.brho[b] * sub;
-                self.brho[b] = (s.br0[b] * (2.0 - eps) / (2.0 + eps)).max(self.params.rho0);
+                let eps = -s.bdrho[b] / s.carry.brho[b] * sub;
+                s.carry.brho[b] = (s.br0[b] * (2.0 - eps) / (2.0 + eps)).max(self.params.rho0);
             }
         }
         self.propose_substep(p, (vmax, amax, rmax), &mut s.carry);
@@ -406,8 +414,8 @@ impl Fluid {
         let c = &mut s.carry;
         if c.prev_vel.len() != n || c.prev_rho.len() != n || c.prev_brho.len() != nb {
             c.prev_vel.clone_from(&self.vel);
-            c.prev_rho.clone_from(&self.rho);
-            c.prev_brho.clone_from(&self.brho);
+            c.prev_rho.clone_from(&c.rho);
+            c.prev_brho.clone_from(&c.brho);
             c.verlet_count = 0;
         }
         let euler = c.verlet_count == 0;
@@ -418,7 +426,7 @@ impl Fluid {
             .pos
             .par_iter_mut()
             .zip(self.vel.par_iter_mut())
-            .zip(self.rho.par_iter_mut())
+            .zip(c.rho.par_iter_mut())
             .zip(c.prev_vel.par_iter_mut())
             .zip(c.prev_rho.par_iter_mut())
             .enumerate()
@@ -450,13 +458,13 @@ impl Fluid {
         for (b, x) in self.boundary.iter_mut().enumerate() {
             *x += s.bvel[b] * sub;
             if dynamic {
-                let r = self.brho[b];
+                let r = c.brho[b];
                 let (base, step) = if euler {
                     (r, sub)
                 } else {
                     (c.prev_brho[b], two)
                 };
-                self.brho[b] = (base + s.bdrho[b] * step).max(rho0);
+                c.brho[b] = (base + s.bdrho[b] * step).max(rho0);
                 c.prev_brho[b] = r;
             }
         }
