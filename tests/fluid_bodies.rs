@@ -180,7 +180,7 @@ fn the_density_projection_keeps_momentum() {
 fn floating_cylinder_force() {
     let mut m = model("floating_cylinder_3d_apgd.ron");
     m.fluid.as_mut().unwrap().spacing = Positive(0.04);
-    m.time.dt = Positive(0.003);
+    m.time.dt = Some(Positive(0.003));
     if let Some(vcsim::solver::SolverChoice::Apgd(p)) = &mut m.solver {
         p.tolerance = 1e-2;
     }

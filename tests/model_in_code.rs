@@ -52,7 +52,7 @@ fn nonsense_edited_in_code_is_refused_with_the_fields_path() {
 
     // Values the parser's types would have refused, and cross-checks, all by path.
     let mut m = base.clone();
-    m.time.dt = Positive(-1.0);
+    m.time.dt = Some(Positive(-1.0));
     assert_eq!(refused(&m), "time.dt");
     let mut m = base.clone();
     m.bodies[3].material = "steel".into();

@@ -125,7 +125,7 @@ fn axes_expand_into_cross_products_and_lists() {
     );
     let m = vcsim::model::load::parse_str(&p, &s.cases[1].text).unwrap();
     assert_eq!(m.bodies[1].mass.map(|x| x.0), Some(5.0));
-    assert_eq!(m.time.dt.0, 2e-3);
+    assert_eq!(m.time.dt.unwrap().0, 2e-3);
     assert_eq!(s.axes[1].levels[1].value, Some(2.0));
     // Zip needs axes of one length.
     let p = study(

@@ -73,6 +73,32 @@ impl Motion {
     }
 }
 
+impl Motion {
+    /// The largest speed (m/s) of a point `reach` (m) from the body frame's origin under this
+    /// motion: `2π f (|D| + |Θ| reach)` for a sine, the fastest segment of a table.
+    pub fn peak_speed(&self, reach: Real) -> Real {
+        match self {
+            Motion::Sine {
+                translation,
+                rotation,
+                frequency,
+                ..
+            } => {
+                2.0 * std::f64::consts::PI
+                    * frequency.abs()
+                    * (translation.norm() + rotation.norm() * reach)
+            }
+            Motion::Table(rows) => rows
+                .windows(2)
+                .map(|w| {
+                    let dt = w[1].0 - w[0].0;
+                    ((w[1].1 - w[0].1).norm() + (w[1].2 - w[0].2).norm() * reach) / dt
+                })
+                .fold(0.0, Real::max),
+        }
+    }
+}
+
 /// A body's prescribed motion with the pose it is measured from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Prescribed {

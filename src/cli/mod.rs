@@ -281,11 +281,27 @@ fn check(path: &Path, deny_warnings: bool, registry: &Registry) -> ExitCode {
     };
     outln!("  solver      {}{default}", world.solver.describe());
     outln!("  contacts    {}", world.contact_resolver.name());
+    let how = match (model.time.dt, &world.fluid) {
+        (Some(_), _) => String::new(),
+        (None, Some(f)) => {
+            let (u, height) =
+                crate::model::build::time_step::reachable_speed(f, &world.bodies, &world.gravity);
+            format!(
+                " (the default: {} spacing per step at {u:.3} m/s, the speed of a fall from \
+                 {height:.3} m plus the fastest initial and prescribed motions)",
+                crate::model::build::time_step::SPACINGS_PER_STEP
+            )
+        }
+        (None, None) => String::new(),
+    };
+    let dt = model
+        .time
+        .dt
+        .map_or(format!("{:.4e}", world.dt), |d| d.0.to_string());
     outln!(
-        "  time        dt = {} s, end = {} s ({} steps)",
-        model.time.dt.0,
+        "  time        dt = {dt} s{how}, end = {} s ({} steps)",
         model.time.end.0,
-        (model.time.end.0 / model.time.dt.0).round()
+        (model.time.end.0 / world.dt).round()
     );
     ExitCode::SUCCESS
 }
@@ -351,7 +367,6 @@ fn run_checked(a: RunArgs, registry: &Registry) -> Result<ExitCode, ExitCode> {
     };
     let (path, model, source) = run_model(&a, checkpoint.as_ref(), registry)?;
     let path = path.as_path();
-    let (end, every) = run_times(&a, &model, checkpoint.as_ref())?;
     if let Some(n) = a.threads {
         if n == 0 {
             return Err(fail(2, "--threads must be at least 1"));
@@ -369,6 +384,7 @@ fn run_checked(a: RunArgs, registry: &Registry) -> Result<ExitCode, ExitCode> {
     };
     let mut world = build_world_with(&model, registry)
         .map_err(|e| report_model_error(e.locate(path, &source)))?;
+    let (end, every) = run_times(&a, &model, world.dt, checkpoint.as_ref())?;
     // The run owns its cores: the other workers poll for work during a step (same results).
     world.active_wait = crate::pipeline::active_wait_wanted();
     let probes = crate::model::resolve_probes(&model, &world)
@@ -479,15 +495,15 @@ fn run_model(
     }
 }
 
-/// The run's end (s) and checkpoint interval (s), checked against the model and the
-/// checkpoint. A resumed run ends where the run it resumes was to end, unless --end says
-/// otherwise.
+/// The run's end (s) and checkpoint interval (s), checked against the model, its time step
+/// `dt` (s; the world's) and the checkpoint. A resumed run ends where the run it resumes was to
+/// end, unless --end says otherwise.
 fn run_times(
     a: &RunArgs,
     model: &crate::model::Model,
+    dt: f64,
     checkpoint: Option<&crate::io::checkpoint::Checkpoint>,
 ) -> Result<(f64, Option<f64>), ExitCode> {
-    let dt = model.time.dt.0;
     let end = a
         .end
         .or(checkpoint.map(|c| c.end))

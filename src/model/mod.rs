@@ -29,6 +29,7 @@ pub mod values;
 pub mod warnings;
 
 pub use build::probes::resolve_probes;
+pub use build::time_step::default_time_step;
 pub use build::{build_world, build_world_with};
 pub use error::{FieldError, ModelError};
 pub use load::{from_ron_str, load_file, load_file_with, parse_str, parse_str_with};

@@ -23,6 +23,7 @@ use super::values::{NonNegative, Positive, Rotation, UnitInterval, V3};
 use crate::constraints::contact::ContactParams;
 pub use crate::fluid::FluidMethodChoice;
 use crate::solver::SolverChoice;
+use crate::Real;
 use serde::{Deserialize, Serialize};
 
 /// A whole model file.
@@ -93,18 +94,18 @@ impl Model {
     /// The solver the model runs with: the one it names, else APGD for a model with a fluid
     /// (its density rows are solved in parallel) and PGS for bodies alone. A fluid model's
     /// default APGD stops at a velocity residual of [`FLUID_RESIDUAL_PER_STEP`] spacings per
-    /// step (`3e-5 l / dt` m/s: 3e-4 m/s for a 1 cm spacing at 1 ms) or after
+    /// step (`3e-5 l / dt` m/s, `dt` the world's step (s): 3e-4 m/s for a 1 cm spacing at 1 ms) or after
     /// [`FLUID_MAX_ITERATIONS`]. Chosen by measurement (`tests/default_solver.rs`): at
     /// `1e-4 l / dt` (what most shipped fluid models set by hand) water at rest in the
     /// hydrostatic tank moves at 3.5e-3 m/s, above the test's 2.2e-3; at `1e-5 l / dt` the
     /// seesaw's first solve does not converge in 2000 iterations. The cap of 5000: the 3D
     /// floating cylinder's impact needed 2373 iterations in one step (with a cap of 2000,
     /// 2 of its 2000 steps stopped there).
-    pub fn solver_choice(&self) -> SolverChoice {
+    pub fn solver_choice(&self, dt: Real) -> SolverChoice {
         match (&self.solver, &self.fluid) {
             (Some(s), _) => s.clone(),
             (None, Some(f)) => SolverChoice::Apgd(crate::solver::ApgdParams {
-                tolerance: FLUID_RESIDUAL_PER_STEP * f.spacing.0 / self.time.dt.0,
+                tolerance: FLUID_RESIDUAL_PER_STEP * f.spacing.0 / dt,
                 max_iterations: FLUID_MAX_ITERATIONS,
                 ..Default::default()
             }),
@@ -173,8 +174,11 @@ impl Default for Scene {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Time {
-    /// Time step h (s).
-    pub dt: Positive,
+    /// Time step h (s). A fluid model may leave it out: it then gets half a spacing per step
+    /// at the largest speed it can reach ([`crate::model::default_time_step`], said by
+    /// `vcsim check`); a model without a fluid must give it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dt: Option<Positive>,
     /// End time (s); `run --end` overrides it.
     pub end: Positive,
 }

@@ -12,6 +12,7 @@
 mod bodies;
 mod fluid;
 pub mod probes;
+pub mod time_step;
 
 pub use fluid::{MAX_PARTICLES, MAX_VISITS};
 
@@ -34,6 +35,8 @@ pub(super) enum BuildError {
     Spacing(String),
     /// The contact resolver cannot be built.
     Contact(String),
+    /// The model gives no time step and none follows from it.
+    Time(String),
 }
 
 impl From<String> for BuildError {
@@ -73,6 +76,7 @@ pub fn build_world_with(m: &Model, registry: &Registry) -> Result<World, Box<Fie
         BuildError::Fluid(msg) => FieldError::new("fluid", msg).at_key(),
         BuildError::Spacing(msg) => FieldError::named("fluid.spacing", "fluid", msg),
         BuildError::Contact(msg) => FieldError::new("contact.resolver", msg),
+        BuildError::Time(msg) => FieldError::new("time.dt", msg),
     })
 }
 
@@ -121,10 +125,12 @@ fn build(m: &Model, registry: &Registry) -> Result<World, BuildError> {
         .build_contact_resolver(&m.contact.resolver, m.contact.restitution_threshold)
         .map_err(BuildError::Contact)?;
     let scene = fluid.as_ref().map(|f| scene_box(f, &built));
+    let gravity = flat(m.scene.gravity.vec());
+    let dt = time_step(m, fluid.as_ref(), &built, &gravity)?;
     Ok(World {
         dofs,
-        gravity: flat(m.scene.gravity.vec()),
-        dt: m.time.dt.0,
+        gravity,
+        dt,
         time: 0.0,
         steps: 0,
         time_origin: 0.0,
@@ -132,7 +138,7 @@ fn build(m: &Model, registry: &Registry) -> Result<World, BuildError> {
         bodies: built,
         geometry,
         joints,
-        solver: m.solver_choice(),
+        solver: m.solver_choice(dt),
         contact: m.contact.clone(),
         fluid_method,
         last_substeps: Default::default(),
@@ -146,6 +152,41 @@ fn build(m: &Model, registry: &Registry) -> Result<World, BuildError> {
         scene,
         fluid,
     })
+}
+
+/// The model's time step (s): its own, or the default of a fluid model
+/// ([`time_step::default_time_step`]) within the steps a run may take.
+fn time_step(
+    m: &Model,
+    fluid: Option<&crate::fluid::Fluid>,
+    bodies: &[crate::body::RigidBody],
+    gravity: &Vec3,
+) -> Result<Real, BuildError> {
+    if let Some(dt) = m.time.dt {
+        return Ok(dt.0);
+    }
+    let Some(f) = fluid else {
+        return Err(BuildError::Time(
+            "expected a time step (s): only a model with a fluid gets one by default".into(),
+        ));
+    };
+    let dt = time_step::default_time_step(f, bodies, gravity).ok_or_else(|| {
+        BuildError::Time(
+            "nothing in the model can move (no gravity, fluid and bodies at rest), so no time \
+             step follows from its speeds: give `dt` (s)"
+                .into(),
+        )
+    })?;
+    let steps = m.time.end.0 / dt;
+    if steps > super::validate::MAX_STEPS {
+        return Err(BuildError::Time(format!(
+            "the default time step {dt:.3e} s (half a spacing per step at the speed the model \
+             can reach) makes end / dt = {steps:.3e} steps; more than {:e} is not a run that \
+             finishes — lower end or coarsen the spacing",
+            super::validate::MAX_STEPS
+        )));
+    }
+    Ok(dt)
 }
 
 /// The box around the fluid particles, the boundary particles (walls and bodies) and the

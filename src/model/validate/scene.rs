@@ -6,7 +6,15 @@ use crate::model::schema::{Dimension, Model};
 /// The top-level sections that are not lists.
 pub(super) fn validate(m: &Model) -> Checked {
     let (t, s, c) = (&m.time, &m.scene, &m.contact);
-    value(|| "time.dt".into(), t.dt.check())?;
+    if let Some(dt) = t.dt {
+        value(|| "time.dt".into(), dt.check())?;
+    } else if m.fluid.is_none() {
+        return Err(FieldError::new(
+            "time",
+            "expected `dt`, the time step (s): only a model with a fluid gets one by default",
+        )
+        .at_key());
+    }
     value(|| "time.end".into(), t.end.check())?;
     value(|| "scene.thickness".into(), s.thickness.check())?;
     value(|| "scene.gravity".into(), s.gravity.check())?;
@@ -17,12 +25,13 @@ pub(super) fn validate(m: &Model) -> Checked {
             "the animation is drawn from the VTK frames; set `vtk: true` or leave `animation` out",
         ));
     }
-    if t.dt.0 > t.end.0 {
+    let dt = t.dt.map(|d| d.0);
+    if let Some(dt) = dt.filter(|&dt| dt > t.end.0) {
         return Err(FieldError::new(
             "time.dt",
             format!(
-                "the time step ({} s) is longer than the run (end = {} s)",
-                t.dt.0, t.end.0
+                "the time step ({dt} s) is longer than the run (end = {} s)",
+                t.end.0
             ),
         ));
     }
@@ -39,11 +48,13 @@ pub(super) fn validate(m: &Model) -> Checked {
             format!("expected a magnitude up to {MAX_GRAVITY:e} m/s² (1000 g), got {g:e}"),
         ));
     }
-    let steps = t.end.0 / t.dt.0;
+    let steps = dt.map_or(0.0, |dt| t.end.0 / dt);
     if steps > MAX_STEPS {
         return Err(FieldError::new("time.dt", format!("end / dt = {steps:.3e} steps; more than {MAX_STEPS:e} steps is not a run that finishes — raise dt or lower end")));
     }
-    if let Err(e) = m.solver_choice().validate() {
+    // (A fluid model's default solver depends on the time step only through its tolerance,
+    // positive for any positive step.)
+    if let Err(e) = m.solver_choice(dt.unwrap_or(1.0)).validate() {
         let msg = if e.field == "tolerance" {
             format!("expected a positive tolerance (m/s), got {}", e.value)
         } else {

@@ -1,0 +1,93 @@
+//! Water at rest: steps a model (any path) and prints, every `--every` seconds, the fluid's
+//! largest and RMS particle speed against 1e-3 √(gH) and 2e-4 √(gH) (H the water's initial
+//! depth), the solves at the iteration cap and the mean iterations since the last row, and the
+//! time per step. The issue-52 check of "water at rest at the default settings" on any tank.
+//!
+//! `cargo run --release --example rest -- MODEL [--end S] [--every S] [--threads N]`
+
+use std::time::Instant;
+
+fn arg(args: &[String], name: &str) -> Option<f64> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|k| args.get(k + 1))
+        .and_then(|v| v.parse().ok())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let Some(path) = args.get(1) else {
+        eprintln!("usage: rest MODEL [--end S] [--every S] [--threads N]");
+        std::process::exit(2);
+    };
+    let threads = arg(&args, "--threads").unwrap_or(2.0) as usize;
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global();
+    let (m, _) = match vcsim::load_file(std::path::Path::new(path)) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            std::process::exit(2);
+        }
+    };
+    let end = arg(&args, "--end").unwrap_or(m.time.end.0);
+    let every = arg(&args, "--every").unwrap_or(0.5);
+    let mut w = vcsim::build_world(&m).unwrap_or_else(|e| {
+        eprintln!("{e}");
+        std::process::exit(2)
+    });
+    let g = w.gravity.norm();
+    let depth = {
+        let f = w.fluid.as_ref().expect("a fluid model");
+        let down = w.gravity / g;
+        let (lo, hi) = f.pos.iter().fold((f64::MAX, f64::MIN), |(lo, hi), x| {
+            (lo.min(x.dot(&down)), hi.max(x.dot(&down)))
+        });
+        hi - lo + f.params.spacing
+    };
+    let scale = (g * depth).sqrt();
+    println!(
+        "{path}: depth {depth:.3} m, bounds: largest {:.2e}, RMS {:.2e} m/s; method {}; dt {} s",
+        1e-3 * scale,
+        2e-4 * scale,
+        w.fluid_method.describe(),
+        w.dt
+    );
+    println!("t (s)  largest (m/s)  RMS (m/s)  at cap  iterations  ms/step");
+    let (mut cap, mut iters, mut steps) = (0u64, 0u64, 0u64);
+    let (mut worst, mut worst_rms) = (0.0f64, 0.0f64);
+    let mut next = every;
+    let start = Instant::now();
+    let mut last = Instant::now();
+    while w.time < end - 1e-9 {
+        let info = w.step();
+        steps += 1;
+        cap += (!info.converged) as u64;
+        iters += info.iterations as u64;
+        if w.time >= next - 1e-9 {
+            let f = w.fluid.as_ref().unwrap();
+            let largest = f.vel.iter().map(|v| v.norm()).fold(0.0, f64::max);
+            let rms = (f.vel.iter().map(|v| v.norm_squared()).sum::<f64>() / f.len() as f64).sqrt();
+            worst = worst.max(largest / scale);
+            worst_rms = worst_rms.max(rms / scale);
+            println!(
+                "{:6.2}  {largest:.2e}  {rms:.2e}  {cap}  {:.1}  {:.3}",
+                w.time,
+                iters as f64 / steps as f64,
+                1e3 * last.elapsed().as_secs_f64() / steps as f64
+            );
+            (cap, iters, steps) = (0, 0, 0);
+            last = Instant::now();
+            next += every;
+            if !largest.is_finite() || largest > 10.0 * scale {
+                println!("blown up");
+                break;
+            }
+        }
+    }
+    println!(
+        "worst: largest {worst:.2e} √(gH), RMS {worst_rms:.2e} √(gH); wall {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+}
