@@ -87,4 +87,12 @@ fn a_model_without_a_fluid_or_without_motion_must_give_dt() {
     };
     assert_eq!(e.path, "time.dt", "{e}");
     assert!(e.message.contains("nothing in the model can move"), "{e}");
+    // A run shorter than the default step.
+    let mut m = without_dt("hydrostatic_2d_pgs.ron");
+    m.time.end = vcsim::model::values::Positive(1e-4);
+    let Err(e) = vcsim::build_world(&m) else {
+        panic!("a run shorter than its default step was built");
+    };
+    assert_eq!(e.path, "time.dt", "{e}");
+    assert!(e.message.contains("longer than the run"), "{e}");
 }

@@ -177,6 +177,13 @@ fn time_step(
                 .into(),
         )
     })?;
+    if dt > m.time.end.0 {
+        return Err(BuildError::Time(format!(
+            "the default time step ({dt:.3e} s, half a spacing per step at the speed the model \
+             can reach) is longer than the run (end = {} s): give `dt` (s) or a later end",
+            m.time.end.0
+        )));
+    }
     let steps = m.time.end.0 / dt;
     if steps > super::validate::MAX_STEPS {
         return Err(BuildError::Time(format!(
