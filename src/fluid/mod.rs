@@ -91,8 +91,11 @@ use rayon::prelude::*;
 
 /// Below this many particles (or rows) per-particle passes and row products run on one thread:
 /// waking the pool for a few hundred particles costs more than the work (the 625-particle tank
-/// test: 80 s with 66 s of system time before, 55 s with 2 s after).
-pub const PARALLEL_MIN_ROWS: usize = 4096;
+/// test: 80 s with 66 s of system time before, 55 s with 2 s after). 1024 since 2026-11-28
+/// (4096 before): the 3 148-particle flume (`models/flume_2d.ron`, 10 PGS sweeps, two threads)
+/// steps in 9.4 ms instead of 11.2 ms (medians of five alternating runs; the pool is kept
+/// warm during a step, [`crate::pipeline::World::step`]).
+pub const PARALLEL_MIN_ROWS: usize = 1024;
 
 /// Sets `out[i] = f(i)` for every particle: in parallel for large fluids, serially below
 /// [`PARALLEL_MIN_ROWS`]; each entry is computed alone, so the result does not depend on the
