@@ -1,6 +1,6 @@
 //! The time step of a fluid model that gives none: half a spacing per step at the largest
-//! speed the model can reach. The constraint method takes each step whole (001 §3: one
-//! velocity-level solve per step, positions moved by `h v⁺` after it), so a particle that moves
+//! speed the model can reach. The constraint method takes each step whole (001 §4: one
+//! velocity-level solve per step, then `r^{t+1} = r^t + h u^{t+1}`), so a particle that moves
 //! more than a fraction of a spacing in one step meets neighbours its rows did not hold
 //! apart; `vcsim check` warns of a given `dt` above the same bound
 //! ([`crate::model::resolution`]).
@@ -15,8 +15,7 @@ use crate::body::{Kind, RigidBody};
 use crate::fluid::Fluid;
 use crate::math::{Real, Vec3};
 
-/// Steps per spacing at the largest speed: a particle moves at most this many spacings per
-/// step.
+/// Spacings a particle moves in one step at the largest speed (dimensionless).
 pub const SPACINGS_PER_STEP: Real = 0.5;
 
 /// The speed (m/s) [`default_time_step`] divides by, and the height (m) it was taken from.
