@@ -38,14 +38,11 @@ fn main() {
         std::process::exit(2)
     });
     let g = w.gravity.norm();
-    let depth = {
-        let f = w.fluid.as_ref().expect("a fluid model");
-        let down = w.gravity / g;
-        let (lo, hi) = f.pos.iter().fold((f64::MAX, f64::MIN), |(lo, hi), x| {
-            (lo.min(x.dot(&down)), hi.max(x.dot(&down)))
-        });
-        hi - lo + f.params.spacing
+    let Some(f) = w.fluid.as_ref() else {
+        eprintln!("{path} has no fluid");
+        std::process::exit(2)
     };
+    let depth = vcsim::math::fall_height(f.pos.iter().copied(), &w.gravity, f.params.spacing);
     let scale = (g * depth).sqrt();
     println!(
         "{path}: depth {depth:.3} m, bounds: largest {:.2e}, RMS {:.2e} m/s; method {}; dt {} s",

@@ -64,3 +64,20 @@ pub fn mix64(mut z: u64) -> u64 {
 pub fn unit_uniform(bits: u64) -> Real {
     (bits >> 11) as Real / (1u64 << 53) as Real
 }
+
+/// The height (m) a set of points spans along `gravity` (m/s²) plus `pad` (m): what water and
+/// bodies among them can fall through. 0 without gravity or points.
+pub fn fall_height(points: impl Iterator<Item = Vec3>, gravity: &Vec3, pad: Real) -> Real {
+    let g = gravity.norm();
+    if g == 0.0 {
+        return 0.0;
+    }
+    let down = gravity / g;
+    let (lo, hi) = points.fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), x| {
+        (lo.min(x.dot(&down)), hi.max(x.dot(&down)))
+    });
+    if lo > hi {
+        return 0.0;
+    }
+    (hi - lo).max(0.0) + pad
+}

@@ -13,17 +13,7 @@ pub fn default_sound_speed(
     spacing: Real,
 ) -> Option<Real> {
     let g = gravity.norm();
-    let height = if g > 0.0 {
-        let down = gravity / g;
-        let (lo, hi) = pos
-            .iter()
-            .fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), x| {
-                (lo.min(x.dot(&down)), hi.max(x.dot(&down)))
-            });
-        (hi - lo).max(0.0) + spacing
-    } else {
-        0.0
-    };
+    let height = crate::math::fall_height(pos.iter().copied(), gravity, spacing);
     let u = vel
         .iter()
         .map(|v| v.norm())

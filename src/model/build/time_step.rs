@@ -23,21 +23,11 @@ pub fn reachable_speed(fluid: &Fluid, bodies: &[RigidBody], gravity: &Vec3) -> (
     let g = gravity.norm();
     let l = fluid.params.spacing;
     let moving = bodies.iter().filter(|b| b.kind != Kind::Static);
-    let height = match gravity.try_normalize(0.0) {
-        Some(down) => {
-            let heights = fluid
-                .pos
-                .iter()
-                .copied()
-                .chain(moving.clone().map(|b| b.com()))
-                .map(|x| x.dot(&down));
-            let (lo, hi) = heights.fold((Real::INFINITY, Real::NEG_INFINITY), |(lo, hi), h| {
-                (lo.min(h), hi.max(h))
-            });
-            (hi - lo).max(0.0) + l
-        }
-        None => 0.0,
-    };
+    let height = crate::math::fall_height(
+        fluid.pos.iter().copied().chain(moving.map(|b| b.com())),
+        gravity,
+        l,
+    );
     let fluid_speed = fluid.vel.iter().map(|v| v.norm()).fold(0.0, Real::max);
     // How far each body's boundary particles reach from its centre of mass (m; at least a
     // spacing).
