@@ -7,6 +7,7 @@
 
 mod integrate;
 mod motion;
+pub mod wavemaker;
 
 pub use integrate::{gyroscopic_step, integrate_pose};
 pub use motion::{Motion, Prescribed};

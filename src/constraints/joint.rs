@@ -11,6 +11,8 @@
 //! | revolute | spherical rows + `a · b_2`, `a · c_2` (a: hinge axis on body 1; b_2, c_2 ⟂ axis on body 2): `(0, −(b_2 × a))`, `(0, b_2 × a)`; optional torsional spring on the hinge angle `θ = 2 atan2(vec(e)·a, e_w)` |
 //! | prismatic | `t · (p_2 − p_1)` for two t ⟂ axis on body 1: `(−t, −(p_2 − x_1) × t)`, `(t, r_2 × t)` + the 3 angular rows of the fixed joint |
 //!
+//! | line (mooring) | one unilateral row along `n = (p_2 − p_1)/|p_2 − p_1|`: `(n, r_1 × n)`, `(−n, −r_2 × n)` (the rate of shortening), `C = L₀ − |p_2 − p_1|`, `λ ≥ 0` the tension impulse |
+//!
 //! A rigid row has `ε = 0` and bias `b = β C / h` (Baumgarte). A compliant row
 //! (stiffness k, damping c) uses [`super::spring_row`]: an implicit spring-damper solved in the
 //! same solve — the mechanism by which a chain of rigid segments with compliant hinges becomes a
@@ -40,6 +42,42 @@ pub enum JointKind {
     },
     /// Slider.
     Prismatic,
+    /// A mooring line between the two anchors that carries tension only.
+    Line(LineLaw),
+}
+
+/// The law of a mooring line (tension only). With `C = L₀ − L` (m; `L` the anchors' distance,
+/// positive while slack) and `λ ≥ 0` the tension impulse (N·s), the row is the complementarity
+/// `w = J v⁺ + b + ε λ ≥ 0 ⊥ λ ≥ 0` with
+///
+/// - taut (`C ≤ 0`), with stiffness k and damping c: [`super::spring_row`]`(k, c, h, C)`, the
+///   implicit spring-damper, so that at rest the tension is `T = k (L − L₀)` (N) and while
+///   stretching it adds `c L̇`;
+/// - taut without stiffness (a rope): `ε = 0`, `b = β C/h` (Baumgarte);
+/// - slack (`C > 0`): `ε` of the spring without damping (0 for a rope), `b = C/h`: the line
+///   stays slack unless the step would stretch it past `L₀`, and then pulls only by what
+///   that overshoot needs — a slack line carries no force, a line never pushes.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LineLaw {
+    /// Unstretched length L₀ (m).
+    pub rest_length: Real,
+    /// Axial stiffness k (N/m); `None`: inextensible.
+    pub stiffness: Option<Real>,
+    /// Axial damping c while taut (N·s/m).
+    pub damping: Real,
+}
+
+impl LineLaw {
+    /// The row's compliance and bias for the gap `c = L₀ − L` (m), step `h` (s), Baumgarte
+    /// factor `beta` (module docs).
+    pub fn row(&self, c: Real, h: Real, beta: Real) -> (Real, Real) {
+        match (self.stiffness, c <= 0.0) {
+            (Some(k), true) => spring_row(k, self.damping, h, c),
+            (None, true) => (0.0, beta * c / h),
+            (Some(k), false) => (1.0 / (h * h * k), c / h),
+            (None, false) => (0.0, c / h),
+        }
+    }
 }
 
 /// A torsional spring-damper on a revolute joint's hinge angle (rest angle: the initial one).
@@ -268,6 +306,20 @@ fn candidate_rows(
                 ));
             }
         }
+        JointKind::Line(law) => {
+            let len = d.norm();
+            // A line of zero length has no direction: take body 2's side along +x.
+            let n = if len > 1e-12 { d / len } else { Vec3::x() };
+            candidates.push((
+                0,
+                n,
+                r1.cross(&n),
+                -n,
+                -r2.cross(&n),
+                law.rest_length - len,
+                true,
+            ));
+        }
         JointKind::Prismatic => {
             let lever1 = p2 - a.com;
             for (s, perp) in j.perp1.iter().enumerate() {
@@ -299,6 +351,20 @@ pub fn build_rows(
         let first = rows.rows.len();
         let (a, b) = (&masses[j.body1], &masses[j.body2]);
         let (candidates, axis) = candidate_rows(j, bodies, a, b);
+        if let JointKind::Line(law) = &j.kind {
+            for (slot, l1, a1, l2, a2, err, _) in candidates {
+                let (eps, bias) = law.row(err, h, beta);
+                push_row(rows, info, a, b, (l1, a1), (l2, a2), bias, eps, j, ji, slot);
+            }
+            if rows.rows.len() > first {
+                rows.blocks.push(Block {
+                    start: first,
+                    kind: BlockKind::Unilateral,
+                });
+            }
+            in_block = 0;
+            continue;
+        }
         for (slot, l1, a1, l2, a2, err, linear) in candidates {
             let (eps, bias) = match (&j.compliance, linear) {
                 (Some(c), true) => spring_row(c.linear_stiffness, c.linear_damping, h, err),

@@ -63,6 +63,7 @@
 
 pub mod choice;
 pub mod constraint;
+pub mod damping;
 mod explicit;
 pub mod grid;
 pub mod isph;
@@ -186,6 +187,8 @@ pub struct Fluid {
     /// Σ V W over the boundary particles of the same wall or body around each boundary particle
     /// (fixed: computed once).
     pub bdens: Vec<Real>,
+    /// Damping zones where waves are absorbed ([`damping`]); from the model, not state.
+    pub damping: Vec<damping::DampingZone>,
     grid: CellGrid,
     bgrid: CellGrid,
     perm_pos: Vec<Vec3>,
@@ -256,6 +259,7 @@ impl Fluid {
             fb: Neighbours::default(),
             bf: Neighbours::default(),
             bdens: Vec::new(),
+            damping: Vec::new(),
             perm_pos: Vec::new(),
             perm_vel: Vec::new(),
             perm_id: Vec::new(),

@@ -73,6 +73,33 @@ pub struct FluidDef {
     pub artificial_viscosity: Option<ArtificialViscosityDef>,
     /// Where the fluid starts.
     pub regions: Vec<RegionDef>,
+    /// Damping zones that absorb waves ([`crate::fluid::damping`]), e.g. `damping: [(start:
+    /// (5, 0), end: (6, 0))]`: the velocity relaxes towards rest from `start` to `end` (m) at
+    /// up to `rate` (1/s). Default none.
+    #[serde(default)]
+    pub damping: Vec<DampingZoneDef>,
+}
+
+/// A damping zone of the fluid.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DampingZoneDef {
+    /// Where the relaxation starts (m).
+    pub start: V3,
+    /// Where it reaches its full rate (m); beyond it the rate stays full.
+    pub end: V3,
+    /// Full relaxation rate σ (1/s). Default [`DampingZoneDef::DEFAULT_RATE`].
+    #[serde(default = "damping_rate")]
+    pub rate: Positive,
+}
+
+impl DampingZoneDef {
+    /// Default full rate σ (1/s).
+    pub const DEFAULT_RATE: f64 = 10.0;
+}
+
+fn damping_rate() -> Positive {
+    Positive(DampingZoneDef::DEFAULT_RATE)
 }
 
 impl FluidDef {

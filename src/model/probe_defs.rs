@@ -30,6 +30,12 @@ pub enum ProbeDef {
     /// Smoothed fluid pressure at a point (Pa): the kernel-weighted (Shepard) mean of the
     /// particle pressures within the kernel support of the point, 0 where there is no fluid.
     Pressure(V3),
+    /// Wave gauge: the free-surface elevation (m) on the vertical line (against gravity)
+    /// through a point, from the surface's height there at the start, e.g. `WaveGauge(2.0, 0)`
+    /// (2D: x, y; 3D: x, y, z): column `elevation(x y z)`. The surface is where the fluid's kernel-weighted
+    /// volume fraction falls through 1/2 ([`crate::fluid::Fluid::surface_height`]); NaN when no
+    /// fluid is within a kernel support of the line.
+    WaveGauge(V3),
     /// Fluid force (N) and torque about the centre of mass (N·m) on a body, from the last solve.
     FluidForce(String),
     /// Largest compression `max (ρ − ρ0)/ρ0` and mean `|ρ − ρ0|/ρ0` of the fluid particles.

@@ -334,6 +334,26 @@ pub enum JointKindDef {
         /// Slide axis (world frame at the start).
         axis: V3,
     },
+    /// A mooring line from the joint's `anchor` on `body1` to `anchor2` on `body2` (world
+    /// points at the start, m) that carries tension only
+    /// ([`crate::constraints::joint`]): slack while shorter than `rest_length`, then a spring
+    /// of `stiffness` with `damping` along the line, e.g. `Line(anchor2: (2.5, 0.4),
+    /// stiffness: 2000, damping: 20)`. Without `stiffness` the line is inextensible (a rope).
+    /// The joined bodies still collide (`collide` does not apply).
+    Line {
+        /// The line's end on `body2` (world point at the start, m).
+        anchor2: V3,
+        /// Unstretched length (m). Default: the anchors' distance at the start.
+        #[serde(default)]
+        rest_length: Option<Positive>,
+        /// Axial stiffness (N/m; per unit thickness in 2D, as forces are). Default none: an
+        /// inextensible rope.
+        #[serde(default)]
+        stiffness: Option<Positive>,
+        /// Axial damping while taut (N·s/m). Default 0.
+        #[serde(default)]
+        damping: NonNegative,
+    },
 }
 
 impl JointKindDef {
@@ -352,8 +372,10 @@ impl JointKindDef {
 pub struct Compliance {
     /// Translational stiffness (N/m).
     pub linear_stiffness: Positive,
-    /// Rotational stiffness (N·m/rad).
-    pub angular_stiffness: Positive,
+    /// Rotational stiffness (N·m/rad); needed by joints that constrain rotation (`Fixed`,
+    /// `Revolute`, `Prismatic`), not by `Spherical`.
+    #[serde(default)]
+    pub angular_stiffness: Option<Positive>,
     /// Translational damping (N·s/m).
     #[serde(default)]
     pub linear_damping: NonNegative,

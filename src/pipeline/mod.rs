@@ -404,6 +404,7 @@ impl World {
         }
         if let Some(f) = self.fluid.as_mut() {
             self.fluid_method.integrate(f, h, &mut self.bodies);
+            f.damp(h);
         }
         self.timings.add(Stage::Integrate, t0);
     }

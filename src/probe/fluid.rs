@@ -59,6 +59,62 @@ impl Fluid {
         }
     }
 
+    /// Height (m) of the free surface along the vertical line through `p` (vertical: against
+    /// `gravity`), measured from `p` upwards: where the fluid's kernel sum `Σ_j V W(|x − x_j|)`
+    /// (its particles' volume fraction, 1 inside the fluid) falls through 1/2, searched from
+    /// above in steps of an eighth of a spacing and interpolated linearly between them. `None`
+    /// when no particle is within a kernel support of the line. A wave gauge reads this at
+    /// each output and reports it against the height at the start.
+    pub fn surface_height(&self, p: &Vec3, gravity: &Vec3) -> Option<Real> {
+        let up = -gravity.try_normalize(1e-300)?;
+        let k = &self.params.kernel;
+        let r = k.support();
+        let mut q = *p;
+        if self.params.planar {
+            q.z = 0.0;
+        }
+        let near: Vec<(Real, Real)> = self
+            .pos
+            .iter()
+            .filter_map(|x| {
+                let d = self.params.periodic.delta(x, &q);
+                let z = d.dot(&up);
+                let lateral = (d - up * z).norm_squared();
+                (lateral < r * r).then_some((z, lateral))
+            })
+            .collect();
+        let top = near.iter().map(|n| n.0).fold(Real::NEG_INFINITY, Real::max);
+        let bottom = near.iter().map(|n| n.0).fold(Real::INFINITY, Real::min);
+        if !top.is_finite() {
+            return None;
+        }
+        let fraction = |z: Real| -> Real {
+            near.iter()
+                .map(|&(zj, lat)| {
+                    let dz = zj - z;
+                    let d2 = dz * dz + lat;
+                    if d2 < r * r {
+                        self.volume * k.w(d2.sqrt())
+                    } else {
+                        0.0
+                    }
+                })
+                .sum()
+        };
+        let step = 0.125 * self.params.spacing;
+        let (mut z, mut above) = (top + r, 0.0);
+        while z >= bottom - r {
+            let f = fraction(z);
+            if f >= 0.5 {
+                // Between z + step (fraction `above` < 1/2) and z.
+                return Some(z + step * (f - 0.5) / (f - above).max(1e-300));
+            }
+            above = f;
+            z -= step;
+        }
+        None
+    }
+
     /// Largest compression `max (ρ − ρ0)/ρ0` (0 if none) and mean `|ρ − ρ0|/ρ0` over the
     /// particles, at the start of the last step.
     pub fn density_error_stats(&self) -> (Real, Real) {

@@ -29,6 +29,14 @@ pub enum Probe {
     Front(Vec3),
     /// Smoothed fluid pressure at a point (Pa).
     Pressure(Vec3),
+    /// Free-surface elevation (m) on the vertical line through a point, against the height
+    /// `rest` (m, from the point) of the surface there at the start ([`Fluid::surface_height`]).
+    WaveGauge {
+        /// The point the line passes through (m).
+        point: Vec3,
+        /// The surface's height at the start (m, above the point).
+        rest: Real,
+    },
     /// Fluid force and torque on body `i` (N, N·m).
     FluidForce(usize),
     /// Max compression and mean |density error| of the fluid.
@@ -81,6 +89,10 @@ impl Probe {
             Probe::Energy => "energy (J)".to_string(),
             Probe::Front(_) => "surge front (m)".to_string(),
             Probe::Pressure(p) => format!("pressure at ({}, {}, {}) (Pa)", p.x, p.y, p.z),
+            Probe::WaveGauge { point: p, .. } => format!(
+                "free-surface elevation at ({}, {}, {}) (m)",
+                p.x, p.y, p.z
+            ),
             Probe::FluidForce(i) => format!(
                 "fluid force (N) and torque (N m) on {}",
                 world.bodies[*i].name
@@ -119,6 +131,9 @@ impl Probe {
             Probe::Energy => vec!["kinetic".into(), "potential".into(), "total".into()],
             Probe::Front(d) => vec![format!("front({} {} {})", d.x, d.y, d.z)],
             Probe::Pressure(p) => vec![format!("pressure({} {} {})", p.x, p.y, p.z)],
+            Probe::WaveGauge { point: p, .. } => {
+                vec![format!("elevation({} {} {})", p.x, p.y, p.z)]
+            }
             Probe::FluidForce(i) => {
                 let n = &world.bodies[*i].name;
                 let mut c = xyz(format!("{n}.fluid_force"));
@@ -165,6 +180,11 @@ impl Probe {
             }
             Probe::Pressure(p) => {
                 out.push(fluid.map(|f| f.pressure_at(p)).unwrap_or(0.0));
+                return;
+            }
+            Probe::WaveGauge { point, rest } => {
+                let h = fluid.and_then(|f| f.surface_height(point, &world.gravity));
+                out.push(h.map_or(Real::NAN, |h| h - rest));
                 return;
             }
             Probe::FluidForce(i) => {

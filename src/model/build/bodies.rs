@@ -2,7 +2,7 @@
 
 use super::BuildError;
 use crate::body::{Dofs, Kind, RigidBody};
-use crate::constraints::joint::{HingeSpring, Joint, JointCompliance, JointKind};
+use crate::constraints::joint::{HingeSpring, Joint, JointCompliance, JointKind, LineLaw};
 use crate::geometry::{Collider, Geometry};
 use crate::math::{from_pv, Iso, Quat, Vec3};
 use crate::model::schema::{BodyDef, BodyKind, JointKindDef, Model};
@@ -93,10 +93,10 @@ pub(super) fn body(
             b.torque.vec()
         },
         collider: i,
-        motion: b.motion.as_ref().map(|m| crate::body::Prescribed {
-            motion: m.motion(),
-            origin: frame,
-        }),
+        motion: b
+            .motion
+            .as_ref()
+            .map(|mo| mo.prescribed(frame, m.scene.gravity.vec().norm())),
     };
     let collider = Collider {
         shape,
@@ -141,10 +141,27 @@ pub(super) fn joints(
                 axis.vec(),
             ),
             JointKindDef::Prismatic { axis } => (JointKind::Prismatic, axis.vec()),
+            JointKindDef::Line {
+                anchor2,
+                rest_length,
+                stiffness,
+                damping,
+            } => {
+                let length = (flat(anchor2.vec()) - flat(j.anchor.vec())).norm();
+                (
+                    JointKind::Line(LineLaw {
+                        rest_length: rest_length.map_or(length, |r| r.0),
+                        stiffness: stiffness.map(|k| k.0),
+                        damping: damping.0,
+                    }),
+                    Vec3::z(),
+                )
+            }
         };
         let compliance = j.compliance.as_ref().map(|c| JointCompliance {
             linear_stiffness: c.linear_stiffness.0,
-            angular_stiffness: c.angular_stiffness.0,
+            // Validation asks for it where the joint has angular rows.
+            angular_stiffness: c.angular_stiffness.map_or(0.0, |a| a.0),
             linear_damping: c.linear_damping.0,
             angular_damping: c.angular_damping.0,
         });
@@ -161,6 +178,16 @@ pub(super) fn joints(
             )
             .map_err(|e| BuildError::Joint(k, e))?,
         );
+        let line = if let JointKindDef::Line { anchor2, .. } = &j.kind {
+            let last = joints.last_mut().expect("pushed");
+            last.anchor2 = bodies[b2]
+                .pose
+                .inverse_transform_point(&flat(anchor2.vec()).into())
+                .coords;
+            true
+        } else {
+            false
+        };
         if let Some(g) = &j.group {
             let id = match groups.iter().position(|n| n == g) {
                 Some(id) => id,
@@ -171,7 +198,7 @@ pub(super) fn joints(
             };
             joints.last_mut().expect("pushed").group = Some(id as u32);
         }
-        if !j.collide {
+        if !j.collide && !line {
             geometry.excluded.push((b1.min(b2), b1.max(b2)));
         }
     }

@@ -108,6 +108,22 @@ pub(super) fn build_fluid(
     vel.iter_mut().filter(|_| planar).for_each(|v| v.z = 0.0);
     let mut fluid = Fluid::new(params, pos, vel, boundary);
     fluid.set_wall_surfaces(to_surface);
+    let flat = |v: crate::math::Vec3| {
+        if planar {
+            crate::math::Vec3::new(v.x, v.y, 0.0)
+        } else {
+            v
+        }
+    };
+    fluid.damping = f
+        .damping
+        .iter()
+        .map(|z| crate::fluid::damping::DampingZone {
+            start: flat(z.start.vec()),
+            end: flat(z.end.vec()),
+            rate: z.rate.0,
+        })
+        .collect();
     attach_bodies(
         &mut fluid,
         geometry,

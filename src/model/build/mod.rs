@@ -17,6 +17,7 @@ pub mod time_step;
 pub use fluid::{MAX_PARTICLES, MAX_VISITS};
 
 use super::error::FieldError;
+use super::motion::MotionDef;
 use super::schema::{Dimension, Model};
 use crate::body::Dofs;
 use crate::geometry::Geometry;
@@ -65,7 +66,7 @@ pub fn build_world_with(m: &Model, registry: &Registry) -> Result<World, Box<Fie
         });
         FieldError::named(format!("beams[{}].name", k.unwrap_or(0)), "beams", msg)
     };
-    build(&expanded, registry).map_err(|e| match e {
+    let world = build(&expanded, registry).map_err(|e| match e {
         // At the body's (joint's) name, or the `fluid` key: what the message is about.
         BuildError::Body(i, msg) if i >= origin.len() => beam(&expanded.bodies[i].name, msg),
         BuildError::Body(i, msg) => {
@@ -77,7 +78,59 @@ pub fn build_world_with(m: &Model, registry: &Registry) -> Result<World, Box<Fie
         BuildError::Spacing(msg) => FieldError::named("fluid.spacing", "fluid", msg),
         BuildError::Contact(msg) => FieldError::new("contact.resolver", msg),
         BuildError::Time(msg) => FieldError::new("time.dt", msg),
-    })
+    })?;
+    wavemakers(m, &world)?;
+    Ok(world)
+}
+
+/// The fewest time steps per period of a wavemaker.
+pub const MIN_STEPS_PER_PERIOD: Real = 20.0;
+
+/// A wavemaker's period against the time step, and a piston's travel against the water it
+/// pushes: checks that need the built fluid and step. Each error names the motion's field.
+fn wavemakers(m: &Model, world: &World) -> Result<(), Box<FieldError>> {
+    let g = world.gravity.norm();
+    for (k, b) in m.bodies.iter().enumerate() {
+        let Some(def) = &b.motion else { continue };
+        let Some(wm) = def.wavemaker(g) else { continue };
+        let here = format!("bodies[{k}].motion");
+        let period = match def {
+            MotionDef::Piston { period, .. } | MotionDef::Flap { period, .. } => period.0,
+            _ => continue,
+        };
+        if period < MIN_STEPS_PER_PERIOD * world.dt {
+            return Err(FieldError::new(
+                format!("{here}.period"),
+                format!(
+                    "a period of {period} s is {:.1} time steps of {:.3e} s; at least \
+                     {MIN_STEPS_PER_PERIOD} are needed: a longer period or a shorter `dt`",
+                    period / world.dt,
+                    world.dt
+                ),
+            ));
+        }
+        if let (MotionDef::Piston { direction, .. }, Some(f)) = (def, &world.fluid) {
+            let Some(d) = direction.vec().try_normalize(1e-300) else {
+                continue;
+            };
+            let (lo, hi) = f.pos.iter().fold((Real::INFINITY, Real::NEG_INFINITY), |(a, c), x| {
+                (a.min(x.dot(&d)), c.max(x.dot(&d)))
+            });
+            let length = hi - lo;
+            if wm.excursion >= 0.5 * length {
+                return Err(FieldError::new(
+                    format!("{here}.height"),
+                    format!(
+                        "the stroke for this wave is {:.4} m: the paddle would travel ±{:.4} m, \
+                         beyond half the water's length along its direction ({length:.4} m); \
+                         a lower wave, a shorter period or a longer flume",
+                        wm.wave.stroke, wm.excursion
+                    ),
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Builds the world from a validated model whose arrays are expanded.

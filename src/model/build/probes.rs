@@ -43,6 +43,21 @@ fn resolve(def: &ProbeDef, model: &Model, world: &World) -> Result<Probe, String
         ProbeDef::Energy => Probe::Energy,
         ProbeDef::Front(d) => Probe::Front(d.vec().normalize()),
         ProbeDef::Pressure(p) => Probe::Pressure(p.vec()),
+        ProbeDef::WaveGauge(p) => {
+            let point = p.vec();
+            let f = world.fluid.as_ref().ok_or("`WaveGauge` needs a fluid")?;
+            let rest = f.surface_height(&point, &world.gravity).ok_or_else(|| {
+                format!(
+                    "no fluid within a kernel support ({:.4} m) of the gauge's vertical line \
+                     through ({}, {}, {}) at the start: put the gauge over the water",
+                    f.params.kernel.support(),
+                    point.x,
+                    point.y,
+                    point.z
+                )
+            })?;
+            Probe::WaveGauge { point, rest }
+        }
         ProbeDef::FluidForce(n) => Probe::FluidForce(body(n)?),
         ProbeDef::DensityError => Probe::DensityError,
         ProbeDef::Resolver => Probe::Resolver,

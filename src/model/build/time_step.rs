@@ -42,7 +42,7 @@ pub fn reachable_speed(fluid: &Fluid, bodies: &[RigidBody], gravity: &Vec3) -> (
         .zip(&reach)
         .filter(|(b, _)| b.kind != Kind::Static)
         .map(|(b, &r)| {
-            let prescribed = b.motion.as_ref().map_or(0.0, |m| m.motion.peak_speed(r));
+            let prescribed = b.motion.as_ref().map_or(0.0, |m| m.peak_speed(r));
             prescribed.max(b.lin_vel.norm() + b.ang_vel.norm() * r)
         })
         .fold(0.0, Real::max);

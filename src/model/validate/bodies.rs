@@ -45,7 +45,7 @@ pub(super) fn validate(
             ));
         }
         limits(&here, b, planar)?;
-        super::motion::validate(&here, b, planar)?;
+        super::motion::validate(&here, b, m)?;
         if b.rotation.quat().is_none() {
             return Err(FieldError::new(
                 at(&here, "rotation"),

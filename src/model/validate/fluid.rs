@@ -17,12 +17,46 @@ pub const MAX_SUPPORT: f64 = 6.0;
 pub const MAX_JITTER: f64 = 0.25;
 
 /// Checks `fluid` (if any).
+/// Damping zones: finite ends within the model's size limit, apart.
+fn damping(f: &crate::model::fluid_defs::FluidDef) -> Checked {
+    for (k, z) in f.damping.iter().enumerate() {
+        let here = format!("fluid.damping[{k}]");
+        for (field, v) in [("start", &z.start), ("end", &z.end)] {
+            let d = super::magnitude(&v.vec());
+            if d.is_nan() || d > super::MAX_LENGTH {
+                return Err(FieldError::new(
+                    format!("{here}.{field}"),
+                    format!(
+                        "expected a point within {:e} m of the origin, got {v:?}",
+                        super::MAX_LENGTH
+                    ),
+                ));
+            }
+        }
+        let length = super::magnitude(&(z.end.vec() - z.start.vec()));
+        if length.is_nan() || length <= 0.0 {
+            return Err(FieldError::new(
+                format!("{here}.end"),
+                "a damping zone needs `end` apart from `start`: the relaxation grows from one to the other",
+            ));
+        }
+        if z.rate.0 > 1e6 {
+            return Err(FieldError::new(
+                format!("{here}.rate"),
+                format!("expected a rate up to 1e6 1/s, got {:e}", z.rate.0),
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub(super) fn validate(m: &Model) -> Checked {
     let Some(f) = &m.fluid else {
         return Ok(());
     };
     values(f)?;
     method(f, m)?;
+    damping(f)?;
     if f.density.0 > MAX_DENSITY {
         return Err(FieldError::new(
             "fluid.density",

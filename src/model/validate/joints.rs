@@ -45,6 +45,7 @@ pub(super) fn validate<'a>(
                 ));
             }
         }
+        kind(&here, j, planar)?;
         if j.body1 == j.body2 {
             return Err(FieldError::new(
                 at(&here, "body2"),
@@ -70,10 +71,9 @@ fn values(here: &str, j: &crate::model::schema::JointDef) -> super::Checked {
     if let Some(c) = &j.compliance {
         let comp = at(here, "compliance");
         value(|| at(&comp, "linear_stiffness"), c.linear_stiffness.check())?;
-        value(
-            || at(&comp, "angular_stiffness"),
-            c.angular_stiffness.check(),
-        )?;
+        if let Some(a) = &c.angular_stiffness {
+            value(|| at(&comp, "angular_stiffness"), a.check())?;
+        }
         value(|| at(&comp, "linear_damping"), c.linear_damping.check())?;
         value(|| at(&comp, "angular_damping"), c.angular_damping.check())?;
     }
@@ -84,6 +84,93 @@ fn values(here: &str, j: &crate::model::schema::JointDef) -> super::Checked {
         let spring = at(&at(here, "kind"), "spring");
         value(|| at(&spring, "stiffness"), s.stiffness.check())?;
         value(|| at(&spring, "damping"), s.damping.check())?;
+    }
+    if let JointKindDef::Line {
+        anchor2,
+        rest_length,
+        stiffness,
+        damping,
+    } = &j.kind
+    {
+        let kind = at(here, "kind");
+        value(|| at(&kind, "anchor2"), anchor2.check())?;
+        if let Some(r) = rest_length {
+            value(|| at(&kind, "rest_length"), r.check())?;
+        }
+        if let Some(k) = stiffness {
+            value(|| at(&kind, "stiffness"), k.check())?;
+        }
+        value(|| at(&kind, "damping"), damping.check())?;
+    }
+    Ok(())
+}
+
+/// A joint kind's own rules: a line's second anchor and length, compliance where it applies.
+fn kind(here: &str, j: &crate::model::schema::JointDef, planar: bool) -> super::Checked {
+    let angular = matches!(
+        j.kind,
+        JointKindDef::Fixed | JointKindDef::Revolute { .. } | JointKindDef::Prismatic { .. }
+    );
+    if let Some(c) = &j.compliance {
+        if matches!(j.kind, JointKindDef::Line { .. }) {
+            return Err(FieldError::new(
+                at(here, "compliance"),
+                "a `Line` has its own `stiffness` and `damping`; remove `compliance`",
+            ));
+        }
+        if angular && c.angular_stiffness.is_none() {
+            return Err(FieldError::new(
+                at(here, "compliance"),
+                format!(
+                    "joint `{}` constrains rotation: its compliance needs `angular_stiffness` (N·m/rad)",
+                    j.name
+                ),
+            ));
+        }
+    }
+    let JointKindDef::Line {
+        anchor2,
+        rest_length,
+        stiffness,
+        damping,
+    } = &j.kind
+    else {
+        return Ok(());
+    };
+    let kind = at(here, "kind");
+    if planar && anchor2.2 != 0.0 {
+        return Err(FieldError::new(
+            at(&kind, "anchor2"),
+            format!("a 2D model has no z component; got {}", anchor2.2),
+        ));
+    }
+    let d = magnitude(&anchor2.vec());
+    if d.is_nan() || d > MAX_LENGTH {
+        return Err(FieldError::new(
+            at(&kind, "anchor2"),
+            format!("expected a distance from the origin up to {MAX_LENGTH:e} m, got {d:e}"),
+        ));
+    }
+    let length = magnitude(&(anchor2.vec() - j.anchor.vec()));
+    let rest = rest_length.map_or(length, |r| r.0);
+    if rest.is_nan() || rest <= 1e-9 || rest > MAX_LENGTH {
+        return Err(FieldError::new(
+            at(&kind, if rest_length.is_some() { "rest_length" } else { "anchor2" }),
+            format!(
+                "a line needs a length between 1e-9 and {MAX_LENGTH:e} m: its anchors are {length:e} m apart and its rest length is {rest:e} m"
+            ),
+        ));
+    }
+    for (field, v) in [
+        ("stiffness", stiffness.map_or(0.0, |k| k.0)),
+        ("damping", damping.0),
+    ] {
+        if v > 1e15 {
+            return Err(FieldError::new(
+                at(&kind, field),
+                format!("expected at most 1e15, got {v:e}"),
+            ));
+        }
     }
     Ok(())
 }

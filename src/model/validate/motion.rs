@@ -1,15 +1,23 @@
 //! A kinematic body's prescribed motion: only kinematic bodies move by prescription and then
 //! take no `velocity`; sizes and speeds within the model limits; table times increasing;
-//! planar models move in their plane.
+//! planar models move in their plane; a wavemaker's wave is one the fluid's spacing resolves
+//! (at least [`MIN_SPACINGS_PER_WAVELENGTH`] spacings per wavelength), does not break at the
+//! paddle (Miche's limit) and needs a flap angle below [`MAX_FLAP_ANGLE_DEG`].
 
 use super::{at, item, magnitude, value, Checked, FieldError, MAX_LENGTH, MAX_SPEED};
 use crate::math::{Real, Vec3};
 use crate::model::motion::{MotionDef, MAX_ROWS};
-use crate::model::schema::{BodyDef, BodyKind};
+use crate::model::schema::{BodyDef, BodyKind, Dimension, Model};
 use crate::model::values::V3;
 
-/// Checks the motion of body `b`, the body at path `here`.
-pub(super) fn validate(here: &str, b: &BodyDef, planar: bool) -> Checked {
+/// The fewest fluid spacings per wavelength a wavemaker's wave may have.
+pub const MIN_SPACINGS_PER_WAVELENGTH: Real = 10.0;
+/// The largest amplitude of a flap's angle (degrees).
+pub const MAX_FLAP_ANGLE_DEG: Real = 30.0;
+
+/// Checks the motion of body `b` of model `m`, the body at path `here`.
+pub(super) fn validate(here: &str, b: &BodyDef, m: &Model) -> Checked {
+    let planar = m.scene.dimension == Dimension::Two;
     let Some(def) = &b.motion else {
         return Ok(());
     };
@@ -48,6 +56,9 @@ pub(super) fn validate(here: &str, b: &BodyDef, planar: bool) -> Checked {
             pose(&motion, displacement, rotation, planar)?;
             let (dm, rm) = (magnitude(&displacement.vec()), degrees(rotation));
             speed(&motion, dm, rm, 2.0 * std::f64::consts::PI * frequency.0)
+        }
+        MotionDef::Piston { direction, .. } | MotionDef::Flap { axis: direction, .. } => {
+            wavemaker(&motion, def, direction, m)
         }
         MotionDef::Table(rows) => {
             if rows.is_empty() || rows.len() > MAX_ROWS {
@@ -97,12 +108,23 @@ fn values(motion: &str, def: &MotionDef) -> Checked {
             rotation,
             frequency,
             phase,
+            pivot,
+            ramp,
         } => {
+            value(|| at(motion, "pivot"), pivot.check())?;
+            if magnitude(&pivot.vec()) > MAX_LENGTH {
+                return Err(FieldError::new(
+                    at(motion, "pivot"),
+                    format!("expected a pivot within {MAX_LENGTH:e} m of the body's position"),
+                ));
+            }
+            value(|| at(motion, "ramp"), ramp.check())?;
             value(|| at(motion, "displacement"), displacement.check())?;
             value(|| at(motion, "rotation"), rotation.check())?;
             value(|| at(motion, "frequency"), frequency.check())?;
             value(|| at(motion, "phase"), phase.check())
         }
+        MotionDef::Piston { .. } | MotionDef::Flap { .. } => Ok(()),
         MotionDef::Table(rows) => {
             for (k, r) in rows.iter().enumerate() {
                 let row = item(&at(motion, "0"), k);
@@ -113,6 +135,123 @@ fn values(motion: &str, def: &MotionDef) -> Checked {
             Ok(())
         }
     }
+}
+
+/// A wavemaker (`def`, at path `motion`, moving along or turning about `direction`): the
+/// direction, the hinge, and the wave against the fluid's spacing, breaking and the paddle's
+/// travel. Each error names the field to change.
+fn wavemaker(motion: &str, def: &MotionDef, direction: &V3, m: &Model) -> Checked {
+    let planar = m.scene.dimension == Dimension::Two;
+    let field = if matches!(def, MotionDef::Piston { .. }) {
+        "direction"
+    } else {
+        "axis"
+    };
+    let n = magnitude(&direction.vec());
+    if !(n > 0.0 && n <= MAX_LENGTH) {
+        return Err(FieldError::new(
+            at(motion, field),
+            format!("expected a non-zero `{field}`, got {direction:?}"),
+        ));
+    }
+    if planar {
+        let d = direction.vec() / n;
+        let in_plane = if field == "direction" {
+            d.z.abs() < 1e-12
+        } else {
+            (d.z.abs() - 1.0).abs() < 1e-12
+        };
+        if !in_plane {
+            return Err(FieldError::new(
+                at(motion, field),
+                "a 2D model moves in its plane: a piston along (x, y), a flap about (0, 0, 1)",
+            ));
+        }
+    }
+    let (height, period, depth) = match def {
+        MotionDef::Piston {
+            height,
+            period,
+            depth,
+            ..
+        }
+        | MotionDef::Flap {
+            height,
+            period,
+            depth,
+            ..
+        } => (height.0, period.0, depth.0),
+        _ => return Ok(()),
+    };
+    if let MotionDef::Flap {
+        hinge,
+        hinge_height,
+        ..
+    } = def
+    {
+        value(|| at(motion, "hinge"), hinge.check())?;
+        if magnitude(&hinge.vec()) > MAX_LENGTH {
+            return Err(FieldError::new(
+                at(motion, "hinge"),
+                format!("expected a hinge within {MAX_LENGTH:e} m of the origin"),
+            ));
+        }
+        if hinge_height.0 >= depth {
+            return Err(FieldError::new(
+                at(motion, "hinge_height"),
+                format!(
+                    "the hinge must be below the still water level: hinge_height {} m, depth {depth} m",
+                    hinge_height.0
+                ),
+            ));
+        }
+    }
+    let g = magnitude(&m.scene.gravity.vec());
+    if g.is_nan() || g <= 0.0 {
+        return Err(FieldError::new(
+            motion.to_string(),
+            "a wavemaker makes gravity waves: the scene needs gravity",
+        ));
+    }
+    let Some(wm) = def.wavemaker(g) else {
+        return Ok(());
+    };
+    let wave = wm.wave;
+    if let Some(f) = &m.fluid {
+        let l = f.spacing.0;
+        if wave.length < MIN_SPACINGS_PER_WAVELENGTH * l {
+            return Err(FieldError::new(
+                at(motion, "period"),
+                format!(
+                    "a period of {period} s makes waves {:.4} m long in {depth} m of water, {:.1} spacings of {l} m; \
+                     at least {MIN_SPACINGS_PER_WAVELENGTH} are needed: a longer period or a finer spacing",
+                    wave.length,
+                    wave.length / l
+                ),
+            ));
+        }
+    }
+    let breaking = wave.breaking_height(depth);
+    if height > breaking {
+        return Err(FieldError::new(
+            at(motion, "height"),
+            format!(
+                "a wave {height} m high breaks at the paddle: waves {:.4} m long in {depth} m of water break above {breaking:.4} m (Miche)",
+                wave.length
+            ),
+        ));
+    }
+    if wm.angle.to_degrees() > MAX_FLAP_ANGLE_DEG {
+        return Err(FieldError::new(
+            at(motion, "height"),
+            format!(
+                "the flap would turn by ±{:.1}° (stroke {:.4} m at the still water level), beyond the ±{MAX_FLAP_ANGLE_DEG}° of linear wavemaker theory: a lower wave or a longer period",
+                wm.angle.to_degrees(),
+                wave.stroke
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// An axis-times-angle rotation in degrees, as an angle in rad.

@@ -45,11 +45,14 @@ pub(super) fn validate(
                 }
                 continue;
             }
-            ProbeDef::Pressure(_) | ProbeDef::DensityError | ProbeDef::FluidEnergy => {
-                if let ProbeDef::Pressure(x) = p {
+            ProbeDef::Pressure(_)
+            | ProbeDef::WaveGauge(_)
+            | ProbeDef::DensityError
+            | ProbeDef::FluidEnergy => {
+                if let ProbeDef::Pressure(x) | ProbeDef::WaveGauge(x) = p {
                     let d = magnitude(&x.vec());
                     if d.is_nan() || d > MAX_LENGTH {
-                        return fail(format!("a `Pressure` point needs a distance from the origin up to {MAX_LENGTH:e} m, got {d:e}"));
+                        return fail(format!("a `Pressure` or `WaveGauge` point needs a distance from the origin up to {MAX_LENGTH:e} m, got {d:e}"));
                     }
                 }
                 if m.fluid.is_none() {
