@@ -96,13 +96,21 @@ fn a_slack_line_carries_nothing_and_a_line_never_pushes() {
         let f = j.force.dot(&up);
         assert!(f >= -1e-9, "t {}: the line pushes: {f} N", w.time);
         if len < 1.2 - 1e-3 {
-            assert_eq!(j.force.norm(), 0.0, "t {}: slack line at {len} m pulls", w.time);
+            assert_eq!(
+                j.force.norm(),
+                0.0,
+                "t {}: slack line at {len} m pulls",
+                w.time
+            );
             slack_steps += 1;
         } else if len > 1.2 + 1e-3 {
             taut_steps += 1;
         }
     });
-    assert!(slack_steps > 100 && taut_steps > 100, "{slack_steps} slack, {taut_steps} taut steps");
+    assert!(
+        slack_steps > 100 && taut_steps > 100,
+        "{slack_steps} slack, {taut_steps} taut steps"
+    );
     // The ball fell from 1 m below the anchor: the line was never shorter than that.
     assert!(min_len > 0.999, "shortest {min_len} m");
 }
@@ -118,11 +126,13 @@ fn a_line_with_compliance_or_a_bad_length_is_refused_where_it_is_written() {
             "compliance",
         ),
         (
-            hanging(true, "Pgs()", 0.9, Some(1000.0), 50.0).replace("rest_length: 0.9", "rest_length: 1e300"),
+            hanging(true, "Pgs()", 0.9, Some(1000.0), 50.0)
+                .replace("rest_length: 0.9", "rest_length: 1e300"),
             "rest_length",
         ),
         (
-            hanging(true, "Pgs()", 0.9, Some(1000.0), 50.0).replace("stiffness: 1000", "stiffness: -3"),
+            hanging(true, "Pgs()", 0.9, Some(1000.0), 50.0)
+                .replace("stiffness: 1000", "stiffness: -3"),
             "stiffness",
         ),
     ];
@@ -132,6 +142,9 @@ fn a_line_with_compliance_or_a_bad_length_is_refused_where_it_is_written() {
             Err(e) => e.to_string(),
             Ok(m) => panic!("accepted ({field}): {:?}", m.joints[0].kind),
         };
-        assert!(err.contains(field) && err.contains("moored.ron:"), "{field}: {err}");
+        assert!(
+            err.contains(field) && err.contains("moored.ron:"),
+            "{field}: {err}"
+        );
     }
 }

@@ -221,7 +221,12 @@ mod tests {
             ramp: 2.0,
         };
         // The ramp starts at rest: at t = 0 and over the first instants the pose is the origin.
-        assert_eq!(p.motion.scaled(0.3, crate::body::wavemaker::ramp(0.0, 2.0)).1, Vec3::zeros());
+        assert_eq!(
+            p.motion
+                .scaled(0.3, crate::body::wavemaker::ramp(0.0, 2.0))
+                .1,
+            Vec3::zeros()
+        );
         assert!(p.peak_speed(0.0) > p.motion.peak_speed(0.0));
     }
 

@@ -134,7 +134,10 @@ mod tests {
         for (omega, d) in [(0.5, 0.3), (5.2, 0.5), (20.0, 2.0), (6.0, 0.05)] {
             let k = wave_number(omega, d, G);
             let r = G * k * (k * d).tanh() - omega * omega;
-            assert!(r.abs() < 1e-10 * omega * omega, "ω {omega}, d {d}: residual {r:e}");
+            assert!(
+                r.abs() < 1e-10 * omega * omega,
+                "ω {omega}, d {d}: residual {r:e}"
+            );
         }
         // Deep water: k = ω²/g.
         let k = wave_number(10.0, 10.0, G);
@@ -147,8 +150,14 @@ mod tests {
         for kd in [1e-3, 1e-2] {
             let p = height_over_stroke(Paddle::Piston, kd, 1.0);
             let f = height_over_stroke(flap, kd, 1.0);
-            assert!((p / kd - 1.0).abs() < 2.0 * kd, "piston shallow {p} at {kd}");
-            assert!((f / (0.5 * kd) - 1.0).abs() < 2.0 * kd, "flap shallow {f} at {kd}");
+            assert!(
+                (p / kd - 1.0).abs() < 2.0 * kd,
+                "piston shallow {p} at {kd}"
+            );
+            assert!(
+                (f / (0.5 * kd) - 1.0).abs() < 2.0 * kd,
+                "flap shallow {f} at {kd}"
+            );
         }
         for kd in [15.0, 30.0] {
             assert!((height_over_stroke(Paddle::Piston, kd, 1.0) - 2.0).abs() < 1e-5);
@@ -164,9 +173,21 @@ mod tests {
             assert!((height_over_stroke(flap, kd, d) - eq623).abs() < 1e-12);
             // A hinge near the surface makes almost no wave; a hinge below the bottom
             // approaches the piston.
-            let high = height_over_stroke(Paddle::Flap { hinge_height: 0.999 * d }, kd, d);
+            let high = height_over_stroke(
+                Paddle::Flap {
+                    hinge_height: 0.999 * d,
+                },
+                kd,
+                d,
+            );
             assert!(high < 2e-3 * height_over_stroke(Paddle::Piston, kd, d));
-            let deep = height_over_stroke(Paddle::Flap { hinge_height: -1e4 * d }, kd, d);
+            let deep = height_over_stroke(
+                Paddle::Flap {
+                    hinge_height: -1e4 * d,
+                },
+                kd,
+                d,
+            );
             assert!((deep / height_over_stroke(Paddle::Piston, kd, d) - 1.0).abs() < 1e-3);
         }
     }

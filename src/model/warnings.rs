@@ -12,6 +12,9 @@
 //!   stack ran every step at the impulse cap);
 //! - friction in a model whose contacts the simultaneous impulse resolver takes: it is
 //!   frictionless by design (002 Appendix B, §7.2), so the materials' friction is not applied;
+//! - a moving body whose boundary particles start too close to the fluid (compressed at the
+//!   first step) or with a gap (the body settles into it): its faces miss the fluid's lattice
+//!   ([`lattice_fit`]);
 //! - a fluid too coarse to mean anything, a body too small for the fluid's spacing, a time
 //!   step too long for the constraint method ([`super::resolution`]).
 //!
@@ -48,6 +51,7 @@ pub fn warnings(model: &Model, spans: Option<&Spans>, world: &World) -> Vec<Fiel
     out.extend(unused_fluid_fields(spans, world));
     out.extend(frictionless_resolver(model, world).map(|e| *e));
     out.extend(super::resolution::warnings(model, world));
+    out.extend(lattice_fit(model, world));
     let (count, first) = uncontained(world);
     if let (Some(p), Some(f)) = (first, &world.fluid) {
         let at = match world.dofs {
@@ -65,6 +69,117 @@ pub fn warnings(model: &Model, spans: Option<&Spans>, world: &World) -> Vec<Fiel
             )
             .at_key(),
         );
+    }
+    out
+}
+
+/// Nearest fluid particle closer than this many spacings to a body's boundary particle: the
+/// pair starts compressed.
+pub const TOO_CLOSE: f64 = 0.75;
+/// The body's outer boundary particles that touch the fluid have their nearest fluid particle
+/// farther than this many spacings on median: a gap the body settles into at the start.
+pub const GAP: f64 = 1.3;
+
+/// Moving bodies whose faces miss the fluid's lattice. Where a face lies midway between two
+/// rows of fluid particles, the body's outer boundary particles (half a spacing inside the
+/// face) have their nearest fluid particle one spacing away, as in the fluid. Closer than
+/// [`TOO_CLOSE`] spacings, the pair starts compressed (a paddle with a particle row on its
+/// face stopped at the first step); the outer boundary particles that have fluid within 2.5
+/// spacings having it farther than [`GAP`] on median, the body settles into the gap at the
+/// start (a floating box whose bottom face lay on a particle row dropped about 5 mm).
+fn lattice_fit(model: &Model, world: &World) -> Vec<FieldError> {
+    use std::collections::HashMap;
+    let Some(f) = world.fluid.as_ref() else {
+        return Vec::new();
+    };
+    let l = f.params.spacing;
+    let cell = |p: &crate::math::Vec3| {
+        (
+            (p.x / (2.0 * l)).floor() as i64,
+            (p.y / (2.0 * l)).floor() as i64,
+            (p.z / (2.0 * l)).floor() as i64,
+        )
+    };
+    let mut grid: HashMap<(i64, i64, i64), Vec<u32>> = HashMap::new();
+    for (i, p) in f.pos.iter().enumerate() {
+        grid.entry(cell(p)).or_default().push(i as u32);
+    }
+    // The nearest fluid particle on the outward side of a boundary particle (`out` its vector
+    // to the surface; any side where it is unknown).
+    let nearest = |b: &crate::math::Vec3, out: &crate::math::Vec3| {
+        let (cx, cy, cz) = cell(b);
+        let mut d = f64::INFINITY;
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    for &i in grid.get(&(cx + dx, cy + dy, cz + dz)).into_iter().flatten() {
+                        let r = f.pos[i as usize] - b;
+                        if r.dot(out) >= 0.0 {
+                            d = d.min(r.norm());
+                        }
+                    }
+                }
+            }
+        }
+        d
+    };
+    let mut out = Vec::new();
+    for (k, body) in world.bodies.iter().enumerate() {
+        if body.kind == crate::body::Kind::Static {
+            continue;
+        }
+        let mut near: Vec<f64> = Vec::new();
+        let mut closest = f64::INFINITY;
+        for ((b, &o), s) in f.boundary.iter().zip(&f.owner).zip(&f.to_surface) {
+            if o as usize != k {
+                continue;
+            }
+            let d = nearest(b, s) / l;
+            closest = closest.min(d);
+            if s.norm() < l && d < 2.5 {
+                near.push(d);
+            }
+        }
+        if near.is_empty() {
+            continue;
+        }
+        near.sort_by(f64::total_cmp);
+        let median = near[near.len() / 2];
+        let path = model
+            .bodies
+            .iter()
+            .position(|b| b.name == body.name)
+            .map_or("bodies".to_string(), |i| format!("bodies[{i}].position"));
+        if closest < TOO_CLOSE {
+            out.push(*FieldError::new(
+                path,
+                format!(
+                    "body `{}` starts with a boundary particle {closest:.2} spacings from a fluid \
+                     particle (1 where its faces lie midway between the fluid's particle rows): \
+                     the fluid there starts compressed; move or size the body so that its faces \
+                     lie half a spacing from the nearest row",
+                    body.name
+                ),
+            ));
+        } else if median > GAP {
+            out.push(*FieldError::new(
+                path,
+                format!(
+                    "body `{}`'s faces miss the fluid's lattice: its outer boundary particles \
+                     next to the fluid have their nearest fluid particle {median:.2} spacings \
+                     away on median (1 where its faces lie midway between the fluid's particle \
+                     rows): {} up to {:.4} m at the start; move or size the body so that its \
+                     faces lie half a spacing from the nearest row",
+                    body.name,
+                    if body.kind == crate::body::Kind::Dynamic {
+                        "it settles into the gap,"
+                    } else {
+                        "the fluid closes the gap,"
+                    },
+                    (median - 1.0) * l
+                ),
+            ));
+        }
     }
     out
 }

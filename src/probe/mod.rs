@@ -89,10 +89,9 @@ impl Probe {
             Probe::Energy => "energy (J)".to_string(),
             Probe::Front(_) => "surge front (m)".to_string(),
             Probe::Pressure(p) => format!("pressure at ({}, {}, {}) (Pa)", p.x, p.y, p.z),
-            Probe::WaveGauge { point: p, .. } => format!(
-                "free-surface elevation at ({}, {}, {}) (m)",
-                p.x, p.y, p.z
-            ),
+            Probe::WaveGauge { point: p, .. } => {
+                format!("free-surface elevation at ({}, {}, {}) (m)", p.x, p.y, p.z)
+            }
             Probe::FluidForce(i) => format!(
                 "fluid force (N) and torque (N m) on {}",
                 world.bodies[*i].name

@@ -258,6 +258,23 @@ fn sample_regions<'a>(
     Ok((pos, fields))
 }
 
+/// Where a body's own lattice starts inside the corner of its bounding box `aabb`, per axis
+/// (m): centred, so that the first and last rows lie equally deep inside opposite faces, at
+/// `(1 + f) l/2` for an extent of `(n + f) l` (`f` in [0, 1)); exactly `l/2` when the extent is
+/// a whole number of spacings (to 1e-6 of one).
+fn centred_inset(aabb: &parry3d_f64::bounding_volume::Aabb, l: f64) -> Vec3 {
+    let ext = from_pv(aabb.maxs) - from_pv(aabb.mins);
+    ext.map(|e| {
+        let q = e / l;
+        let whole = q.round();
+        if (q - whole).abs() < 1e-6 || !q.is_finite() {
+            0.5 * l
+        } else {
+            0.5 * l * (1.0 + q - q.floor())
+        }
+    })
+}
+
 /// Whether `p` lies outside every body and at least `clearance` (m) from its surface.
 fn outside_bodies(p: &Vec3, geometry: &Geometry, bodies: &[RigidBody], clearance: f64) -> bool {
     geometry.colliders.iter().zip(bodies).all(|(c, b)| {
@@ -326,9 +343,12 @@ fn attach_bodies(
     visits: &mut f64,
 ) -> Result<(), BuildError> {
     let (planar, l) = (lattice.planar, lattice.l);
-    // Moving bodies carry boundary particles on a lattice of their own, anchored half a spacing
-    // inside the corner of the shape's bounding box in the body's own frame (the frame the model
-    // places it in): a box is then sampled exactly l/2 inside each face, wherever it is placed.
+    // Moving bodies carry boundary particles on a lattice of their own, anchored inside the
+    // corner of the shape's bounding box in the body's own frame (the frame the model places it
+    // in) and centred in it ([`centred_inset`]): a box whose sides are whole spacings is
+    // sampled exactly l/2 inside each face, wherever it is placed, and any other box between
+    // l/2 and l inside both opposite faces (anchored at one corner, the far face of a paddle
+    // 2.5 spacings thick had a particle row on its surface, half a spacing from the fluid).
     // The lattice is laid in that frame, not in the principal (centre-of-mass) frame, whose
     // axes parry may permute: a planar lattice in a permuted frame would lie across the plane
     // (every particle of an open box on one line). The points are then expressed in the
@@ -337,7 +357,7 @@ fn attach_bodies(
         if b.kind != Kind::Static {
             let in_frame = b.com_to_frame.inverse() * c.local;
             let aabb = c.shape.compute_aabb(&crate::math::to_pose(&in_frame));
-            let mut origin = from_pv(aabb.mins) + Vec3::repeat(0.5 * l);
+            let mut origin = from_pv(aabb.mins) + centred_inset(&aabb, l);
             if planar {
                 origin.z = 0.0;
             }

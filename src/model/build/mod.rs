@@ -113,9 +113,12 @@ fn wavemakers(m: &Model, world: &World) -> Result<(), Box<FieldError>> {
             let Some(d) = direction.vec().try_normalize(1e-300) else {
                 continue;
             };
-            let (lo, hi) = f.pos.iter().fold((Real::INFINITY, Real::NEG_INFINITY), |(a, c), x| {
-                (a.min(x.dot(&d)), c.max(x.dot(&d)))
-            });
+            let (lo, hi) = f
+                .pos
+                .iter()
+                .fold((Real::INFINITY, Real::NEG_INFINITY), |(a, c), x| {
+                    (a.min(x.dot(&d)), c.max(x.dot(&d)))
+                });
             let length = hi - lo;
             if wm.excursion >= 0.5 * length {
                 return Err(FieldError::new(

@@ -57,9 +57,10 @@ pub(super) fn validate(here: &str, b: &BodyDef, m: &Model) -> Checked {
             let (dm, rm) = (magnitude(&displacement.vec()), degrees(rotation));
             speed(&motion, dm, rm, 2.0 * std::f64::consts::PI * frequency.0)
         }
-        MotionDef::Piston { direction, .. } | MotionDef::Flap { axis: direction, .. } => {
-            wavemaker(&motion, def, direction, m)
-        }
+        MotionDef::Piston { direction, .. }
+        | MotionDef::Flap {
+            axis: direction, ..
+        } => wavemaker(&motion, def, direction, m),
         MotionDef::Table(rows) => {
             if rows.is_empty() || rows.len() > MAX_ROWS {
                 return Err(FieldError::named(
