@@ -209,3 +209,30 @@ fn patch_stabilisation(b: divan::Bencher, stage: &str) {
         _ => b.bench_local(|| f.shift_particles(h)),
     }
 }
+
+/// The moored box in waves (4 800 particles, PGS 10 sweeps, two mooring lines, a damping
+/// zone) at t = 4 s, waves on the box: a whole step, and the two hot paths waves add — the
+/// damping zone's pass over the particles and one wave gauge's reading (done at each output).
+#[divan::bench(sample_count = 10, sample_size = 1)]
+fn moored_box_2d(b: divan::Bencher) {
+    let mut w = world_at("moored_box_2d.ron", 1040);
+    b.bench_local(|| w.step());
+}
+
+/// The damping zone's pass (module `vcsim::fluid::damping`) on the moored box's fluid.
+#[divan::bench]
+fn damping_zone_pass(b: divan::Bencher) {
+    let mut w = world_at("moored_box_2d.ron", 0);
+    let dt = w.dt;
+    let f = w.fluid.as_mut().expect("fluid");
+    b.bench_local(|| f.damp(dt));
+}
+
+/// One wave gauge's reading (`Fluid::surface_height`) on the moored box's fluid.
+#[divan::bench]
+fn wave_gauge_reading(b: divan::Bencher) {
+    let w = world_at("moored_box_2d.ron", 0);
+    let f = w.fluid.as_ref().expect("fluid");
+    let p = vcsim::math::Vec3::new(1.0, 0.0, 0.0);
+    b.bench_local(|| f.surface_height(&p, &w.gravity));
+}

@@ -226,6 +226,10 @@ fn check(path: &Path, deny_warnings: bool, registry: &Registry) -> ExitCode {
         Ok(w) => w,
         Err(e) => return report_model_error(e.locate(path, &source)),
     };
+    // The probes as `run` resolves them (a wave gauge with no water under it is refused here).
+    if let Err(e) = crate::model::resolve_probes(&model, &world) {
+        return report_model_error(e.locate(path, &source));
+    }
     if print_warnings(path, &source, &model, &world, deny_warnings) {
         return ExitCode::from(2);
     }

@@ -129,6 +129,20 @@ pub fn message(code: &ron::Error, source: &str, offset: usize, field: Option<&st
             _ => {}
         }
     }
+    // A probe point written as a tuple inside the probe's parentheses: `Pressure((0.5, 0.1))`.
+    if matches!(code, ron::Error::ExpectedFloat) && source[offset..].starts_with('(') {
+        let before = source[..offset].trim_end();
+        if let Some(probe) = ["Pressure(", "WaveGauge(", "Front("]
+            .iter()
+            .find(|p| before.ends_with(*p))
+        {
+            let name = probe.trim_end_matches('(');
+            return format!(
+                "`{name}` takes its coordinates without inner parentheses: `{name}(0.5, 0.1)` in \
+                 2D, `{name}(0.5, 0.2, 0.1)` in 3D"
+            );
+        }
+    }
     if let ron::Error::NoSuchStructField { found, outer, .. } = code {
         if let Some((_, home)) = SECTION_OF.iter().find(|(k, _)| k == found) {
             let here = outer.as_deref().map_or("here".to_string(), words);

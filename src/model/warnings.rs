@@ -14,7 +14,7 @@
 //!   frictionless by design (002 Appendix B, §7.2), so the materials' friction is not applied;
 //! - a moving body whose boundary particles start too close to the fluid (compressed at the
 //!   first step) or with a gap (the body settles into it): its faces miss the fluid's lattice
-//!   ([`lattice_fit`]);
+//!   (`lattice_fit`);
 //! - a fluid too coarse to mean anything, a body too small for the fluid's spacing, a time
 //!   step too long for the constraint method ([`super::resolution`]).
 //!

@@ -5,6 +5,7 @@
 
 pub mod fluid;
 pub mod repose;
+pub mod waves;
 
 use crate::math::Vec3;
 use crate::pipeline::World;
@@ -30,7 +31,7 @@ pub enum Probe {
     /// Smoothed fluid pressure at a point (Pa).
     Pressure(Vec3),
     /// Free-surface elevation (m) on the vertical line through a point, against the height
-    /// `rest` (m, from the point) of the surface there at the start ([`Fluid::surface_height`]).
+    /// `rest` (m, from the point) of the surface there at the start ([`crate::fluid::Fluid::surface_height`]).
     WaveGauge {
         /// The point the line passes through (m).
         point: Vec3,

@@ -227,15 +227,24 @@ fn one(
             frequency,
             from,
             free,
+            over,
             ..
         } => {
             let (t, v) = column(case.series, c)?;
             let f = match frequency {
                 Frequency::Hz(n) => n.0,
                 Frequency::Field(p) => super::expand::field_number(model()?, p)?,
+                Frequency::Period(p) => 1.0 / super::expand::field_number(model()?, p)?,
             };
             let free: Vec<f64> = free.iter().map(|n| n.0).collect();
-            amplitude(t, v, f, &free, from.unwrap_or(0.0))
+            let a = amplitude(t, v, f, &free, from.unwrap_or(0.0));
+            match over {
+                None => a,
+                Some(o) => {
+                    let (t, v) = column(case.series, o)?;
+                    Ok(a? / amplitude(t, v, f, &free, from.unwrap_or(0.0))?)
+                }
+            }
         }
         MetricDef::Error {
             column: c,

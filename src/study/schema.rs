@@ -129,6 +129,9 @@ pub enum Frequency {
     Hz(Num),
     /// A numeric model field of the case (Hz), e.g. `Field("bodies[tank].motion.frequency")`.
     Field(String),
+    /// One over a numeric model field of the case that holds a period (s), e.g.
+    /// `Period("bodies[paddle].motion.period")` for a wavemaker.
+    Period(String),
 }
 
 /// How errors against reference points are summarised.
@@ -212,6 +215,11 @@ pub enum MetricDef {
         /// Further frequencies fitted alongside (Hz).
         #[serde(default)]
         free: Vec<Num>,
+        /// Divide by the amplitude of this column at the same frequency over the same window
+        /// (a response amplitude operator: a body's heave over a wave gauge's elevation, m/m).
+        /// Default none.
+        #[serde(default)]
+        over: Option<String>,
         /// The metric's name (default `amplitude <column>`).
         #[serde(default)]
         name: Option<String>,

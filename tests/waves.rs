@@ -1,0 +1,288 @@
+//! Regular waves from a piston wavemaker in a 2D flume with a damping zone, at three values of
+//! kd from shallow to deep water, with each fluid method: the incident wave's height against
+//! linear wavemaker theory (Biésel's transfer function) and the reflection coefficient, both
+//! from two gauges by Goda & Suzuki's separation ([`vcsim::probe::waves`]).
+//!
+//! Coarse resolution (spacing 0.025 m in water 0.5 m deep: 20 particles over the depth, the
+//! 4 cm wave 1.6 spacings high). The issue's targets (height within 5 %, reflection below
+//! 10 %) are not met here: that test is ignored, with its measured figures, until they are.
+//! The gauge, the separation and the refusals are tested here; the transfer functions and the
+//! dispersion relation in `vcsim::body::wavemaker`'s unit tests.
+
+mod common;
+use common::*;
+use vcsim::body::wavemaker::{Paddle, Wave};
+use vcsim::probe::waves::{harmonic, modulus, separate};
+
+const G: f64 = 9.81;
+const DEPTH: f64 = 0.5;
+const HEIGHT: f64 = 0.04;
+const SPACING: f64 = 0.025;
+
+/// One flume: the model's text, the wave, the gauges (m) and the analysis window (s).
+struct Flume {
+    src: String,
+    wave: Wave,
+    gauges: [f64; 2],
+    window: (f64, f64),
+}
+
+/// A flume for period `period` (s) run by fluid `method` (RON) with `solver` (RON or empty):
+/// the working length 2.5 wavelengths, then a damping zone 1.5 wavelengths long; gauges two
+/// depths from the paddle and 0.15 wavelengths further; the window the last three periods of
+/// a run long enough for the ramp's front and its reflection from the zone to pass them.
+fn flume(period: f64, method: &str, solver: &str) -> Flume {
+    let wave = Wave::new(Paddle::Piston, HEIGHT, period, DEPTH, G);
+    let l = wave.length;
+    let zone = 2.5 * l;
+    let end_x = zone + 1.5 * l;
+    let x1 = 2.0 * DEPTH;
+    let x2 = x1 + 0.15 * l;
+    // Group velocity (m/s), linear theory.
+    let kd = wave.k * DEPTH;
+    let c = l / period;
+    let cg = 0.5 * c * (1.0 + 2.0 * kd / (2.0 * kd).sinh());
+    let ramp = 2.0 * period;
+    let end = ramp + (2.0 * zone) / cg + 3.0 * period;
+    let src = format!(
+        "Model(scene: (dimension: Two, gravity: (0, -9.81)), time: (end: {end}), {solver}
+           bodies: [
+             (name: \"floor\", kind: Static, shape: Cuboid(half_extents: ({hf}, 0.05)), position: ({cf}, -0.05)),
+             (name: \"far_wall\", kind: Static, shape: Cuboid(half_extents: (0.05, 0.4)), position: ({wall}, 0.3)),
+             (name: \"paddle\", kind: Kinematic, shape: Cuboid(half_extents: (0.05, 0.4)), position: (-0.05, 0.4),
+              motion: Piston(height: {HEIGHT}, period: {period}, depth: {DEPTH})),
+           ],
+           fluid: (spacing: {SPACING}, velocity_filter: 0, shifting: 0, method: {method},
+                   regions: [Box(min: (0, 0), max: ({end_x}, {DEPTH}))],
+                   damping: [(start: ({zone}, 0), end: ({end_x}, 0))]))",
+        hf = 0.5 * end_x + 0.3,
+        cf = 0.5 * end_x - 0.1,
+        wall = end_x + 0.05,
+    );
+    Flume {
+        src,
+        wave,
+        gauges: [x1, x2],
+        window: (end - 3.0 * period, end),
+    }
+}
+
+/// Runs a flume: (incident height, reflected height) in m.
+fn measure(f: &Flume) -> (f64, f64) {
+    let mut w = world(&f.src);
+    let points = f.gauges.map(|x| vcsim::math::Vec3::new(x, 0.0, 0.0));
+    let fl = w.fluid.as_ref().expect("fluid");
+    let rest = points.map(|p| {
+        fl.surface_height(&p, &w.gravity)
+            .expect("water under the gauge")
+    });
+    let (mut t, mut y) = (Vec::new(), [Vec::new(), Vec::new()]);
+    run_until(&mut w, f.window.1, |w| {
+        if w.time >= f.window.0 {
+            t.push(w.time);
+            let fl = w.fluid.as_ref().expect("fluid");
+            for g in 0..2 {
+                let h = fl.surface_height(&points[g], &w.gravity);
+                y[g].push(h.map_or(f64::NAN, |h| h - rest[g]));
+            }
+        }
+    });
+    let omega = w_of(f);
+    let a1 = harmonic(&t, &y[0], omega).expect("fit");
+    let a2 = harmonic(&t, &y[1], omega).expect("fit");
+    let (i, r) = separate(a1, a2, f.wave.k, f.gauges[0], f.gauges[1]).expect("gauges apart");
+    (2.0 * modulus(i), 2.0 * modulus(r))
+}
+
+/// The wave's angular frequency (rad/s) from its number by the dispersion relation.
+fn w_of(f: &Flume) -> f64 {
+    (G * f.wave.k * (f.wave.k * DEPTH).tanh()).sqrt()
+}
+
+/// Checks one method at the three periods: incident height within `height_tol` (relative) of
+/// the target, reflection coefficient below `max_reflection`.
+fn check(method: &str, solver: &str, periods: &[f64], height_tol: f64, max_reflection: f64) {
+    let mut failed = Vec::new();
+    for &period in periods {
+        let f = flume(period, method, solver);
+        let (hi, hr) = measure(&f);
+        let kd = f.wave.k * DEPTH;
+        let err = hi / HEIGHT - 1.0;
+        let refl = hr / hi;
+        println!(
+            "{method} T = {period} s (kd = {kd:.2}, L = {:.2} m): incident H {hi:.4} m ({:+.1} %), reflected {hr:.4} m (R = {refl:.3})",
+            f.wave.length,
+            100.0 * err
+        );
+        if err.abs() >= height_tol || refl >= max_reflection {
+            failed.push(format!(
+                "T {period} s: incident {hi:.4} m against {HEIGHT} m, R {refl:.3}"
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{method}: {failed:?}");
+}
+
+/// Issue 53's target at this resolution. Not met (`cargo test --release --test waves --
+/// --ignored --nocapture`, 320 s on two cores, 2026-11-28): incident height −55.4 % (T = 0.8 s,
+/// kd = 3.16), −23.6 % (1.2 s, 1.53), −16.8 % (2.0 s, 0.77); reflection 0.218, 0.111, 0.077.
+/// At twice the resolution (spacing 0.0125 m) the 1.2 s wave is 11 % low two depths from the
+/// paddle and no longer decays along the flume, with PGS to 200 multilevel sweeps, APGD or 10
+/// PGS sweeps alike (the book's waves page).
+#[test]
+#[ignore = "issue 53's wave targets are not met at this resolution (see the doc comment)"]
+fn a_piston_makes_the_wave_linear_theory_asks_for_and_the_zone_absorbs_it_constraint() {
+    check(
+        "Constraint()",
+        "solver: Pgs(max_iterations: 10),",
+        &[0.8, 1.2, 2.0],
+        0.05,
+        0.1,
+    );
+}
+
+#[test]
+fn a_wave_gauge_reads_a_raised_surface_and_refuses_dry_ground() {
+    // A still tank; raising every fluid particle by δ raises the gauge's reading by δ (the
+    // volume fraction's half-crossing moves with the fluid), wherever δ falls between rows.
+    let src = "Model(scene: (dimension: Two, gravity: (0, -9.81)), time: (dt: 0.001, end: 1.0),
+        bodies: [(name: \"floor\", kind: Static, shape: Cuboid(half_extents: (1.2, 0.05)), position: (1.0, -0.05))],
+        fluid: (spacing: 0.02, regions: [Box(min: (0, 0), max: (2.0, 0.4))]),
+        probes: [WaveGauge(1.0, 0.1)])";
+    let mut w = world(src);
+    let p = vcsim::math::Vec3::new(1.0, 0.1, 0.0);
+    let g = w.gravity;
+    let rest = w.fluid.as_ref().unwrap().surface_height(&p, &g).unwrap();
+    // The surface of particles whose top row is at 0.39 m: within a spacing of 0.4 m.
+    assert!(
+        (rest + 0.1 - 0.4).abs() < 0.02,
+        "surface at {} m",
+        rest + 0.1
+    );
+    for delta in [0.003, 0.0117, -0.0071, 0.05] {
+        let f = w.fluid.as_mut().unwrap();
+        f.pos.iter_mut().for_each(|x| x.y += delta);
+        let h = f.surface_height(&p, &g).unwrap();
+        f.pos.iter_mut().for_each(|x| x.y -= delta);
+        assert!(
+            (h - rest - delta).abs() < 1e-3 * 0.02,
+            "raised by {delta}: read {}",
+            h - rest
+        );
+    }
+    // A gauge over dry ground is refused where it is written.
+    let dry = src.replace("WaveGauge(1.0, 0.1)", "WaveGauge(3.5, 0.1)");
+    let m = vcsim::parse_str(std::path::Path::new("dry.ron"), &dry).expect("parses");
+    let built = vcsim::build_world(&m).expect("builds");
+    let Err(err) = vcsim::model::resolve_probes(&m, &built) else {
+        panic!("a gauge over dry ground was accepted");
+    };
+    let err = err.to_string();
+    assert!(err.contains("probes[0]") && err.contains("gauge"), "{err}");
+}
+
+#[test]
+fn wavemakers_the_flume_cannot_carry_are_refused_at_the_field_to_change() {
+    // (motion, time line, flume length, field expected in the message, words expected)
+    let cases = [
+        // 0.3 s in 0.5 m of water: waves 0.14 m long, 5.6 spacings.
+        (
+            "Piston(height: 0.01, period: 0.3, depth: 0.5)",
+            "(end: 2.0)",
+            4.0,
+            "motion.period",
+            "spacings",
+        ),
+        // 30 cm waves 1 m long break (Miche: 0.14 m).
+        (
+            "Piston(height: 0.3, period: 0.8, depth: 0.5)",
+            "(end: 2.0)",
+            4.0,
+            "motion.height",
+            "breaks",
+        ),
+        // A flap hinged 0.45 m up in 0.5 m of water turning ±40° for a 5 cm wave.
+        (
+            "Flap(height: 0.05, period: 2.0, depth: 0.5, hinge: (0, 0.45), hinge_height: 0.45)",
+            "(end: 2.0)",
+            8.0,
+            "motion.height",
+            "flap",
+        ),
+        // A hinge above the water.
+        (
+            "Flap(height: 0.02, period: 1.2, depth: 0.5, hinge: (0, 0.6), hinge_height: 0.6)",
+            "(end: 2.0)",
+            4.0,
+            "motion.hinge_height",
+            "below the still water",
+        ),
+        // A period of 16 steps of 0.05 s.
+        (
+            "Piston(height: 0.02, period: 0.8, depth: 0.5)",
+            "(dt: 0.05, end: 2.0)",
+            4.0,
+            "motion.period",
+            "time steps",
+        ),
+        // A long shallow wave in a short flume: a stroke of about 0.18 m in water 0.15 m long.
+        (
+            "Piston(height: 0.05, period: 5.0, depth: 0.5)",
+            "(end: 2.0)",
+            0.15,
+            "motion.height",
+            "half the water",
+        ),
+    ];
+    for (motion, time, length, field, words) in cases {
+        let src = format!(
+            "Model(scene: (dimension: Two, gravity: (0, -9.81)), time: {time},
+               bodies: [
+                 (name: \"floor\", kind: Static, shape: Cuboid(half_extents: ({h}, 0.05)), position: ({c}, -0.05)),
+                 (name: \"paddle\", kind: Kinematic, shape: Cuboid(half_extents: (0.05, 0.4)), position: (-0.05, 0.4),
+                  motion: {motion}),
+               ],
+               fluid: (spacing: 0.025, regions: [Box(min: (0, 0), max: ({length}, 0.5))]))",
+            h = 0.5 * length + 0.3,
+            c = 0.5 * length - 0.1,
+        );
+        let path = std::path::Path::new("flume.ron");
+        let err = match vcsim::parse_str(path, &src) {
+            Err(e) => e.to_string(),
+            Ok(m) => match vcsim::build_world(&m) {
+                Err(e) => e.locate(path, &src).to_string(),
+                Ok(_) => panic!("accepted: {motion} with {time}"),
+            },
+        };
+        assert!(
+            err.contains(&format!("bodies[1].{field}"))
+                || err.contains(field.rsplit('.').next().unwrap()),
+            "{motion}: expected `{field}` in: {err}"
+        );
+        assert!(
+            err.contains(words),
+            "{motion}: expected `{words}` in: {err}"
+        );
+        assert!(err.contains("flume.ron:"), "{motion}: not located: {err}");
+    }
+}
+
+#[test]
+fn a_probe_point_in_inner_parentheses_is_told_its_form() {
+    for probe in ["Pressure", "WaveGauge"] {
+        let src = format!(
+            "Model(scene: (dimension: Two, gravity: (0, -9.81)), time: (dt: 0.001, end: 1.0),
+               bodies: [(name: \"floor\", kind: Static, shape: Cuboid(half_extents: (1.2, 0.05)), position: (1.0, -0.05))],
+               fluid: (spacing: 0.02, regions: [Box(min: (0, 0), max: (2.0, 0.4))]),
+               probes: [{probe}((1.0, 0.1))])"
+        );
+        let Err(err) = vcsim::parse_str(std::path::Path::new("p.ron"), &src) else {
+            panic!("{probe} in inner parentheses was accepted");
+        };
+        let err = err.to_string();
+        assert!(
+            err.contains(&format!("`{probe}(0.5, 0.1)`")) && err.contains("p.ron:4:"),
+            "{err}"
+        );
+    }
+}
