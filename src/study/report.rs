@@ -297,6 +297,10 @@ pub fn report_md(study: &Study, rows: &[Row], info: &ReportInfo) -> String {
     );
     let _ = writeln!(s, "## Table\n");
     s.push_str(&table_md(study, rows));
+    let _ = writeln!(s, "\n## Metrics\n");
+    for m in &metric_defs(study) {
+        let _ = writeln!(s, "- {}", metrics::describe(m));
+    }
     let problems = problems(study, rows);
     if !problems.is_empty() {
         let _ = writeln!(
