@@ -574,27 +574,9 @@ pub fn bound_hint(world: &World, step: u64, bound: &str) -> String {
     ) else {
         return later;
     };
-    let l = f.params.spacing;
-    let worst = f
-        .density_error
-        .iter()
-        .enumerate()
-        .fold(
-            (0, Real::NEG_INFINITY),
-            |a, (i, &e)| if e > a.1 { (i, e) } else { a },
-        );
-    let Some(x) = f.pos.get(worst.0) else {
+    let Some(nearest) = f.most_compressed_to_boundary() else {
         return later;
     };
-    let nearest = f
-        .boundary
-        .iter()
-        .zip(&f.owner)
-        .map(|(b, &o)| ((b - x).norm(), o))
-        .fold(
-            (Real::INFINITY, u32::MAX),
-            |a, b| if b.0 < a.0 { b } else { a },
-        );
     let whose = match world.bodies.get(nearest.1 as usize) {
         Some(b) => format!("body `{}`", b.name),
         None => "a wall".to_string(),
@@ -604,6 +586,6 @@ pub fn bound_hint(world: &World, step: u64, bound: &str) -> String {
          time step does not help: the most compressed particle is {:.2} spacings from a boundary \
          particle of {whose} (about 1 where faces lie half a spacing from the fluid's rows); \
          `vcsim check` lists bodies whose boundary particles start too close to the fluid",
-        nearest.0 / l
+        nearest.0 / f.params.spacing
     )
 }

@@ -115,6 +115,37 @@ impl Fluid {
         None
     }
 
+    /// The distance (m) from the most compressed particle to the nearest boundary particle,
+    /// and that particle's owner (a body index, or [`crate::fluid::STATIC`] for walls); `None`
+    /// without particles.
+    pub fn most_compressed_to_boundary(&self) -> Option<(Real, u32)> {
+        let worst =
+            self.density_error
+                .iter()
+                .enumerate()
+                .fold(
+                    (0, Real::NEG_INFINITY),
+                    |a, (i, &e)| {
+                        if e > a.1 {
+                            (i, e)
+                        } else {
+                            a
+                        }
+                    },
+                );
+        let x = self.pos.get(worst.0)?;
+        Some(
+            self.boundary
+                .iter()
+                .zip(&self.owner)
+                .map(|(b, &o)| ((b - x).norm(), o))
+                .fold(
+                    (Real::INFINITY, u32::MAX),
+                    |a, b| if b.0 < a.0 { b } else { a },
+                ),
+        )
+    }
+
     /// Largest compression `max (ρ − ρ0)/ρ0` (0 if none) and mean `|ρ − ρ0|/ρ0` over the
     /// particles, at the start of the last step.
     pub fn density_error_stats(&self) -> (Real, Real) {

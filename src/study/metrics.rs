@@ -222,30 +222,7 @@ fn one(
                 _ => w.iter().sum::<f64>() / w.len() as f64,
             })
         }
-        MetricDef::Amplitude {
-            column: c,
-            frequency,
-            from,
-            free,
-            over,
-            ..
-        } => {
-            let (t, v) = column(case.series, c)?;
-            let f = match frequency {
-                Frequency::Hz(n) => n.0,
-                Frequency::Field(p) => super::expand::field_number(model()?, p)?,
-                Frequency::Period(p) => 1.0 / super::expand::field_number(model()?, p)?,
-            };
-            let free: Vec<f64> = free.iter().map(|n| n.0).collect();
-            let a = amplitude(t, v, f, &free, from.unwrap_or(0.0));
-            match over {
-                None => a,
-                Some(o) => {
-                    let (t, v) = column(case.series, o)?;
-                    Ok(a? / amplitude(t, v, f, &free, from.unwrap_or(0.0))?)
-                }
-            }
-        }
+        MetricDef::Amplitude { .. } => amplitude_metric(d, case),
         MetricDef::Error {
             column: c,
             reference: r,
@@ -327,6 +304,54 @@ pub fn oscillation(s: &[(f64, f64)]) -> (Vec<f64>, Vec<f64>) {
         }
     }
     (up, peaks)
+}
+
+/// An `Amplitude` metric `d` of `case` ([`MetricDef::Amplitude`]).
+fn amplitude_metric(d: &MetricDef, case: &CaseData) -> Result<f64, String> {
+    let MetricDef::Amplitude {
+        column: c,
+        frequency,
+        from,
+        free,
+        over,
+        ..
+    } = d
+    else {
+        return Err("not an amplitude".into());
+    };
+    let model = || {
+        case.model
+            .ok_or_else(|| "the case's model is not available".to_string())
+    };
+    let (t, v) = column(case.series, c)?;
+    let f = match frequency {
+        Frequency::Hz(n) => n.0,
+        Frequency::Field(p) => super::expand::field_number(model()?, p)?,
+        Frequency::Period(p) => 1.0 / super::expand::field_number(model()?, p)?,
+    };
+    let free: Vec<f64> = free.iter().map(|n| n.0).collect();
+    let over = over
+        .as_deref()
+        .map(|o| column(case.series, o))
+        .transpose()?;
+    amplitude_over(t, v, over, f, &free, from.unwrap_or(0.0))
+}
+
+/// The amplitude of (t, v) at `f` Hz over t ≥ `from`, divided by that of `over` (same window and
+/// frequency) when given.
+fn amplitude_over(
+    t: &[f64],
+    v: &[f64],
+    over: Option<(&[f64], &[f64])>,
+    f: f64,
+    free: &[f64],
+    from: f64,
+) -> Result<f64, String> {
+    let a = amplitude(t, v, f, free, from)?;
+    match over {
+        None => Ok(a),
+        Some((t, v)) => Ok(a / amplitude(t, v, f, free, from)?),
+    }
 }
 
 /// Least-squares amplitude at `f` Hz of (t, v) over t ≥ `from` (see [`MetricDef::Amplitude`]).
@@ -411,115 +436,6 @@ pub fn point_error(
         Norm::Rms => (e.iter().map(|(d, _)| d * d).sum::<f64>() / n).sqrt(),
         Norm::MaxAbs => e.iter().map(|(d, _)| d.abs()).fold(0.0, f64::max),
     })
-}
-
-/// What metric `m` means, in words, with its unit where the metric fixes one (a probe column's
-/// unit is the probe's: `probes.csv`'s header and the modelling chapter's probe list), its
-/// window and frequency: one line of `report.md`'s metrics section.
-pub fn describe(m: &MetricDef) -> String {
-    let window = |from: &Option<f64>, to: &Option<f64>| match (from, to) {
-        (None, None) => "over the whole run".to_string(),
-        (Some(a), None) => format!("over t ≥ {a} s"),
-        (None, Some(b)) => format!("over t ≤ {b} s"),
-        (Some(a), Some(b)) => format!("over {a} s ≤ t ≤ {b} s"),
-    };
-    let what = match m {
-        MetricDef::Final { column, .. } => {
-            format!("the last sample of `{column}` (the column's unit)")
-        }
-        MetricDef::Mean {
-            column, from, to, ..
-        } => format!("mean of `{column}` {} (the column's unit)", window(from, to)),
-        MetricDef::Max {
-            column, from, to, ..
-        } => format!("largest `{column}` {} (the column's unit)", window(from, to)),
-        MetricDef::Min {
-            column, from, to, ..
-        } => format!("smallest `{column}` {} (the column's unit)", window(from, to)),
-        MetricDef::Amplitude {
-            column,
-            frequency,
-            from,
-            free,
-            over,
-            ..
-        } => {
-            let f = match frequency {
-                Frequency::Hz(n) => format!("{} Hz", n.0),
-                Frequency::Field(p) => format!("the case's `{p}` (Hz)"),
-                Frequency::Period(p) => format!("one over the case's `{p}` (s)"),
-            };
-            let free = if free.is_empty() {
-                String::new()
-            } else {
-                let hz: Vec<String> = free.iter().map(|n| format!("{}", n.0)).collect();
-                format!(", fitted alongside {} Hz", hz.join(", "))
-            };
-            match over {
-                None => format!(
-                    "amplitude of `{column}` at {f} by a least-squares fit of a sine, a cosine and a constant {}{free} (the column's unit)",
-                    window(from, &None)
-                ),
-                Some(o) => format!(
-                    "amplitude of `{column}` over the amplitude of `{o}`, both at {f} by a least-squares fit {}{free} (a response amplitude operator: the columns' units' ratio)",
-                    window(from, &None)
-                ),
-            }
-        }
-        MetricDef::Error {
-            column,
-            reference,
-            norm,
-            from,
-            until,
-            ..
-        } => format!(
-            "{norm:?} error of `{column}` against reference `{reference}` at its points {} (relative norms: a fraction; RMS: the reference's unit)",
-            window(from, until).replace(" s", "")
-        ),
-        MetricDef::Deviation {
-            metric, reference, ..
-        } => format!("deviation of metric `{metric}` from reference `{reference}` (relative)"),
-        MetricDef::Period {
-            column, from, to, ..
-        } => format!(
-            "mean period of `{column}` between its first and last upward crossings of the window's mean {} (s)",
-            window(from, to)
-        ),
-        MetricDef::Decay {
-            column, from, to, ..
-        } => format!(
-            "fraction of `{column}`'s oscillation amplitude lost per period, from its largest deviations between upward mean crossings {} (dimensionless)",
-            window(from, to)
-        ),
-        MetricDef::Drift { column, .. } => {
-            format!("relative change of `{column}` from its first sample to its last, (last − first)/|first| (dimensionless)")
-        }
-        MetricDef::Field { field, scale, .. } => match scale {
-            Some(s) => format!("the case's model field `{field}` times {}", s.0),
-            None => format!("the case's model field `{field}`"),
-        },
-        MetricDef::Run(r) => match r {
-            RunMetric::WallTime => "wall time of the case's run (s)".into(),
-            RunMetric::TimePerStep => "wall time per step (ms)".into(),
-            RunMetric::WallPerSimSecond => "wall time per simulated second (s/s)".into(),
-            RunMetric::Steps => "steps taken".into(),
-            RunMetric::MeanIterations => "mean solver iterations per step".into(),
-            RunMetric::FirstIterations => "solver iterations of the first step".into(),
-            RunMetric::StepsAtCap => "steps whose solve stopped at its iteration cap".into(),
-            RunMetric::LargestCompression => {
-                "largest fluid compression (ρ − ρ0)/ρ0 of any step (%)".into()
-            }
-            RunMetric::MeanSubsteps => "mean sub-steps per step of an explicit fluid method".into(),
-            RunMetric::PressureIterations => {
-                "ISPH: mean conjugate-gradient iterations per pressure solve".into()
-            }
-            RunMetric::ImpulsesPerStep => "impulses per step of an impulse resolver".into(),
-            RunMetric::Particles => "fluid particles".into(),
-            RunMetric::MaxResidual => "largest final residual of a step's solve (m/s)".into(),
-        },
-    };
-    format!("`{}`: {what}", name(m))
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 pub mod chart;
 pub mod cluster;
 pub mod columns;
+pub mod describe;
 pub mod exec;
 pub mod expand;
 pub mod expr;

@@ -299,7 +299,7 @@ pub fn report_md(study: &Study, rows: &[Row], info: &ReportInfo) -> String {
     s.push_str(&table_md(study, rows));
     let _ = writeln!(s, "\n## Metrics\n");
     for m in &metric_defs(study) {
-        let _ = writeln!(s, "- {}", metrics::describe(m));
+        let _ = writeln!(s, "- {}", super::describe::describe(m));
     }
     let problems = problems(study, rows);
     if !problems.is_empty() {

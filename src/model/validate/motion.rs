@@ -142,33 +142,7 @@ fn values(motion: &str, def: &MotionDef) -> Checked {
 /// direction, the hinge, and the wave against the fluid's spacing, breaking and the paddle's
 /// travel. Each error names the field to change.
 fn wavemaker(motion: &str, def: &MotionDef, direction: &V3, m: &Model) -> Checked {
-    let planar = m.scene.dimension == Dimension::Two;
-    let field = if matches!(def, MotionDef::Piston { .. }) {
-        "direction"
-    } else {
-        "axis"
-    };
-    let n = magnitude(&direction.vec());
-    if !(n > 0.0 && n <= MAX_LENGTH) {
-        return Err(FieldError::new(
-            at(motion, field),
-            format!("expected a non-zero `{field}`, got {direction:?}"),
-        ));
-    }
-    if planar {
-        let d = direction.vec() / n;
-        let in_plane = if field == "direction" {
-            d.z.abs() < 1e-12
-        } else {
-            (d.z.abs() - 1.0).abs() < 1e-12
-        };
-        if !in_plane {
-            return Err(FieldError::new(
-                at(motion, field),
-                "a 2D model moves in its plane: a piston along (x, y), a flap about (0, 0, 1)",
-            ));
-        }
-    }
+    paddle_direction(motion, def, direction, m)?;
     let (height, period, depth) = match def {
         MotionDef::Piston {
             height,
@@ -217,6 +191,49 @@ fn wavemaker(motion: &str, def: &MotionDef, direction: &V3, m: &Model) -> Checke
     let Some(wm) = def.wavemaker(g) else {
         return Ok(());
     };
+    wave_fits(motion, &wm, (height, period, depth), m)
+}
+
+/// A wavemaker's direction (piston) or axis (flap): non-zero, in the plane of a 2D model.
+fn paddle_direction(motion: &str, def: &MotionDef, direction: &V3, m: &Model) -> Checked {
+    let planar = m.scene.dimension == Dimension::Two;
+    let field = if matches!(def, MotionDef::Piston { .. }) {
+        "direction"
+    } else {
+        "axis"
+    };
+    let n = magnitude(&direction.vec());
+    if !(n > 0.0 && n <= MAX_LENGTH) {
+        return Err(FieldError::new(
+            at(motion, field),
+            format!("expected a non-zero `{field}`, got {direction:?}"),
+        ));
+    }
+    if planar {
+        let d = direction.vec() / n;
+        let in_plane = if field == "direction" {
+            d.z.abs() < 1e-12
+        } else {
+            (d.z.abs() - 1.0).abs() < 1e-12
+        };
+        if !in_plane {
+            return Err(FieldError::new(
+                at(motion, field),
+                "a 2D model moves in its plane: a piston along (x, y), a flap about (0, 0, 1)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The wave of wavemaker `wm` (height, period, depth in m, s, m) against the fluid's spacing,
+/// breaking and the flap's travel.
+fn wave_fits(
+    motion: &str,
+    wm: &crate::model::motion::Wavemaker,
+    (height, period, depth): (Real, Real, Real),
+    m: &Model,
+) -> Checked {
     let wave = wm.wave;
     if let Some(f) = &m.fluid {
         let l = f.spacing.0;
