@@ -291,8 +291,9 @@ fn a_probe_point_in_inner_parentheses_is_told_its_form() {
 fn a_paddle_and_a_box_of_any_size_start_without_a_guard_stop_and_check_says_where_they_miss() {
     // The shipped flume with a paddle 2.64 spacings thick and a box 12.4 x 8.56 spacings whose
     // faces fall anywhere on the lattice: the first steps keep the fluid within 1 % of its
-    // density (anchored at one corner, a paddle 2.5 spacings thick had a row on its face and
-    // stopped at the first step, 28 % compressed), and `check`'s warnings name both bodies.
+    // density (anchored at one corner only, a paddle 2.5 spacings thick had a row on its face
+    // and stopped at the first step, 28 % compressed), and `check` names the body that starts
+    // with a gap.
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/flume_2d.ron");
     let src = std::fs::read_to_string(&path)
         .unwrap()
@@ -318,14 +319,16 @@ fn a_paddle_and_a_box_of_any_size_start_without_a_guard_stop_and_check_says_wher
         .iter()
         .map(|e| e.to_string())
         .collect();
-    for body in ["paddle", "box"] {
-        assert!(
-            warned
-                .iter()
-                .any(|e| e.contains(&format!("body `{body}`")) && e.contains("lattice")),
-            "no lattice warning for {body}: {warned:?}"
-        );
-    }
+    // The paddle's rows are laid from its face next to the water (half a spacing inside it):
+    // nothing to warn about. The box's bottom face lies 0.36 spacings above a particle row
+    // that the fill leaves out: a gap it settles into, which `check` names.
+    let about = |body: &str| {
+        warned
+            .iter()
+            .any(|e| e.contains(&format!("body `{body}`")) && e.contains("lattice"))
+    };
+    assert!(!about("paddle"), "{warned:?}");
+    assert!(about("box"), "no lattice warning for the box: {warned:?}");
     let mut worst: f64 = 0.0;
     run_until(&mut w, 0.1, |w| {
         worst = worst.max(w.fluid.as_ref().unwrap().density_error_stats().0);

@@ -76,7 +76,8 @@ pub enum MotionDef {
         #[serde(default)]
         hinge_height: NonNegative,
         /// Hinge axis (any length; normalised; positive rotation by the right-hand rule).
-        /// Default (0, 0, 1).
+        /// Default (0, 0, 1), the normal of a 2D model's plane; a 3D flap gives its own (the
+        /// horizontal line of the hinge across the flume).
         #[serde(default = "z_axis")]
         axis: V3,
         /// Ramp (s). Default two periods.

@@ -258,21 +258,91 @@ fn sample_regions<'a>(
     Ok((pos, fields))
 }
 
-/// Where a body's own lattice starts inside the corner of its bounding box `aabb`, per axis
-/// (m): centred, so that the first and last rows lie equally deep inside opposite faces, at
-/// `(1 + f) l/2` for an extent of `(n + f) l` (`f` in [0, 1)); exactly `l/2` when the extent is
-/// a whole number of spacings (to 1e-6 of one).
-fn centred_inset(aabb: &parry3d_f64::bounding_volume::Aabb, l: f64) -> Vec3 {
-    let ext = from_pv(aabb.maxs) - from_pv(aabb.mins);
-    ext.map(|e| {
-        let q = e / l;
-        let whole = q.round();
-        if (q - whole).abs() < 1e-6 || !q.is_finite() {
-            0.5 * l
-        } else {
-            0.5 * l * (1.0 + q - q.floor())
+/// The lattice origins a moving body may be sampled from (m, in its frame): per axis, half a
+/// spacing inside the lower face of its bounding box `aabb` or half a spacing inside the upper
+/// one (the same when the extent is a whole number of spacings, to 1e-6 of one); the
+/// lower-corner origin first. A planar model's z stays 0.
+fn anchor_candidates(aabb: &parry3d_f64::bounding_volume::Aabb, l: f64, planar: bool) -> Vec<Vec3> {
+    let (lo, hi) = (from_pv(aabb.mins), from_pv(aabb.maxs));
+    let axes = if planar { 2 } else { 3 };
+    let options: Vec<Vec<f64>> = (0..3)
+        .map(|a| {
+            let low = lo[a] + 0.5 * l;
+            if a >= axes {
+                return vec![0.0];
+            }
+            let rows = ((hi[a] - lo[a] - 0.5 * l) / l + 1e-6).floor().max(0.0);
+            let high = hi[a] - 0.5 * l - rows * l;
+            if (high - low).abs() < 1e-6 * l {
+                vec![low]
+            } else {
+                vec![low, high]
+            }
+        })
+        .collect();
+    let mut out = Vec::new();
+    for &x in &options[0] {
+        for &y in &options[1] {
+            for &z in &options[2] {
+                out.push(Vec3::new(x, y, z));
+            }
         }
-    })
+    }
+    out
+}
+
+/// The lattice points a moving body's bounding box visits (for the build budget).
+fn own_visits(lattice: &sampling::Lattice, aabb: &parry3d_f64::bounding_volume::Aabb) -> f64 {
+    let own = sampling::Lattice {
+        origin: from_pv(aabb.mins),
+        ..*lattice
+    };
+    own.visits(from_pv(aabb.mins), from_pv(aabb.maxs))
+}
+
+/// Nearest fluid particle lookups on a hash grid of cells two spacings wide.
+struct NearFluid<'a> {
+    pos: &'a [Vec3],
+    cell: f64,
+    cells: std::collections::HashMap<(i64, i64, i64), Vec<u32>>,
+}
+
+impl<'a> NearFluid<'a> {
+    fn new(pos: &'a [Vec3], l: f64) -> Self {
+        let cell = 2.0 * l;
+        let mut cells: std::collections::HashMap<(i64, i64, i64), Vec<u32>> =
+            std::collections::HashMap::new();
+        for (i, p) in pos.iter().enumerate() {
+            cells.entry(Self::key(p, cell)).or_default().push(i as u32);
+        }
+        NearFluid { pos, cell, cells }
+    }
+
+    fn key(p: &Vec3, cell: f64) -> (i64, i64, i64) {
+        let k = |x: f64| (x / cell).floor() as i64;
+        (k(p.x), k(p.y), k(p.z))
+    }
+
+    /// Distance (m) from `p` to the nearest fluid particle within a cell, else infinity.
+    fn distance(&self, p: &Vec3) -> f64 {
+        let (x, y, z) = Self::key(p, self.cell);
+        let mut d = f64::INFINITY;
+        for dx in -1..=1 {
+            for dy in -1..=1 {
+                for dz in -1..=1 {
+                    for &i in self
+                        .cells
+                        .get(&(x + dx, y + dy, z + dz))
+                        .into_iter()
+                        .flatten()
+                    {
+                        d = d.min((self.pos[i as usize] - p).norm());
+                    }
+                }
+            }
+        }
+        d
+    }
 }
 
 /// Whether `p` lies outside every body and at least `clearance` (m) from its surface.
@@ -343,12 +413,18 @@ fn attach_bodies(
     visits: &mut f64,
 ) -> Result<(), BuildError> {
     let (planar, l) = (lattice.planar, lattice.l);
-    // Moving bodies carry boundary particles on a lattice of their own, anchored inside the
-    // corner of the shape's bounding box in the body's own frame (the frame the model places it
-    // in) and centred in it ([`centred_inset`]): a box whose sides are whole spacings is
-    // sampled exactly l/2 inside each face, wherever it is placed, and any other box between
-    // l/2 and l inside both opposite faces (anchored at one corner, the far face of a paddle
-    // 2.5 spacings thick had a particle row on its surface, half a spacing from the fluid).
+    let positions = fluid.pos.clone();
+    let near = NearFluid::new(&positions, l);
+    // Moving bodies carry boundary particles on a lattice of their own, anchored half a spacing
+    // inside the corner of the shape's bounding box in the body's own frame (the frame the model
+    // places it in): a box is then sampled exactly l/2 inside each face, wherever it is placed.
+    // Where the box's extent along an axis is not a whole number of spacings, the rows can sit
+    // l/2 inside the lower face or l/2 inside the upper one, not both: each combination is
+    // sampled and the one whose particles start farthest from the fluid is kept, the lower
+    // corner's when none is farther ([`anchor_candidates`]). (Anchored at the lower corner
+    // only, a paddle 2.5 spacings thick had a row on the face next to the water and stopped at
+    // the first step, 28 % compressed; centred in the box, the floor of an open box of water
+    // 27.5 spacings tall had its top row a quarter spacing under the water.)
     // The lattice is laid in that frame, not in the principal (centre-of-mass) frame, whose
     // axes parry may permute: a planar lattice in a permuted frame would lie across the plane
     // (every particle of an open box on one line). The points are then expressed in the
@@ -357,23 +433,30 @@ fn attach_bodies(
         if b.kind != Kind::Static {
             let in_frame = b.com_to_frame.inverse() * c.local;
             let aabb = c.shape.compute_aabb(&crate::math::to_pose(&in_frame));
-            let mut origin = from_pv(aabb.mins) + centred_inset(&aabb, l);
-            if planar {
-                origin.z = 0.0;
-            }
-            let own = sampling::Lattice { origin, ..*lattice };
             budget(
                 visits,
-                own.visits(from_pv(aabb.mins), from_pv(aabb.maxs)),
+                own_visits(lattice, &aabb),
                 &format!("body `{}`", b.name),
             )
             .map_err(|e| BuildError::Body(c.body, e))?;
-            let mut pts = Vec::new();
-            sampling::fill_shape_layer(&own, &c.shape, &in_frame, depth, &mut pts);
-            for (p, s) in pts.iter_mut() {
-                *p = (b.com_to_frame * nalgebra::Point3::from(*p)).coords;
-                *s = b.com_to_frame.rotation * *s;
+            let mut best: Option<(f64, Vec<(Vec3, Vec3)>)> = None;
+            for origin in anchor_candidates(&aabb, l, planar) {
+                let own = sampling::Lattice { origin, ..*lattice };
+                let mut pts = Vec::new();
+                sampling::fill_shape_layer(&own, &c.shape, &in_frame, depth, &mut pts);
+                for (p, s) in pts.iter_mut() {
+                    *p = (b.com_to_frame * nalgebra::Point3::from(*p)).coords;
+                    *s = b.com_to_frame.rotation * *s;
+                }
+                let clear = pts
+                    .iter()
+                    .map(|(p, _)| near.distance(&(b.pose * nalgebra::Point3::from(*p)).coords))
+                    .fold(f64::INFINITY, f64::min);
+                if best.as_ref().is_none_or(|(c, _)| clear > *c + 1e-9 * l) {
+                    best = Some((clear, pts));
+                }
             }
+            let pts = best.map(|b| b.1).unwrap_or_default();
             if pts.is_empty() {
                 return Err(BuildError::Body(
                     c.body,
