@@ -254,10 +254,10 @@ fn wavemakers_the_flume_cannot_carry_are_refused_at_the_field_to_change() {
                 Ok(_) => panic!("accepted: {motion} with {time}"),
             },
         };
+        let last = field.rsplit('.').next().unwrap();
         assert!(
-            err.contains(&format!("bodies[1].{field}"))
-                || err.contains(field.rsplit('.').next().unwrap()),
-            "{motion}: expected `{field}` in: {err}"
+            err.contains(&format!("field `{last}`")),
+            "{motion}: expected field `{last}` in: {err}"
         );
         assert!(
             err.contains(words),

@@ -165,6 +165,21 @@ impl CellGrid {
         }
     }
 
+    /// Distance (m) from `p` to the nearest of the points `pts` the grid was built from that lie
+    /// in the cells around `p` and pass `keep` (given their offset from `p`, nearest periodic
+    /// image); infinite when none does. A build-time query (moving bodies' sampling, `check`'s
+    /// warnings), not a neighbour search.
+    pub fn nearest(&self, pts: &[Vec3], p: &Vec3, keep: impl Fn(&Vec3) -> bool) -> Real {
+        let mut d = Real::INFINITY;
+        self.for_each_near(p, |i| {
+            let r = self.periodic.delta(&pts[i as usize], p);
+            if keep(&r) {
+                d = d.min(r.norm());
+            }
+        });
+        d
+    }
+
     /// Calls `f` with every point index in the cells around `p` (3^d cells).
     #[inline]
     pub fn for_each_near(&self, p: &Vec3, mut f: impl FnMut(u32)) {

@@ -88,40 +88,16 @@ pub const GAP: f64 = 1.3;
 /// spacings having it farther than [`GAP`] on median, the body settles into the gap at the
 /// start (a floating box whose bottom face lay on a particle row dropped about 5 mm).
 fn lattice_fit(model: &Model, world: &World) -> Vec<FieldError> {
-    use std::collections::HashMap;
     let Some(f) = world.fluid.as_ref() else {
         return Vec::new();
     };
     let l = f.params.spacing;
-    let cell = |p: &crate::math::Vec3| {
-        (
-            (p.x / (2.0 * l)).floor() as i64,
-            (p.y / (2.0 * l)).floor() as i64,
-            (p.z / (2.0 * l)).floor() as i64,
-        )
-    };
-    let mut grid: HashMap<(i64, i64, i64), Vec<u32>> = HashMap::new();
-    for (i, p) in f.pos.iter().enumerate() {
-        grid.entry(cell(p)).or_default().push(i as u32);
-    }
+    let mut grid = crate::fluid::grid::CellGrid::default();
+    grid.build(&f.pos, 2.0 * l, f.params.planar, &f.params.periodic);
     // The nearest fluid particle on the outward side of a boundary particle (`out` its vector
     // to the surface; any side where it is unknown).
     let nearest = |b: &crate::math::Vec3, out: &crate::math::Vec3| {
-        let (cx, cy, cz) = cell(b);
-        let mut d = f64::INFINITY;
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                for dz in -1..=1 {
-                    for &i in grid.get(&(cx + dx, cy + dy, cz + dz)).into_iter().flatten() {
-                        let r = f.pos[i as usize] - b;
-                        if r.dot(out) >= 0.0 {
-                            d = d.min(r.norm());
-                        }
-                    }
-                }
-            }
-        }
-        d
+        grid.nearest(&f.pos, b, |r| r.dot(out) >= 0.0)
     };
     let mut out = Vec::new();
     for (k, body) in world.bodies.iter().enumerate() {

@@ -15,21 +15,8 @@
 
 use crate::math::Real;
 
-/// A complex number (re, im) without a dependency for it.
-pub type Complex = (Real, Real);
-
-fn mul(a: Complex, b: Complex) -> Complex {
-    (a.0 * b.0 - a.1 * b.1, a.0 * b.1 + a.1 * b.0)
-}
-
-fn div(a: Complex, b: Complex) -> Complex {
-    let d = b.0 * b.0 + b.1 * b.1;
-    ((a.0 * b.0 + a.1 * b.1) / d, (a.1 * b.0 - a.0 * b.1) / d)
-}
-
-fn expi(phi: Real) -> Complex {
-    (phi.cos(), phi.sin())
-}
+/// A complex amplitude (m).
+pub type Complex = nalgebra::Complex<Real>;
 
 /// The first harmonic `A` (m, complex) of the record `(t, y)` at angular frequency `omega`
 /// (rad/s), such that `y ≈ c + Re(A e^{iωt})`: a least-squares fit of `c + a cos ωt + b sin ωt`
@@ -58,7 +45,7 @@ pub fn harmonic(t: &[Real], y: &[Real], omega: Real) -> Option<Complex> {
     }
     let m = nalgebra::Matrix3::from_fn(|i, j| m[i][j]);
     let sol = m.lu().solve(&nalgebra::Vector3::new(r[0], r[1], r[2]))?;
-    Some((sol[1], -sol[2]))
+    Some(Complex::new(sol[1], -sol[2]))
 }
 
 /// Incident and reflected complex amplitudes (m) from the first harmonics `a1`, `a2` at gauges
@@ -71,26 +58,19 @@ pub fn separate(
     x1: Real,
     x2: Real,
 ) -> Option<(Complex, Complex)> {
-    // [e^{−ikx1} e^{ikx1}; e^{−ikx2} e^{ikx2}] (aI, aR) = (a1, a2).
-    let (p1, q1, p2, q2) = (expi(-k * x1), expi(k * x1), expi(-k * x2), expi(k * x2));
-    let det = (mul(p1, q2).0 - mul(q1, p2).0, mul(p1, q2).1 - mul(q1, p2).1);
-    if (det.0 * det.0 + det.1 * det.1).sqrt() < 1e-6 {
+    // [e^{−ikx1} e^{ikx1}; e^{−ikx2} e^{ikx2}] (aI, aR) = (a1, a2), by Cramer's rule.
+    let e = |phi: Real| Complex::from_polar(1.0, phi);
+    let (p1, q1, p2, q2) = (e(-k * x1), e(k * x1), e(-k * x2), e(k * x2));
+    let det = p1 * q2 - q1 * p2;
+    if det.norm() < 1e-6 {
         return None;
     }
-    let ai = div(
-        (mul(a1, q2).0 - mul(q1, a2).0, mul(a1, q2).1 - mul(q1, a2).1),
-        det,
-    );
-    let ar = div(
-        (mul(p1, a2).0 - mul(a1, p2).0, mul(p1, a2).1 - mul(a1, p2).1),
-        det,
-    );
-    Some((ai, ar))
+    Some(((a1 * q2 - q1 * a2) / det, (p1 * a2 - a1 * p2) / det))
 }
 
 /// The modulus of a complex amplitude (m).
 pub fn modulus(a: Complex) -> Real {
-    a.0.hypot(a.1)
+    a.norm()
 }
 
 #[cfg(test)]

@@ -300,51 +300,6 @@ fn own_visits(lattice: &sampling::Lattice, aabb: &parry3d_f64::bounding_volume::
     own.visits(from_pv(aabb.mins), from_pv(aabb.maxs))
 }
 
-/// Nearest fluid particle lookups on a hash grid of cells two spacings wide.
-struct NearFluid<'a> {
-    pos: &'a [Vec3],
-    cell: f64,
-    cells: std::collections::HashMap<(i64, i64, i64), Vec<u32>>,
-}
-
-impl<'a> NearFluid<'a> {
-    fn new(pos: &'a [Vec3], l: f64) -> Self {
-        let cell = 2.0 * l;
-        let mut cells: std::collections::HashMap<(i64, i64, i64), Vec<u32>> =
-            std::collections::HashMap::new();
-        for (i, p) in pos.iter().enumerate() {
-            cells.entry(Self::key(p, cell)).or_default().push(i as u32);
-        }
-        NearFluid { pos, cell, cells }
-    }
-
-    fn key(p: &Vec3, cell: f64) -> (i64, i64, i64) {
-        let k = |x: f64| (x / cell).floor() as i64;
-        (k(p.x), k(p.y), k(p.z))
-    }
-
-    /// Distance (m) from `p` to the nearest fluid particle within a cell, else infinity.
-    fn distance(&self, p: &Vec3) -> f64 {
-        let (x, y, z) = Self::key(p, self.cell);
-        let mut d = f64::INFINITY;
-        for dx in -1..=1 {
-            for dy in -1..=1 {
-                for dz in -1..=1 {
-                    for &i in self
-                        .cells
-                        .get(&(x + dx, y + dy, z + dz))
-                        .into_iter()
-                        .flatten()
-                    {
-                        d = d.min((self.pos[i as usize] - p).norm());
-                    }
-                }
-            }
-        }
-        d
-    }
-}
-
 /// Whether `p` lies outside every body and at least `clearance` (m) from its surface.
 fn outside_bodies(p: &Vec3, geometry: &Geometry, bodies: &[RigidBody], clearance: f64) -> bool {
     geometry.colliders.iter().zip(bodies).all(|(c, b)| {
@@ -414,7 +369,8 @@ fn attach_bodies(
 ) -> Result<(), BuildError> {
     let (planar, l) = (lattice.planar, lattice.l);
     let positions = fluid.pos.clone();
-    let near = NearFluid::new(&positions, l);
+    let mut near = crate::fluid::grid::CellGrid::default();
+    near.build(&positions, 2.0 * l, planar, &fluid.params.periodic);
     // Moving bodies carry boundary particles on a lattice of their own, anchored half a spacing
     // inside the corner of the shape's bounding box in the body's own frame (the frame the model
     // places it in): a box is then sampled exactly l/2 inside each face, wherever it is placed.
@@ -450,7 +406,10 @@ fn attach_bodies(
                 }
                 let clear = pts
                     .iter()
-                    .map(|(p, _)| near.distance(&(b.pose * nalgebra::Point3::from(*p)).coords))
+                    .map(|(p, _)| {
+                        let x = (b.pose * nalgebra::Point3::from(*p)).coords;
+                        near.nearest(&positions, &x, |_| true)
+                    })
                     .fold(f64::INFINITY, f64::min);
                 if best.as_ref().is_none_or(|(c, _)| clear > *c + 1e-9 * l) {
                     best = Some((clear, pts));
