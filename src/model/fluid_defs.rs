@@ -211,6 +211,26 @@ pub enum VelocityDef {
     /// `u = G x`, G given by its rows (1/s); e.g. `Linear((1, 0, 0), (0, -1, 0), (0, 0, 0))`
     /// is the circular patch's `u = (x, −y)`.
     Linear(V3, V3, V3),
+    /// A linear standing gravity wave at the instant its surface is flat and its particles
+    /// fastest (Dean & Dalrymple 1991, §4.9: the velocity potential
+    /// `φ = a ω cosh(k z) / (k sinh(k d)) cos(k x) cos(ω t)`): `u = a ω / sinh(k d) ·
+    /// (−cosh(k z) sin(k x) x̂ + sinh(k z) cos(k x) ẑ)`, so that the surface rises as
+    /// `η = a cos(k x) sin(ω t)`, with `k = 2π / wavelength`, `ω² = g k tanh(k d)`, x measured
+    /// from `origin` along the scene's x axis (made horizontal) and z up (against gravity) from
+    /// `origin`, the floor under the first crest. A closed tank of length L between walls at
+    /// x = 0 and x = L holds the n-th mode at `wavelength: 2L/n`. E.g. `StandingWave(amplitude:
+    /// 0.02, wavelength: 2.0, depth: 0.5, origin: (0, 0))`. The model needs gravity.
+    StandingWave {
+        /// Surface amplitude a (m).
+        amplitude: NonNegative,
+        /// Wavelength 2π/k (m).
+        wavelength: Positive,
+        /// Still-water depth d (m) over the floor at `origin`.
+        depth: Positive,
+        /// A point on the floor under a crest (m). Default the origin.
+        #[serde(default)]
+        origin: V3,
+    },
 }
 
 impl Default for VelocityDef {
@@ -220,13 +240,150 @@ impl Default for VelocityDef {
 }
 
 impl VelocityDef {
-    /// The velocity (m/s) at `p` (m).
-    pub fn at(&self, p: &crate::math::Vec3) -> crate::math::Vec3 {
+    /// The velocity (m/s) at `p` (m) under `gravity` (m/s²; only a standing wave uses it, and
+    /// it is zero without gravity).
+    pub fn at(&self, p: &crate::math::Vec3, gravity: &crate::math::Vec3) -> crate::math::Vec3 {
+        use crate::math::Vec3;
         match self {
             VelocityDef::Uniform(u) => u.vec(),
             VelocityDef::Linear(a, b, c) => {
-                crate::math::Vec3::new(a.vec().dot(p), b.vec().dot(p), c.vec().dot(p))
+                Vec3::new(a.vec().dot(p), b.vec().dot(p), c.vec().dot(p))
+            }
+            VelocityDef::StandingWave {
+                amplitude,
+                wavelength,
+                depth,
+                origin,
+            } => {
+                let g = gravity.norm();
+                let Some(up) = (-gravity).try_normalize(1e-300) else {
+                    return Vec3::zeros();
+                };
+                let Some(along) = (Vec3::x() - up * up.x).try_normalize(1e-9) else {
+                    return Vec3::zeros();
+                };
+                let k = 2.0 * std::f64::consts::PI / wavelength.0;
+                let kd = k * depth.0;
+                let omega = (g * k * kd.tanh()).sqrt();
+                let r = p - origin.vec();
+                // Linear theory holds between the floor and the still surface: a point outside
+                // takes the value at the nearer of them (bounded by the crest's speed).
+                let (x, z) = (r.dot(&along), r.dot(&up).clamp(0.0, depth.0));
+                // cosh(kz)/sinh(kd) and sinh(kz)/sinh(kd) without overflow for large kd.
+                let den = -(-2.0 * kd).exp_m1();
+                let (a, b) = ((k * (z - depth.0)).exp(), (-k * (z + depth.0)).exp());
+                let s = amplitude.0 * omega;
+                along * (-s * (a + b) / den * (k * x).sin())
+                    + up * (s * (a - b) / den * (k * x).cos())
             }
         }
+    }
+
+    /// The fastest speed (m/s) this field reaches within `reach` (m) of the origin under
+    /// gravity `g` (m/s², its magnitude): |u| for a uniform field, ‖G‖ · reach for a linear
+    /// one, `a ω coth(k d)` (at the crest of the still surface) for a standing wave.
+    pub fn largest_speed(
+        &self,
+        reach: crate::math::Real,
+        g: crate::math::Real,
+    ) -> crate::math::Real {
+        match self {
+            VelocityDef::Uniform(u) => u.vec().norm(),
+            VelocityDef::Linear(a, b, c) => {
+                (a.vec().norm_squared() + b.vec().norm_squared() + c.vec().norm_squared()).sqrt()
+                    * reach
+            }
+            VelocityDef::StandingWave {
+                amplitude,
+                wavelength,
+                depth,
+                ..
+            } => {
+                let k = 2.0 * std::f64::consts::PI / wavelength.0;
+                let kd = k * depth.0;
+                amplitude.0 * (g * k * kd.tanh()).sqrt() / kd.tanh()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Vec3;
+
+    fn wave() -> VelocityDef {
+        VelocityDef::StandingWave {
+            amplitude: NonNegative(0.02),
+            wavelength: Positive(2.0),
+            depth: Positive(0.5),
+            origin: V3(0.0, 0.0, 0.0),
+        }
+    }
+
+    #[test]
+    fn a_standing_wave_is_linear_theorys_field() {
+        let (g, a, k, d) = (Vec3::new(0.0, -9.81, 0.0), 0.02, std::f64::consts::PI, 0.5);
+        let omega = (9.81 * k * (k * d).tanh()).sqrt();
+        let w = wave();
+        let u = |x: f64, y: f64| w.at(&Vec3::new(x, y, 0.0), &g);
+        // The surface rises at a ω cos kx; the walls of a tank one half wavelength long and
+        // the floor let nothing through.
+        for x in [0.0, 0.3, 0.5, 0.77, 1.0] {
+            let v = u(x, d).y;
+            assert!(
+                (v - a * omega * (k * x).cos()).abs() < 1e-12,
+                "x = {x}: {v}"
+            );
+            assert!(u(x, 0.0).y.abs() < 1e-15);
+        }
+        for y in [0.0, 0.2, 0.5] {
+            assert!(u(0.0, y).x.abs() < 1e-15 && u(1.0, y).x.abs() < 1e-12);
+        }
+        // Divergence-free (central differences), and the kinetic energy per unit density
+        // ½∫|u|² over the tank is the wave's energy g a² L / 4 (half of it, at this instant,
+        // all kinetic).
+        let e = 1e-6;
+        let (n, mut ke) = (400, 0.0);
+        for i in 0..n {
+            for j in 0..n {
+                let (x, y) = ((i as f64 + 0.5) / n as f64, (j as f64 + 0.5) / n as f64 * d);
+                let div =
+                    (u(x + e, y).x - u(x - e, y).x + u(x, y + e).y - u(x, y - e).y) / (2.0 * e);
+                assert!(div.abs() < 1e-6, "div {div} at ({x}, {y})");
+                ke += 0.5 * u(x, y).norm_squared() * (1.0 / n as f64) * (d / n as f64);
+            }
+        }
+        let expected = 9.81 * a * a * 1.0 / 4.0;
+        assert!((ke / expected - 1.0).abs() < 1e-4, "{ke} vs {expected}");
+        assert!((w.largest_speed(0.0, 9.81) - a * omega / (k * d).tanh()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_standing_wave_stays_finite_anywhere_and_needs_gravity() {
+        let w = wave();
+        let g = Vec3::new(0.0, -9.81, 0.0);
+        let crest = w.largest_speed(0.0, 9.81);
+        // Above the still surface, below the floor, far away: bounded by the crest's speed.
+        for p in [(0.3, 5.0), (0.3, -2.0), (1e6, 1e6), (-3.0, 0.25)] {
+            let u = w.at(&Vec3::new(p.0, p.1, 0.0), &g);
+            assert!(
+                u.iter().all(|c| c.is_finite()) && u.norm() <= crest * (1.0 + 1e-12),
+                "{p:?}: {u}"
+            );
+        }
+        // A very short wave in deep water: no overflow.
+        let short = VelocityDef::StandingWave {
+            amplitude: NonNegative(0.01),
+            wavelength: Positive(1e-3),
+            depth: Positive(100.0),
+            origin: V3(0.0, 0.0, 0.0),
+        };
+        let u = short.at(&Vec3::new(0.1, 50.0, 0.0), &g);
+        assert!(u.iter().all(|c| c.is_finite()), "{u}");
+        assert_eq!(
+            w.at(&Vec3::new(0.3, 0.2, 0.0), &Vec3::zeros()),
+            Vec3::zeros()
+        );
     }
 }

@@ -60,6 +60,11 @@ pub fn check(study: &Study) -> Option<(String, String)> {
         if let Some(c) = metric_column(m) {
             wanted.push((format!("metrics[{i}].column"), c));
         }
+        if let MetricDef::Period { minus: Some(c), .. } | MetricDef::Decay { minus: Some(c), .. } =
+            m
+        {
+            wanted.push((format!("metrics[{i}].minus"), c));
+        }
     }
     for (k, p) in study.def.plots.iter().enumerate() {
         if let PlotDef::Series { column, .. } = p {

@@ -43,15 +43,25 @@ pub fn describe(m: &MetricDef) -> String {
             metric, reference, ..
         } => format!("deviation of metric `{metric}` from reference `{reference}` (relative)"),
         MetricDef::Period {
-            column, from, to, ..
+            column,
+            minus,
+            from,
+            to,
+            ..
         } => format!(
-            "mean period of `{column}` between its first and last upward crossings of the window's mean {} (s)",
+            "mean period of {} between its first and last upward crossings of the window's mean {} (s)",
+            signal(column, minus),
             window(from, to)
         ),
         MetricDef::Decay {
-            column, from, to, ..
+            column,
+            minus,
+            from,
+            to,
+            ..
         } => format!(
-            "fraction of `{column}`'s oscillation amplitude lost per period, from its largest deviations between upward mean crossings {} (dimensionless)",
+            "fraction of {}'s oscillation amplitude lost per period, from the log-linear fit of its largest deviations between upward mean crossings {} (dimensionless)",
+            signal(column, minus),
             window(from, to)
         ),
         MetricDef::Drift { column, .. } => {
@@ -125,5 +135,13 @@ fn window(from: &Option<f64>, to: &Option<f64>) -> String {
         (Some(a), None) => format!("over t ≥ {a} s"),
         (None, Some(b)) => format!("over t ≤ {b} s"),
         (Some(a), Some(b)) => format!("over {a} s ≤ t ≤ {b} s"),
+    }
+}
+
+/// The signal a periodic metric reads: a column, or half its difference with another.
+fn signal(column: &str, minus: &Option<String>) -> String {
+    match minus {
+        Some(m) => format!("(`{column}` − `{m}`)/2"),
+        None => format!("`{column}`"),
     }
 }

@@ -6,6 +6,7 @@
 //! simulation's by its `x_scale` and `y_scale` (e.g. the dam-break front's T = t √(2g/L),
 //! Z = x/L with L the column width).
 
+pub use super::oscillation::{loss_per_period, oscillation};
 pub use super::references::{load_references, Reference};
 use super::result::{RunNumbers, Status};
 use super::schema::{Frequency, MetricDef, Norm, RunMetric};
@@ -241,11 +242,19 @@ fn one(
             ..
         } => deviation(done, metric, reference(r), x.as_deref(), model),
         MetricDef::Period {
-            column, from, to, ..
-        } => periodic(case, column, (*from, *to), false),
+            column,
+            minus,
+            from,
+            to,
+            ..
+        } => periodic(case, (column, minus.as_deref()), (*from, *to), false),
         MetricDef::Decay {
-            column, from, to, ..
-        } => periodic(case, column, (*from, *to), true),
+            column,
+            minus,
+            from,
+            to,
+            ..
+        } => periodic(case, (column, minus.as_deref()), (*from, *to), true),
         MetricDef::Drift { column: c, .. } => {
             let (_, v) = column(case.series, c)?;
             let (a, b) = (
@@ -265,45 +274,30 @@ fn one(
 /// amplitude lost per period ([`MetricDef::Period`], [`MetricDef::Decay`]).
 fn periodic(
     case: &CaseData,
-    c: &str,
+    (c, minus): (&str, Option<&str>),
     (from, to): (Option<f64>, Option<f64>),
     decay: bool,
 ) -> Result<f64, String> {
     let (t, v) = column(case.series, c)?;
+    let other = match minus {
+        Some(m) => Some(column(case.series, m)?.1),
+        None => None,
+    };
     let w: Vec<(f64, f64)> = t
         .iter()
         .zip(v)
-        .filter(|(t, _)| from.is_none_or(|f| **t >= f) && to.is_none_or(|e| **t <= e))
-        .map(|(t, v)| (*t, *v))
+        .enumerate()
+        .filter(|(_, (t, _))| from.is_none_or(|f| **t >= f) && to.is_none_or(|e| **t <= e))
+        .map(|(k, (t, v))| (*t, other.map_or(*v, |o| 0.5 * (v - o[k]))))
         .collect();
     let (up, peaks) = oscillation(&w);
     if decay && peaks.len() >= 2 {
-        let n = (peaks.len() - 1) as f64;
-        Ok(1.0 - (peaks[peaks.len() - 1] / peaks[0]).powf(1.0 / n))
+        Ok(loss_per_period(&peaks))
     } else if !decay && up.len() >= 2 {
         Ok((up[up.len() - 1] - up[0]) / (up.len() - 1) as f64)
     } else {
         Err(format!("`{c}` does not oscillate in the window"))
     }
-}
-
-/// The upward crossings (s, interpolated) of a series `(t, v)` through its mean, and the
-/// largest deviation from the mean between each two successive crossings.
-pub fn oscillation(s: &[(f64, f64)]) -> (Vec<f64>, Vec<f64>) {
-    let mean = s.iter().map(|p| p.1).sum::<f64>() / s.len().max(1) as f64;
-    let (mut up, mut peaks, mut peak) = (Vec::new(), Vec::new(), 0.0f64);
-    for w in s.windows(2) {
-        let ((t0, y0), (t1, y1)) = ((w[0].0, w[0].1 - mean), (w[1].0, w[1].1 - mean));
-        peak = peak.max(y1.abs());
-        if y0 < 0.0 && y1 >= 0.0 {
-            if !up.is_empty() {
-                peaks.push(peak);
-            }
-            up.push(t0 + (t1 - t0) * (-y0) / (y1 - y0));
-            peak = 0.0;
-        }
-    }
-    (up, peaks)
 }
 
 /// An `Amplitude` metric `d` of `case` ([`MetricDef::Amplitude`]).
@@ -442,29 +436,6 @@ pub fn point_error(
 mod tests {
     use super::super::schema::Source;
     use super::*;
-
-    /// A damped sine's period and its amplitude lost per period, from samples.
-    #[test]
-    fn oscillation_finds_the_period_and_the_decay_of_a_damped_sine() {
-        let s: Vec<(f64, f64)> = (0..4000)
-            .map(|k| {
-                let t = k as f64 * 1e-3;
-                (
-                    t,
-                    2.0 + (-0.1 * t).exp() * (2.0 * std::f64::consts::PI * t / 0.5).sin(),
-                )
-            })
-            .collect();
-        let (up, peaks) = oscillation(&s);
-        let period = (up[up.len() - 1] - up[0]) / (up.len() - 1) as f64;
-        assert!((period - 0.5).abs() < 1e-3, "period {period}");
-        let n = (peaks.len() - 1) as f64;
-        let decay = 1.0 - (peaks[peaks.len() - 1] / peaks[0]).powf(1.0 / n);
-        assert!(
-            (decay - (1.0 - (-0.05f64).exp())).abs() < 2e-3,
-            "decay {decay}"
-        );
-    }
 
     fn reference(points: Vec<(f64, f64)>, x_scale: f64, y_scale: f64) -> Reference {
         Reference {

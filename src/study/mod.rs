@@ -18,6 +18,7 @@ pub mod exec;
 pub mod expand;
 pub mod expr;
 pub mod metrics;
+pub mod oscillation;
 pub mod plots;
 pub mod references;
 pub mod report;

@@ -262,7 +262,9 @@ pub enum MetricDef {
     },
     /// Mean period (s) of an oscillating probe column over a window (as `Mean`): the time
     /// between its first and last upward crossings of the window's mean, divided by the
-    /// number of periods between them (at least one).
+    /// number of periods between them (at least one). A crossing counts only once the column
+    /// has been below the mean by a twentieth of its largest deviation since the last one, so
+    /// ripples do not add crossings.
     Period {
         /// The probe column.
         column: String,
@@ -272,13 +274,19 @@ pub enum MetricDef {
         /// End of the window (s).
         #[serde(default)]
         to: Option<f64>,
+        /// Half the difference of `column` and this column instead of `column` alone (two
+        /// gauges by opposite walls: a tank's first mode, without the modes both see alike).
+        /// Default none.
+        #[serde(default)]
+        minus: Option<String>,
         /// The metric's name (default `period <column>`).
         #[serde(default)]
         name: Option<String>,
     },
     /// Fraction of an oscillation's amplitude lost per period over a window (as `Mean`):
-    /// `1 − (p_last / p_first)^(1/(n − 1))` over the n largest deviations from the window's
-    /// mean between successive upward crossings (at least two).
+    /// `1 − e^s`, s the least-squares slope of `ln p_n` over n, p_n the largest deviations from
+    /// the window's mean between successive upward crossings (at least two; crossings as in
+    /// `Period`).
     Decay {
         /// The probe column.
         column: String,
@@ -288,6 +296,11 @@ pub enum MetricDef {
         /// End of the window (s).
         #[serde(default)]
         to: Option<f64>,
+        /// Half the difference of `column` and this column instead of `column` alone (two
+        /// gauges by opposite walls: a tank's first mode, without the modes both see alike).
+        /// Default none.
+        #[serde(default)]
+        minus: Option<String>,
         /// The metric's name (default `decay <column>`).
         #[serde(default)]
         name: Option<String>,

@@ -67,9 +67,9 @@ pub(super) fn build_fluid(
     pos.retain(|_| *it.next().unwrap());
     let mut it = keep.iter();
     fields.retain(|_| *it.next().unwrap());
-    // The initial velocity field at the (offset) particle positions.
     sampling::jitter(&mut pos, f.jitter.0 * l, planar, &periodic);
-    let mut vel: Vec<Vec3> = pos.iter().zip(&fields).map(|(p, v)| v.at(p)).collect();
+    let g = m.scene.gravity.vec(); // the initial velocities at the (offset) positions:
+    let mut vel: Vec<Vec3> = pos.iter().zip(&fields).map(|(p, v)| v.at(p, &g)).collect();
     if pos.is_empty() {
         return Err(BuildError::Fluid(format!(
             "the fluid regions hold no particle at spacing {l} m (lattice points inside a body or within half a spacing of one, a quarter on the 2D hexagonal lattice, are left out)"

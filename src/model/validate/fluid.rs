@@ -87,7 +87,7 @@ pub(super) fn validate(m: &Model) -> Checked {
     }
     let planar = m.scene.dimension == crate::model::schema::Dimension::Two;
     for (i, r) in f.regions.iter().enumerate() {
-        region(&item("fluid.regions", i), r, planar)?;
+        region(&item("fluid.regions", i), r, planar, &m.scene.gravity.vec())?;
     }
     Ok(())
 }
@@ -151,6 +151,16 @@ fn values(f: &FluidDef) -> Checked {
         let rule = match velocity {
             VelocityDef::Uniform(u) => u.check(),
             VelocityDef::Linear(a, b, c) => a.check().and(b.check()).and(c.check()),
+            VelocityDef::StandingWave {
+                amplitude,
+                wavelength,
+                depth,
+                origin,
+            } => amplitude
+                .check()
+                .and(wavelength.check())
+                .and(depth.check())
+                .and(origin.check()),
         };
         value(|| at(&here, "velocity"), rule)?;
     }
@@ -166,13 +176,12 @@ fn method(f: &FluidDef, m: &Model) -> Checked {
         return Ok(());
     };
     let Some(c0) = p.sound_speed else {
-        let moving = f.regions.iter().any(|r| match r.velocity() {
-            VelocityDef::Uniform(u) => magnitude(&u.vec()) > 0.0,
-            VelocityDef::Linear(a, b, c) => {
-                magnitude(&a.vec()) + magnitude(&b.vec()) + magnitude(&c.vec()) > 0.0
-            }
-        });
-        if magnitude(&m.scene.gravity.vec()) == 0.0 && !moving {
+        let g = magnitude(&m.scene.gravity.vec());
+        let moving = f
+            .regions
+            .iter()
+            .any(|r| r.velocity().largest_speed(1.0, g) > 0.0);
+        if g == 0.0 && !moving {
             return Err(FieldError::named(
                 "fluid.method",
                 "sound_speed",
@@ -199,8 +208,9 @@ fn method(f: &FluidDef, m: &Model) -> Checked {
 }
 
 /// A region at `here`: points within the model's size limit (no z in 2D), a ball's radius,
-/// and initial speeds.
-fn region(here: &str, r: &RegionDef, planar: bool) -> Checked {
+/// and initial speeds (a standing wave: under gravity with a horizontal x axis, a wavelength
+/// within the size limit).
+fn region(here: &str, r: &RegionDef, planar: bool, gravity: &crate::math::Vec3) -> Checked {
     let (points, size) = match r {
         RegionDef::Box { min, max, .. } => (vec![("min", min.vec()), ("max", max.vec())], None),
         RegionDef::Ball { center, radius, .. } => (vec![("center", center.vec())], Some(radius.0)),
@@ -256,14 +266,48 @@ fn region(here: &str, r: &RegionDef, planar: bool) -> Checked {
             }
             magnitude(&u.vec())
         }
-        VelocityDef::Linear(a, b, c) => {
-            let g =
-                (a.vec().norm_squared() + b.vec().norm_squared() + c.vec().norm_squared()).sqrt();
-            g * reach
+        VelocityDef::Linear(..) => r.velocity().largest_speed(reach, 0.0),
+        VelocityDef::StandingWave {
+            wavelength, origin, ..
+        } => {
+            standing_wave(here, gravity, wavelength.0, origin, planar)?;
+            r.velocity().largest_speed(reach, magnitude(gravity))
         }
     };
     if speed.is_nan() || speed > MAX_SPEED {
         return Err(FieldError::new(at(here, "velocity"), format!("expected initial speeds up to {MAX_SPEED:e} m/s, this field reaches {speed:.3e} m/s in the region")));
+    }
+    Ok(())
+}
+
+/// A standing wave's frame: gravity, an x axis that is not along it, the wavelength within
+/// the size limit, no z in 2D.
+fn standing_wave(
+    here: &str,
+    gravity: &crate::math::Vec3,
+    wavelength: f64,
+    origin: &crate::model::values::V3,
+    planar: bool,
+) -> Checked {
+    let field = at(here, "velocity");
+    let g = magnitude(gravity);
+    if g == 0.0 || (gravity.x / g).abs() > 0.999 {
+        return Err(FieldError::new(
+            field,
+            format!("a standing wave needs gravity across the x axis (its crests lie along x, its surface is level): the scene's gravity is ({}, {}, {})", gravity.x, gravity.y, gravity.z),
+        ));
+    }
+    if wavelength > MAX_LENGTH {
+        return Err(FieldError::new(
+            at(&field, "wavelength"),
+            format!("expected a wavelength up to {MAX_LENGTH:e} m, got {wavelength:e}"),
+        ));
+    }
+    if planar && origin.2 != 0.0 {
+        return Err(FieldError::new(
+            at(&field, "origin"),
+            format!("a 2D model has no z component; got {}", origin.2),
+        ));
     }
     Ok(())
 }
