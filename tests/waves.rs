@@ -355,7 +355,10 @@ fn a_standing_wave_starts_with_linear_theorys_energy_and_bad_ones_are_refused() 
         ("amplitude: 0.02", "amplitude: NaN", "amplitude"),
         ("wavelength: 2.0", "wavelength: 1e308", "wavelength"),
         ("depth: 0.5", "depth: -0.5", "depth"),
-        ("amplitude: 0.02", "amplitude: 1e300", "velocity"),
+        ("amplitude: 0.02", "amplitude: 1e300", "amplitude"),
+        ("amplitude: 0.02", "amplitude: 0.6", "amplitude"),
+        ("depth: 0.5", "depth: 1e308", "depth"),
+        ("depth: 0.5", "depth: 0.5, origin: (1e308, 0)", "origin"),
     ];
     for (from, to, name) in cases {
         let bad = src.replace(field, &field.replace(from, to));

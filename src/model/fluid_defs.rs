@@ -219,7 +219,8 @@ pub enum VelocityDef {
     /// from `origin` along the scene's x axis (made horizontal) and z up (against gravity) from
     /// `origin`, the floor under the first crest. A closed tank of length L between walls at
     /// x = 0 and x = L holds the n-th mode at `wavelength: 2L/n`. E.g. `StandingWave(amplitude:
-    /// 0.02, wavelength: 2.0, depth: 0.5, origin: (0, 0))`. The model needs gravity.
+    /// 0.02, wavelength: 2.0, depth: 0.5, origin: (0, 0))`. The model needs gravity (not along
+    /// x), and the amplitude must be below the depth.
     StandingWave {
         /// Surface amplitude a (m).
         amplitude: NonNegative,

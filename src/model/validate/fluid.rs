@@ -268,9 +268,13 @@ fn region(here: &str, r: &RegionDef, planar: bool, gravity: &crate::math::Vec3) 
         }
         VelocityDef::Linear(..) => r.velocity().largest_speed(reach, 0.0),
         VelocityDef::StandingWave {
-            wavelength, origin, ..
+            amplitude,
+            wavelength,
+            depth,
+            origin,
         } => {
-            standing_wave(here, gravity, wavelength.0, origin, planar)?;
+            let sizes = (amplitude.0, wavelength.0, depth.0);
+            standing_wave(here, gravity, sizes, origin, planar)?;
             r.velocity().largest_speed(reach, magnitude(gravity))
         }
     };
@@ -280,12 +284,12 @@ fn region(here: &str, r: &RegionDef, planar: bool, gravity: &crate::math::Vec3) 
     Ok(())
 }
 
-/// A standing wave's frame: gravity, an x axis that is not along it, the wavelength within
-/// the size limit, no z in 2D.
+/// A standing wave's frame and sizes: gravity not along the x axis, an amplitude below the
+/// depth (linear theory's wave is small), the wavelength within the size limit, no z in 2D.
 fn standing_wave(
     here: &str,
     gravity: &crate::math::Vec3,
-    wavelength: f64,
+    (amplitude, wavelength, depth): (f64, f64, f64),
     origin: &crate::model::values::V3,
     planar: bool,
 ) -> Checked {
@@ -294,13 +298,28 @@ fn standing_wave(
     if g == 0.0 || (gravity.x / g).abs() > 0.999 {
         return Err(FieldError::new(
             field,
-            format!("a standing wave needs gravity across the x axis (its crests lie along x, its surface is level): the scene's gravity is ({}, {}, {})", gravity.x, gravity.y, gravity.z),
+            format!("a standing wave needs gravity that is not along the x axis (the wave runs along x over a level surface): the scene's gravity is ({}, {}, {})", gravity.x, gravity.y, gravity.z),
         ));
     }
-    if wavelength > MAX_LENGTH {
+    for (name, v) in [("wavelength", wavelength), ("depth", depth)] {
+        if v > MAX_LENGTH {
+            return Err(FieldError::new(
+                at(&field, name),
+                format!("expected a {name} up to {MAX_LENGTH:e} m, got {v:e}"),
+            ));
+        }
+    }
+    if amplitude >= depth {
         return Err(FieldError::new(
-            at(&field, "wavelength"),
-            format!("expected a wavelength up to {MAX_LENGTH:e} m, got {wavelength:e}"),
+            at(&field, "amplitude"),
+            format!("expected an amplitude below the depth ({} m; linear theory's wave is small against it), got {} m", plain(depth), plain(amplitude)),
+        ));
+    }
+    let o = magnitude(&origin.vec());
+    if o > MAX_LENGTH {
+        return Err(FieldError::new(
+            at(&field, "origin"),
+            format!("expected a point within {MAX_LENGTH:e} m of the origin, got one {o:e} m away"),
         ));
     }
     if planar && origin.2 != 0.0 {
@@ -310,4 +329,13 @@ fn standing_wave(
         ));
     }
     Ok(())
+}
+
+/// A length as a user wrote it: plain between 1e-4 and 1e6, else in e-notation.
+fn plain(x: f64) -> String {
+    if x == 0.0 || (1e-4..1e6).contains(&x.abs()) {
+        format!("{x}")
+    } else {
+        format!("{x:e}")
+    }
 }
