@@ -368,9 +368,14 @@ fn attach_bodies(
     visits: &mut f64,
 ) -> Result<(), BuildError> {
     let (planar, l) = (lattice.planar, lattice.l);
-    let positions = fluid.pos.clone();
+    if bodies.iter().all(|b| b.kind == Kind::Static) {
+        return Ok(());
+    }
+    // The fluid particles' grid, for the nearest particle to each candidate sampling; the
+    // bodies are attached once every one is sampled (attaching changes the fluid).
     let mut near = crate::fluid::grid::CellGrid::default();
-    near.build(&positions, 2.0 * l, planar, &fluid.params.periodic);
+    near.build(&fluid.pos, 2.0 * l, planar, &fluid.params.periodic);
+    let mut attached = Vec::new();
     // Moving bodies carry boundary particles on a lattice of their own, anchored half a spacing
     // inside the corner of the shape's bounding box in the body's own frame (the frame the model
     // places it in): a box is then sampled exactly l/2 inside each face, wherever it is placed.
@@ -408,7 +413,7 @@ fn attach_bodies(
                     .iter()
                     .map(|(p, _)| {
                         let x = (b.pose * nalgebra::Point3::from(*p)).coords;
-                        near.nearest(&positions, &x, |_| true)
+                        near.nearest(&fluid.pos, &x, |_| true)
                     })
                     .fold(f64::INFINITY, f64::min);
                 if best.as_ref().is_none_or(|(c, _)| clear > *c + 1e-9 * l) {
@@ -425,8 +430,11 @@ fn attach_bodies(
                     ),
                 ));
             }
-            fluid.attach_body(c.body, &b.pose, &pts);
+            attached.push((c.body, b.pose, pts));
         }
+    }
+    for (body, pose, pts) in attached {
+        fluid.attach_body(body, &pose, &pts);
     }
     Ok(())
 }

@@ -254,19 +254,15 @@ fn region(here: &str, r: &RegionDef, planar: bool, gravity: &crate::math::Vec3) 
         }
         reach += radius;
     }
-    // The fastest initial particle: |u| for a uniform field, at most ‖G‖ times the farthest
-    // point of the region for a linear one.
-    let speed = match r.velocity() {
-        VelocityDef::Uniform(u) => {
-            if planar && u.2 != 0.0 {
-                return Err(FieldError::new(
-                    at(here, "velocity"),
-                    format!("a 2D model has no z component; got {}", u.2),
-                ));
-            }
-            magnitude(&u.vec())
+    // The field's own rules, then its fastest initial particle
+    // ([`VelocityDef::largest_speed`] over the region's reach).
+    match r.velocity() {
+        VelocityDef::Uniform(u) if planar && u.2 != 0.0 => {
+            return Err(FieldError::new(
+                at(here, "velocity"),
+                format!("a 2D model has no z component; got {}", u.2),
+            ));
         }
-        VelocityDef::Linear(..) => r.velocity().largest_speed(reach, 0.0),
         VelocityDef::StandingWave {
             amplitude,
             wavelength,
@@ -275,8 +271,12 @@ fn region(here: &str, r: &RegionDef, planar: bool, gravity: &crate::math::Vec3) 
         } => {
             let sizes = (amplitude.0, wavelength.0, depth.0);
             standing_wave(here, gravity, sizes, origin, planar)?;
-            r.velocity().largest_speed(reach, magnitude(gravity))
         }
+        _ => {}
+    }
+    let speed = match r.velocity() {
+        VelocityDef::Uniform(u) => magnitude(&u.vec()),
+        v => v.largest_speed(reach, magnitude(gravity)),
     };
     if speed.is_nan() || speed > MAX_SPEED {
         return Err(FieldError::new(at(here, "velocity"), format!("expected initial speeds up to {MAX_SPEED:e} m/s, this field reaches {speed:.3e} m/s in the region")));
