@@ -485,7 +485,7 @@ pub fn run_from<O: Observer>(
 
 impl Totals {
     /// Adds the step `world` just took (its solve reported `info`).
-    fn add_step(&mut self, world: &World, info: &crate::solver::SolveInfo) {
+    pub fn add_step(&mut self, world: &World, info: &crate::solver::SolveInfo) {
         self.iterations += info.iterations as u64;
         self.max_iterations = self.max_iterations.max(info.iterations);
         self.max_residual = self.max_residual.max(info.residual);
@@ -528,7 +528,7 @@ impl Totals {
 
 /// The checks after every step: a finite state, within `bounds`, contacts that could be
 /// computed.
-fn check_step<E>(world: &World, step: u64, bounds: &Bounds) -> Result<(), RunError<E>> {
+pub fn check_step<E>(world: &World, step: u64, bounds: &Bounds) -> Result<(), RunError<E>> {
     if let Some(what) = non_finite(world) {
         return Err(RunError::Diverged {
             time: world.time,

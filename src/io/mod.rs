@@ -8,6 +8,7 @@ pub mod csv_out;
 pub mod plot;
 pub mod render;
 pub mod run;
+pub mod session;
 mod summary;
 pub mod vtk;
 

@@ -497,9 +497,10 @@ fn cases(
     Ok(out)
 }
 
-/// The number at field `path` of a model (its text with defaults filled in: the model is
-/// written back to RON), or why there is none.
-pub fn field_number(model: &crate::model::Model, path: &str) -> Result<f64, String> {
+/// The RON text of field `path` of a model with its defaults filled in (the model is written
+/// back to RON), e.g. `0.001` for `time.dt` or `Pgs(max_iterations: 10, ...)` for `solver`;
+/// or why there is none. Paths as in [`splice`] (`bodies[box].density`).
+pub fn field_text(model: &crate::model::Model, path: &str) -> Result<String, String> {
     let text = ron::Options::default()
         .with_default_extension(
             Extensions::IMPLICIT_SOME
@@ -515,7 +516,14 @@ pub fn field_number(model: &crate::model::Model, path: &str) -> Result<f64, Stri
     let r = Spans::of(&text)
         .range(p)
         .ok_or_else(|| format!("the model has no field `{path}`"))?;
-    let v = text[r].trim_matches(|c| c == '(' || c == ')');
+    Ok(text[r].to_string())
+}
+
+/// The number at field `path` of a model (its text with defaults filled in: the model is
+/// written back to RON), or why there is none.
+pub fn field_number(model: &crate::model::Model, path: &str) -> Result<f64, String> {
+    let text = field_text(model, path)?;
+    let v = text.trim_matches(|c| c == '(' || c == ')');
     v.parse::<f64>()
         .map_err(|_| format!("field `{path}` is `{v}`, not a number"))
 }
