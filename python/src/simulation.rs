@@ -193,20 +193,32 @@ impl Simulation {
         Ok(self.lock()?.session.out_dir().map(Path::to_path_buf))
     }
 
-    /// Takes `n` steps (GIL released), sampling the probes at output times.
+    /// Takes `n` steps (GIL released), sampling the probes at output times; Ctrl-C as in `run`.
     #[pyo3(signature = (n = 1))]
     fn step(&self, py: Python<'_>, n: u64) -> PyResult<()> {
         let mut g = self.lock()?;
-        let inner = &mut *g;
-        let r = py.detach(|| {
-            inner.install(|s| {
-                for _ in 0..n {
-                    s.step()?;
-                }
-                Ok(())
-            })
-        });
-        r.map_err(|e| session_error(py, e))
+        let mut left = n;
+        while left > 0 {
+            let inner = &mut *g;
+            let r = py.detach(|| {
+                inner.install(|s| {
+                    let t0 = Instant::now();
+                    while left > 0 {
+                        s.step()?;
+                        left -= 1;
+                        if t0.elapsed() >= POLL {
+                            break;
+                        }
+                    }
+                    Ok(())
+                })
+            });
+            r.map_err(|e| session_error(py, e))?;
+            if left > 0 {
+                py.check_signals()?;
+            }
+        }
+        Ok(())
     }
 
     /// Steps to the step that ends at `until` (s; `round(until / dt)` steps from the start, as

@@ -236,3 +236,34 @@ def test_a_run_that_leaves_its_bounds_raises_run_error(tmp_path):
         sim.run(0.4)
     with pytest.raises(ValueError, match="stopped stepping"):
         sim.step()
+
+
+def test_steps_release_the_gil_and_a_second_thread_is_refused():
+    import threading
+    import time
+
+    sim = dam_break(threads=1)
+    started, done = threading.Event(), threading.Event()
+    errors = []
+
+    def work():
+        started.set()
+        try:
+            sim.run(0.1)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+        done.set()
+
+    th = threading.Thread(target=work)
+    th.start()
+    started.wait()
+    time.sleep(0.2)  # the worker holds the simulation by now (200 steps take seconds)
+    with pytest.raises(RuntimeError, match="another thread"):
+        sim.step()
+    ticks = 0
+    while not done.wait(0.001):
+        ticks += 1  # this thread runs while the other steps
+    th.join()
+    assert errors == []
+    assert ticks > 20
+    assert sim.steps == round(0.1 / sim.dt)
