@@ -236,6 +236,8 @@ def test_a_run_that_leaves_its_bounds_raises_run_error(tmp_path):
         sim.run(0.4)
     with pytest.raises(ValueError, match="stopped stepping"):
         sim.step()
+    with pytest.raises(ValueError, match="outside the run's bounds"):
+        sim.save_checkpoint(tmp_path)
 
 
 def test_steps_release_the_gil_and_a_second_thread_is_refused():

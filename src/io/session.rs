@@ -340,6 +340,12 @@ impl Session {
         dir: Option<&Path>,
         end: Option<Real>,
     ) -> Result<PathBuf, SessionError> {
+        if let Some(why) = &self.failed {
+            return Err(SessionError::Input(format!(
+                "the state is outside the run's bounds ({why}); a checkpoint of it would \
+                 resume a blow-up"
+            )));
+        }
         let dir = match (dir, self.out_dir()) {
             (Some(d), _) => d.to_path_buf(),
             (None, Some(d)) => d.to_path_buf(),
