@@ -9,7 +9,9 @@ use pyo3::types::PyDict;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::time::{Duration, Instant};
+use vcsim::fluid::Fluid;
 use vcsim::io::session::Session;
+use vcsim::math::Vec3;
 use vcsim::registry::Registry;
 
 /// How long `run` steps with the GIL released before it looks for Ctrl-C (and lets other
@@ -48,9 +50,9 @@ fn pool(threads: Option<usize>) -> PyResult<Option<rayon::ThreadPool>> {
     }
 }
 
-fn vec3(name: &str, v: [f64; 3]) -> PyResult<vcsim::math::Vec3> {
+fn vec3(name: &str, v: [f64; 3]) -> PyResult<Vec3> {
     if v.iter().all(|x| x.is_finite()) {
-        Ok(vcsim::math::Vec3::new(v[0], v[1], v[2]))
+        Ok(Vec3::new(v[0], v[1], v[2]))
     } else {
         Err(PyValueError::new_err(format!(
             "{name} must be three finite numbers, got {v:?}"
@@ -77,6 +79,37 @@ impl Simulation {
         let session = made.map_err(|e| session_error(py, e))?;
         Ok(Simulation {
             inner: Mutex::new(Inner { session, pool }),
+        })
+    }
+
+    /// A per-particle vector field of the fluid as a (particles, 3) array in id order.
+    fn rows<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray2<f64>>>,
+        field: impl Fn(&Fluid) -> &[Vec3],
+    ) -> PyResult<Bound<'py, PyArray2<f64>>> {
+        let g = self.lock()?;
+        let f = fluid(&g.session)?;
+        let v = field(f);
+        filled2(py, [v.len(), 3], out, |s| {
+            scatter(s, &f.id, v, 3, |v, r| r.copy_from_slice(v.as_slice()))
+        })
+    }
+
+    /// A per-particle scalar of the fluid, mapped by `map`, as an array in id order.
+    fn values<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<Bound<'py, PyArray1<f64>>>,
+        field: impl Fn(&Fluid) -> &[f64],
+        map: impl Fn(f64, &Fluid) -> f64,
+    ) -> PyResult<Bound<'py, PyArray1<f64>>> {
+        let g = self.lock()?;
+        let f = fluid(&g.session)?;
+        let v = field(f);
+        filled1(py, v.len(), out, |s| {
+            scatter(s, &f.id, v, 1, |x, r| r[0] = map(*x, f))
         })
     }
 
@@ -314,11 +347,7 @@ impl Simulation {
         py: Python<'py>,
         out: Option<Bound<'py, PyArray2<f64>>>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let g = self.lock()?;
-        let f = fluid(&g.session)?;
-        filled2(py, [f.pos.len(), 3], out, |s| {
-            scatter(s, &f.id, &f.pos, 3, |v, r| r.copy_from_slice(v.as_slice()))
-        })
+        self.rows(py, out, |f| &f.pos)
     }
 
     /// Fluid velocities (m/s), shape (particles, 3), in particle-id order.
@@ -328,11 +357,7 @@ impl Simulation {
         py: Python<'py>,
         out: Option<Bound<'py, PyArray2<f64>>>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
-        let g = self.lock()?;
-        let f = fluid(&g.session)?;
-        filled2(py, [f.vel.len(), 3], out, |s| {
-            scatter(s, &f.id, &f.vel, 3, |v, r| r.copy_from_slice(v.as_slice()))
-        })
+        self.rows(py, out, |f| &f.vel)
     }
 
     /// Fluid pressures (Pa) from the last step, in particle-id order.
@@ -342,11 +367,7 @@ impl Simulation {
         py: Python<'py>,
         out: Option<Bound<'py, PyArray1<f64>>>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let g = self.lock()?;
-        let f = fluid(&g.session)?;
-        filled1(py, f.pos.len(), out, |s| {
-            scatter(s, &f.id, &f.pressure, 1, |p, r| r[0] = *p)
-        })
+        self.values(py, out, |f| &f.pressure, |p, _| p)
     }
 
     /// Fluid densities (kg/m³) at the start of the last step, `ρ0 (1 + (ρ − ρ0)/ρ0)`, in
@@ -357,14 +378,12 @@ impl Simulation {
         py: Python<'py>,
         out: Option<Bound<'py, PyArray1<f64>>>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
-        let g = self.lock()?;
-        let f = fluid(&g.session)?;
-        let rho0 = f.params.rho0;
-        filled1(py, f.pos.len(), out, |s| {
-            scatter(s, &f.id, &f.density_error, 1, |e, r| {
-                r[0] = rho0 * (1.0 + e)
-            })
-        })
+        self.values(
+            py,
+            out,
+            |f| &f.density_error,
+            |e, f| f.params.rho0 * (1.0 + e),
+        )
     }
 
     /// The probes' values now, `{column: value}`, without recording them.
@@ -456,7 +475,7 @@ fn find_body<'a>(s: &'a Session, name: &str) -> PyResult<&'a vcsim::body::RigidB
     Ok(&s.world.bodies[body_index(s, name)?])
 }
 
-fn fluid(s: &Session) -> PyResult<&vcsim::fluid::Fluid> {
+fn fluid(s: &Session) -> PyResult<&Fluid> {
     s.world
         .fluid
         .as_ref()

@@ -36,6 +36,23 @@ pub struct OutputMark {
     pub fluid_frames: Vec<(Real, String)>,
 }
 
+impl OutputMark {
+    /// Where the files `csv` and `vtk` stand (flushed), with `frame` the next frame number.
+    pub fn of(
+        csv: &super::csv_out::CsvSeries,
+        vtk: Option<&super::vtk::VtkWriter>,
+        frame: usize,
+    ) -> std::io::Result<OutputMark> {
+        let (f, ff) = vtk.map(|v| v.frames()).unwrap_or((&[], &[]));
+        Ok(OutputMark {
+            csv: csv.lengths()?,
+            frame,
+            frames: f.to_vec(),
+            fluid_frames: ff.to_vec(),
+        })
+    }
+}
+
 /// Everything a resumed run needs.
 #[derive(Clone, Serialize, Deserialize)]
 pub struct Checkpoint {

@@ -165,13 +165,7 @@ struct Files {
 
 impl Files {
     fn mark(&self) -> std::io::Result<OutputMark> {
-        let (f, ff) = self.vtk.as_ref().map(|v| v.frames()).unwrap_or((&[], &[]));
-        Ok(OutputMark {
-            csv: self.csv.lengths()?,
-            frame: self.frame,
-            frames: f.to_vec(),
-            fluid_frames: ff.to_vec(),
-        })
+        OutputMark::of(&self.csv, self.vtk.as_ref(), self.frame)
     }
 }
 

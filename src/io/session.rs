@@ -58,13 +58,7 @@ struct Outputs {
 
 impl Outputs {
     fn mark(&self) -> std::io::Result<OutputMark> {
-        let (f, ff) = self.vtk.as_ref().map(|v| v.frames()).unwrap_or((&[], &[]));
-        Ok(OutputMark {
-            csv: self.csv.lengths()?,
-            frame: self.frame,
-            frames: f.to_vec(),
-            fluid_frames: ff.to_vec(),
-        })
+        OutputMark::of(&self.csv, self.vtk.as_ref(), self.frame)
     }
 
     fn write(&mut self, world: &World, values: &[Real]) -> std::io::Result<()> {
