@@ -7,65 +7,35 @@
 //! particle (well under 1 % of a step; the book's Python page measures it). Pass `out=` to
 //! fill an array of your own and allocate nothing.
 
-use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::ndarray::Dimension;
+use numpy::{PyArray, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
-/// `out` when given (checked: shape `shape`, C-contiguous, writeable, float64), else a new
-/// zeroed array; then `fill` writes its elements.
-pub fn filled2<'py>(
+/// `out` when given (checked: shape `shape`, contiguous, writeable, float64), else a new
+/// zeroed array; then `fill` writes its elements in C order.
+pub fn filled<'py, D: Dimension>(
     py: Python<'py>,
-    shape: [usize; 2],
-    out: Option<Bound<'py, PyArray2<f64>>>,
+    shape: D,
+    out: Option<Bound<'py, PyArray<f64, D>>>,
     fill: impl FnOnce(&mut [f64]),
-) -> PyResult<Bound<'py, PyArray2<f64>>> {
+) -> PyResult<Bound<'py, PyArray<f64, D>>> {
     let a = match out {
-        Some(a) => {
-            if a.shape() != shape {
-                return Err(PyValueError::new_err(format!(
-                    "out has shape {:?}; this array is {:?}",
-                    a.shape(),
-                    shape
-                )));
-            }
-            a
+        Some(a) if a.shape() != shape.slice() => {
+            return Err(PyValueError::new_err(format!(
+                "out has shape {:?}; this array is {:?}",
+                a.shape(),
+                shape.slice()
+            )))
         }
-        None => PyArray2::zeros(py, shape, false),
+        Some(a) => a,
+        None => PyArray::zeros(py, shape, false),
     };
     {
         let mut w = a.try_readwrite()?;
         let s = w
             .as_slice_mut()
             .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
-        fill(s);
-    }
-    Ok(a)
-}
-
-/// As [`filled2`] for one dimension.
-pub fn filled1<'py>(
-    py: Python<'py>,
-    n: usize,
-    out: Option<Bound<'py, PyArray1<f64>>>,
-    fill: impl FnOnce(&mut [f64]),
-) -> PyResult<Bound<'py, PyArray1<f64>>> {
-    let a = match out {
-        Some(a) => {
-            if a.len() != n {
-                return Err(PyValueError::new_err(format!(
-                    "out has {} elements; this array has {n}",
-                    a.len()
-                )));
-            }
-            a
-        }
-        None => PyArray1::zeros(py, n, false),
-    };
-    {
-        let mut w = a.try_readwrite()?;
-        let s = w
-            .as_slice_mut()
-            .map_err(|_| PyValueError::new_err("out must be contiguous"))?;
         fill(s);
     }
     Ok(a)

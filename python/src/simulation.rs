@@ -1,6 +1,6 @@
 //! `Simulation`: a built world stepped from Python, and `resume` from a checkpoint.
 
-use crate::arrays::{filled1, filled2, scatter};
+use crate::arrays::{filled, scatter};
 use crate::errors::session_error;
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::{PyKeyError, PyRuntimeError, PyValueError};
@@ -92,7 +92,7 @@ impl Simulation {
         let g = self.lock()?;
         let f = fluid(&g.session)?;
         let v = field(f);
-        filled2(py, [v.len(), 3], out, |s| {
+        filled(py, numpy::ndarray::Dim([v.len(), 3]), out, |s| {
             scatter(s, &f.id, v, 3, |v, r| r.copy_from_slice(v.as_slice()))
         })
     }
@@ -108,7 +108,7 @@ impl Simulation {
         let g = self.lock()?;
         let f = fluid(&g.session)?;
         let v = field(f);
-        filled1(py, v.len(), out, |s| {
+        filled(py, numpy::ndarray::Dim([v.len()]), out, |s| {
             scatter(s, &f.id, v, 1, |x, r| r[0] = map(*x, f))
         })
     }
