@@ -9,33 +9,51 @@
 
 use numpy::ndarray::Dimension;
 use numpy::{PyArray, PyArrayMethods, PyUntypedArrayMethods};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 
-/// `out` when given (checked: shape `shape`, contiguous, writeable, float64), else a new
-/// zeroed array; then `fill` writes its elements in C order.
+/// `out` when given (checked: a writeable C-contiguous float64 numpy array of shape `shape`),
+/// else a new zeroed array; then `fill` writes its elements in C order.
 pub fn filled<'py, D: Dimension>(
     py: Python<'py>,
     shape: D,
-    out: Option<Bound<'py, PyArray<f64, D>>>,
+    out: Option<Bound<'py, PyAny>>,
     fill: impl FnOnce(&mut [f64]),
 ) -> PyResult<Bound<'py, PyArray<f64, D>>> {
+    let wanted = || {
+        format!(
+            "out must be a writeable C-contiguous float64 numpy array of shape {:?}",
+            shape.slice()
+        )
+    };
     let a = match out {
-        Some(a) if a.shape() != shape.slice() => {
-            return Err(PyValueError::new_err(format!(
-                "out has shape {:?}; this array is {:?}",
-                a.shape(),
-                shape.slice()
-            )))
+        None => PyArray::zeros(py, shape.clone(), false),
+        Some(o) => {
+            let a = o
+                .cast_into::<PyArray<f64, D>>()
+                .map_err(|_| PyTypeError::new_err(wanted()))?;
+            if a.shape() != shape.slice() || !a.is_c_contiguous() {
+                return Err(PyValueError::new_err(format!(
+                    "{}; got shape {:?}{}",
+                    wanted(),
+                    a.shape(),
+                    if a.is_c_contiguous() {
+                        ""
+                    } else {
+                        ", not C-contiguous"
+                    }
+                )));
+            }
+            a
         }
-        Some(a) => a,
-        None => PyArray::zeros(py, shape, false),
     };
     {
-        let mut w = a.try_readwrite()?;
+        let mut w = a
+            .try_readwrite()
+            .map_err(|_| PyValueError::new_err(wanted()))?;
         let s = w
             .as_slice_mut()
-            .map_err(|_| PyValueError::new_err("out must be C-contiguous"))?;
+            .map_err(|_| PyValueError::new_err(wanted()))?;
         fill(s);
     }
     Ok(a)

@@ -86,7 +86,7 @@ impl Simulation {
     fn rows<'py>(
         &self,
         py: Python<'py>,
-        out: Option<Bound<'py, PyArray2<f64>>>,
+        out: Option<Bound<'py, PyAny>>,
         field: impl Fn(&Fluid) -> &[Vec3],
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         let g = self.lock()?;
@@ -101,7 +101,7 @@ impl Simulation {
     fn values<'py>(
         &self,
         py: Python<'py>,
-        out: Option<Bound<'py, PyArray1<f64>>>,
+        out: Option<Bound<'py, PyAny>>,
         field: impl Fn(&Fluid) -> &[f64],
         map: impl Fn(f64, &Fluid) -> f64,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
@@ -345,7 +345,7 @@ impl Simulation {
     fn fluid_positions<'py>(
         &self,
         py: Python<'py>,
-        out: Option<Bound<'py, PyArray2<f64>>>,
+        out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         self.rows(py, out, |f| &f.pos)
     }
@@ -355,7 +355,7 @@ impl Simulation {
     fn fluid_velocities<'py>(
         &self,
         py: Python<'py>,
-        out: Option<Bound<'py, PyArray2<f64>>>,
+        out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray2<f64>>> {
         self.rows(py, out, |f| &f.vel)
     }
@@ -365,7 +365,7 @@ impl Simulation {
     fn fluid_pressures<'py>(
         &self,
         py: Python<'py>,
-        out: Option<Bound<'py, PyArray1<f64>>>,
+        out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         self.values(py, out, |f| &f.pressure, |p, _| p)
     }
@@ -376,7 +376,7 @@ impl Simulation {
     fn fluid_densities<'py>(
         &self,
         py: Python<'py>,
-        out: Option<Bound<'py, PyArray1<f64>>>,
+        out: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyArray1<f64>>> {
         self.values(
             py,

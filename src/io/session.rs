@@ -255,14 +255,14 @@ impl Session {
                 w.dt
             )));
         }
-        let total = w.steps_origin + n.round().max(0.0) as u64;
-        if total < w.steps {
+        let total = w.steps_origin as Real + n.round();
+        if total < w.steps as Real {
             return Err(SessionError::Input(format!(
                 "until = {until} s is before the current time t = {} s",
                 w.time
             )));
         }
-        Ok(total)
+        Ok(total as u64)
     }
 
     /// The probes' values now (one per column), without recording them.
