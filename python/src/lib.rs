@@ -2,20 +2,22 @@
 //! re-exports these and adds the study table's helpers; its stubs (`_vcsim.pyi`) document the
 //! same API for editors.
 //!
-//! - [`load`] / [`loads`]: a model from a file or a string; a bad one raises `ModelError`
-//!   with the CLI's located message (file, line, column, field) and those as attributes.
-//! - [`Model`]: read (`get`) and change (`set`) fields before building; `build` a simulation.
-//! - [`Simulation`]: a [`vcsim::io::session::Session`] (the CLI's checks after every step,
-//!   probes at the output times, optionally the CLI's output files and checkpoints); steps
-//!   run with the GIL released, and Ctrl-C ends `run` after a whole step with everything up
-//!   to it written. Arrays are numpy arrays in SI units.
-//! - [`study`]: a study run as `vcsim study` runs it, its table returned as CSV text.
+//! - [`model::load`] / [`model::loads`]: a model from a file or a string; a bad one raises
+//!   `ModelError` with the CLI's located message (file, line, column, field) and those as
+//!   attributes.
+//! - [`model::Model`]: read (`get`) and change (`set`) fields before building; `build` a
+//!   simulation.
+//! - [`simulation::Simulation`]: a [`vcsim::io::session::Session`] (the CLI's checks after
+//!   every step, probes at the output times, optionally the CLI's output files and
+//!   checkpoints); steps run with the GIL released, and Ctrl-C ends `run` after a whole step
+//!   with everything up to it written. Arrays are numpy arrays in SI units.
+//! - [`study::study`]: a study run as `vcsim study` runs it, its table returned as CSV text.
 
-mod arrays;
-mod errors;
-mod model;
-mod simulation;
-mod study;
+pub mod arrays;
+pub mod errors;
+pub mod model;
+pub mod simulation;
+pub mod study;
 
 use pyo3::prelude::*;
 
