@@ -145,7 +145,8 @@ impl Model {
     /// The value of the field at `path` (`"time.dt"`, `"bodies[box].density"`,
     /// `"fluid.spacing"`), defaults filled in: a bool, int or float where the field is one,
     /// None for an optional field the model leaves out (`time.dt` of a fluid model, chosen
-    /// when it is built), else its RON text (a str).
+    /// when it is built), else its RON text (a str). A path that names several items
+    /// (`materials[*].friction`) reads the first.
     fn get<'py>(&self, py: Python<'py>, path: &str) -> PyResult<Bound<'py, PyAny>> {
         let (text, m) = self.current();
         match field_text(&m, path) {
