@@ -168,6 +168,14 @@ impl Series {
         let i = self.columns.iter().position(|c| c == name)?;
         Some(&self.values[i])
     }
+
+    /// Appends a sample: time `t` (s) and one value per column.
+    pub fn push(&mut self, t: Real, row: &[Real]) {
+        self.time.push(t);
+        for (s, v) in self.values.iter_mut().zip(row) {
+            s.push(*v);
+        }
+    }
 }
 
 /// What a run reports besides the series.
@@ -347,6 +355,21 @@ pub enum RunError<E> {
     Observer(E),
 }
 
+impl<E> RunError<E> {
+    /// Step `step`, started at `time` (s), ended early for `abort`.
+    pub fn of_abort(abort: Abort, time: Real, step: u64) -> Self {
+        match abort {
+            Abort::Interrupted => RunError::InterruptedInStep { time, step },
+            Abort::Cap { what, field } => RunError::Cap {
+                time,
+                step,
+                what,
+                field,
+            },
+        }
+    }
+}
+
 /// The first body or fluid particle with a non-finite state, named.
 pub fn non_finite(world: &World) -> Option<String> {
     let bad_body = world
@@ -414,13 +437,8 @@ pub fn run_from<O: Observer>(
     let mut row = Vec::with_capacity(series.columns.len());
     let mut sample = |world: &World, series: &mut Series, observer: &mut O| {
         row.clear();
-        for p in probes {
-            p.sample(world, &mut row);
-        }
-        series.time.push(world.time);
-        for (s, v) in series.values.iter_mut().zip(&row) {
-            s.push(*v);
-        }
+        Probe::sample_all(probes, world, &mut row);
+        series.push(world.time, &row);
         observer.sample(world, &row).map_err(RunError::Observer)
     };
     let mut totals = match resumed {
@@ -437,18 +455,7 @@ pub fn run_from<O: Observer>(
         let info = world.step();
         if let Some(abort) = world.abort.take() {
             // The step did not end: its state is not written (module `interrupt`).
-            return Err(match abort {
-                Abort::Interrupted => RunError::InterruptedInStep {
-                    time: world.time,
-                    step,
-                },
-                Abort::Cap { what, field } => RunError::Cap {
-                    time: world.time,
-                    step,
-                    what,
-                    field,
-                },
-            });
+            return Err(RunError::of_abort(abort, world.time, step));
         }
         totals.add_step(world, &info);
         check_step(world, step, bounds)?;

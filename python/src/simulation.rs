@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 use std::time::{Duration, Instant};
 use vcsim::fluid::Fluid;
-use vcsim::io::session::Session;
+use vcsim::io::session::{Session, SessionError};
 use vcsim::math::Vec3;
 use vcsim::registry::Registry;
 
@@ -68,13 +68,22 @@ impl Simulation {
         out: Option<&Path>,
         threads: Option<usize>,
     ) -> PyResult<Simulation> {
+        Simulation::make(py, threads, || {
+            Session::new(model, (path, text), out, &Registry::new())
+        })
+    }
+
+    /// A simulation with a pool of `threads` threads (default: the global pool) around the
+    /// session `make` builds inside it, with the GIL released.
+    fn make(
+        py: Python<'_>,
+        threads: Option<usize>,
+        make: impl FnOnce() -> Result<Session, SessionError> + Send,
+    ) -> PyResult<Simulation> {
         let pool = pool(threads)?;
-        let made = py.detach(|| {
-            let make = || Session::new(model, (path, text), out, &Registry::new());
-            match &pool {
-                Some(p) => p.install(make),
-                None => make(),
-            }
+        let made = py.detach(|| match &pool {
+            Some(p) => p.install(make),
+            None => make(),
         });
         let session = made.map_err(|e| session_error(py, e))?;
         Ok(Simulation {
@@ -155,18 +164,7 @@ impl Simulation {
 #[pyfunction]
 #[pyo3(signature = (dir, threads = None))]
 pub fn resume(py: Python<'_>, dir: PathBuf, threads: Option<usize>) -> PyResult<Simulation> {
-    let pool = pool(threads)?;
-    let made = py.detach(|| {
-        let make = || Session::resume(&dir, &Registry::new());
-        match &pool {
-            Some(p) => p.install(make),
-            None => make(),
-        }
-    });
-    let session = made.map_err(|e| session_error(py, e))?;
-    Ok(Simulation {
-        inner: Mutex::new(Inner { session, pool }),
-    })
+    Simulation::make(py, threads, || Session::resume(&dir, &Registry::new()))
 }
 
 #[pymethods]

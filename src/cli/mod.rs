@@ -72,13 +72,6 @@ pub enum Command {
     },
 }
 
-fn is_nonempty_dir(p: &Path) -> bool {
-    p.exists()
-        && std::fs::read_dir(p)
-            .map(|mut d| d.next().is_some())
-            .unwrap_or(true)
-}
-
 /// Picks the run folder: the given one if empty or new, else an error; by default
 /// `runs/<stem>`, then `runs/<stem>-2`, `-3`, ...
 pub fn choose_out_dir(model: &Path, out: Option<PathBuf>) -> Result<PathBuf, String> {
@@ -89,7 +82,7 @@ pub fn choose_out_dir(model: &Path, out: Option<PathBuf>) -> Result<PathBuf, Str
                 o.display()
             ));
         }
-        if is_nonempty_dir(&o) {
+        if crate::io::holds_files(&o) {
             return Err(format!(
                 "the output folder {} already holds files; choose another --out (nothing is overwritten)",
                 o.display()
@@ -99,12 +92,12 @@ pub fn choose_out_dir(model: &Path, out: Option<PathBuf>) -> Result<PathBuf, Str
     }
     let stem = model.file_stem().and_then(|s| s.to_str()).unwrap_or("run");
     let base = PathBuf::from("runs").join(stem);
-    if !is_nonempty_dir(&base) {
+    if !crate::io::holds_files(&base) {
         return Ok(base);
     }
     (2..10_000)
         .map(|n| PathBuf::from("runs").join(format!("{stem}-{n}")))
-        .find(|p| !is_nonempty_dir(p))
+        .find(|p| !crate::io::holds_files(p))
         .ok_or_else(|| "too many earlier runs in runs/; pass --out".to_string())
 }
 

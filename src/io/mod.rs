@@ -14,3 +14,12 @@ pub mod vtk;
 
 pub use run::{run, RunOptions};
 pub use summary::RunSummary;
+
+/// Whether `dir` exists and holds anything (or cannot be read): a run never writes into such a
+/// folder, so nothing a user has is overwritten.
+pub fn holds_files(dir: &std::path::Path) -> bool {
+    dir.exists()
+        && std::fs::read_dir(dir)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(true)
+}

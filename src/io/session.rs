@@ -14,7 +14,6 @@
 use super::checkpoint::{self, Checkpoint, OutputMark};
 use super::csv_out::CsvSeries;
 use super::vtk::VtkWriter;
-use crate::interrupt::Abort;
 use crate::model::Model;
 use crate::pipeline::{Stage, World};
 use crate::probe::Probe;
@@ -195,18 +194,7 @@ impl Session {
         let step = self.world.steps + 1;
         let info = self.world.step();
         if let Some(abort) = self.world.abort.take() {
-            let e = match abort {
-                Abort::Interrupted => RunError::InterruptedInStep {
-                    time: self.world.time,
-                    step,
-                },
-                Abort::Cap { what, field } => RunError::Cap {
-                    time: self.world.time,
-                    step,
-                    what,
-                    field,
-                },
-            };
+            let e = RunError::of_abort(abort, self.world.time, step);
             return Err(self.fail(e));
         }
         self.totals.add_step(&self.world, &info);
@@ -268,22 +256,15 @@ impl Session {
     /// The probes' values now (one per column), without recording them.
     pub fn sample(&self) -> Vec<Real> {
         let mut row = Vec::with_capacity(self.series.columns.len());
-        for p in &self.probes {
-            p.sample(&self.world, &mut row);
-        }
+        Probe::sample_all(&self.probes, &self.world, &mut row);
         row
     }
 
     /// Samples the probes into the series and the output files.
     fn record(&mut self) -> Result<(), SessionError> {
         self.row.clear();
-        for p in &self.probes {
-            p.sample(&self.world, &mut self.row);
-        }
-        self.series.time.push(self.world.time);
-        for (s, v) in self.series.values.iter_mut().zip(&self.row) {
-            s.push(*v);
-        }
+        Probe::sample_all(&self.probes, &self.world, &mut self.row);
+        self.series.push(self.world.time, &self.row);
         if let Some(f) = self.files.as_mut() {
             f.write(&self.world, &self.row)
                 .map_err(|source| SessionError::Io {
@@ -417,11 +398,7 @@ fn fresh_folder(dir: &Path) -> Result<(), SessionError> {
             dir.display()
         )));
     }
-    let holds_files = dir.exists()
-        && std::fs::read_dir(dir)
-            .map(|mut d| d.next().is_some())
-            .unwrap_or(true);
-    if holds_files {
+    if super::holds_files(dir) {
         return Err(SessionError::Input(format!(
             "the output folder {} already holds files; choose another (nothing is overwritten)",
             dir.display()

@@ -169,6 +169,13 @@ impl Probe {
         }
     }
 
+    /// The current values of every probe of `probes`, appended to `out` (one per column).
+    pub fn sample_all(probes: &[Probe], world: &World, out: &mut Vec<Real>) {
+        for p in probes {
+            p.sample(world, out);
+        }
+    }
+
     /// Current values, one per column.
     pub fn sample(&self, world: &World, out: &mut Vec<Real>) {
         let fluid = world.fluid.as_ref();
