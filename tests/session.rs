@@ -69,6 +69,11 @@ fn a_session_writes_the_cli_bytes_and_its_checkpoints_resume_both_ways() {
         assert_same_bytes(&reference, &straight);
         let samples_to_mid = s.series.time.iter().filter(|&&t| t <= mid).count();
         let samples = s.series.time.len();
+        assert_eq!(
+            s.totals().samples,
+            samples,
+            "the start is counted as the runner counts it"
+        );
         // Stopped between output times, checkpointed, stepped on (to be cut back), resumed.
         let resumed = d.join("resumed");
         let mut s = session(name, Some(&resumed));
@@ -81,6 +86,7 @@ fn a_session_writes_the_cli_bytes_and_its_checkpoints_resume_both_ways() {
         assert_eq!(s.series.time.len(), samples_to_mid);
         s.run_until(end, || false).unwrap();
         assert_eq!(s.series.time.len(), samples);
+        assert_eq!(s.totals().samples, samples);
         assert_same_bytes(&reference, &resumed);
         // A session's checkpoint resumed by the CLI.
         let by_cli = d.join("by_cli");

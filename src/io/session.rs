@@ -138,6 +138,8 @@ impl Session {
             row: Vec::new(),
         };
         s.record()?;
+        // The start is a sample, as the runner counts it (checkpoints carry the count).
+        s.totals.samples = 1;
         Ok(s)
     }
 
