@@ -18,6 +18,8 @@ fn metric_column(m: &MetricDef) -> Option<&str> {
         | MetricDef::Error { column, .. }
         | MetricDef::Period { column, .. }
         | MetricDef::Decay { column, .. }
+        | MetricDef::DampingRatio { column, .. }
+        | MetricDef::DampedPeriod { column, .. }
         | MetricDef::Drift { column, .. } => Some(column),
         _ => None,
     }
@@ -60,8 +62,10 @@ pub fn check(study: &Study) -> Option<(String, String)> {
         if let Some(c) = metric_column(m) {
             wanted.push((format!("metrics[{i}].column"), c));
         }
-        if let MetricDef::Period { minus: Some(c), .. } | MetricDef::Decay { minus: Some(c), .. } =
-            m
+        if let MetricDef::Period { minus: Some(c), .. }
+        | MetricDef::Decay { minus: Some(c), .. }
+        | MetricDef::DampingRatio { minus: Some(c), .. }
+        | MetricDef::DampedPeriod { minus: Some(c), .. } = m
         {
             wanted.push((format!("metrics[{i}].minus"), c));
         }

@@ -64,6 +64,28 @@ pub fn describe(m: &MetricDef) -> String {
             signal(column, minus),
             window(from, to)
         ),
+        MetricDef::DampingRatio {
+            column,
+            minus,
+            from,
+            to,
+            ..
+        } => format!(
+            "damping ratio ζ = σ/√(σ² + ω_d²) of the least-squares damped sine c + e^(−σt)(a cos ω_d t + b sin ω_d t) fitted to {} {} (dimensionless)",
+            signal(column, minus),
+            window(from, to)
+        ),
+        MetricDef::DampedPeriod {
+            column,
+            minus,
+            from,
+            to,
+            ..
+        } => format!(
+            "damped period 2π/ω_d of the least-squares damped sine c + e^(−σt)(a cos ω_d t + b sin ω_d t) fitted to {} {} (s)",
+            signal(column, minus),
+            window(from, to)
+        ),
         MetricDef::Drift { column, .. } => {
             format!("relative change of `{column}` from its first sample to its last, (last − first)/|first| (dimensionless)")
         }

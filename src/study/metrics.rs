@@ -31,6 +31,12 @@ pub fn name(m: &MetricDef) -> String {
         MetricDef::Drift { column, name } => or(name, format!("drift({column})")),
         MetricDef::Period { column, name, .. } => or(name, format!("period({column})")),
         MetricDef::Decay { column, name, .. } => or(name, format!("decay({column})")),
+        MetricDef::DampingRatio { column, name, .. } => {
+            or(name, format!("damping_ratio({column})"))
+        }
+        MetricDef::DampedPeriod { column, name, .. } => {
+            or(name, format!("damped_period({column})"))
+        }
         MetricDef::Field { field, name, .. } => or(name, field.clone()),
         MetricDef::Run(r) => run_name(*r).to_string(),
     }
@@ -255,6 +261,20 @@ fn one(
             to,
             ..
         } => periodic(case, (column, minus.as_deref()), (*from, *to), true),
+        MetricDef::DampingRatio {
+            column,
+            minus,
+            from,
+            to,
+            ..
+        } => damped(case, (column, minus.as_deref()), (*from, *to)).map(|f| f.ratio()),
+        MetricDef::DampedPeriod {
+            column,
+            minus,
+            from,
+            to,
+            ..
+        } => damped(case, (column, minus.as_deref()), (*from, *to)).map(|f| f.period()),
         MetricDef::Drift { column: c, .. } => {
             let (_, v) = column(case.series, c)?;
             let (a, b) = (
@@ -278,18 +298,7 @@ fn periodic(
     (from, to): (Option<f64>, Option<f64>),
     decay: bool,
 ) -> Result<f64, String> {
-    let (t, v) = column(case.series, c)?;
-    let other = match minus {
-        Some(m) => Some(column(case.series, m)?.1),
-        None => None,
-    };
-    let w: Vec<(f64, f64)> = t
-        .iter()
-        .zip(v)
-        .enumerate()
-        .filter(|(_, (t, _))| from.is_none_or(|f| **t >= f) && to.is_none_or(|e| **t <= e))
-        .map(|(k, (t, v))| (*t, other.map_or(*v, |o| 0.5 * (v - o[k]))))
-        .collect();
+    let w = signal_window(case, (c, minus), (from, to))?;
     let (up, peaks) = oscillation(&w);
     if decay && peaks.len() >= 2 {
         Ok(loss_per_period(&peaks))
@@ -298,6 +307,46 @@ fn periodic(
     } else {
         Err(format!("`{c}` does not oscillate in the window"))
     }
+}
+
+/// The samples `(t, v)` of column `c` (or half its difference with `minus`) in the window.
+fn signal_window(
+    case: &CaseData,
+    (c, minus): (&str, Option<&str>),
+    (from, to): (Option<f64>, Option<f64>),
+) -> Result<Vec<(f64, f64)>, String> {
+    let (t, v) = column(case.series, c)?;
+    let other = match minus {
+        Some(m) => Some(column(case.series, m)?.1),
+        None => None,
+    };
+    Ok(t.iter()
+        .zip(v)
+        .enumerate()
+        .filter(|(_, (t, _))| from.is_none_or(|f| **t >= f) && to.is_none_or(|e| **t <= e))
+        .map(|(k, (t, v))| (*t, other.map_or(*v, |o| 0.5 * (v - o[k]))))
+        .collect())
+}
+
+/// The damped sine fitted to column `c` over the window ([`MetricDef::DampingRatio`],
+/// [`MetricDef::DampedPeriod`]); an error where there is none, or where it explains less than
+/// three quarters of the signal's variance about its mean (the window holds no decaying
+/// oscillation).
+fn damped(
+    case: &CaseData,
+    (c, minus): (&str, Option<&str>),
+    (from, to): (Option<f64>, Option<f64>),
+) -> Result<super::oscillation::DampedSine, String> {
+    let w = signal_window(case, (c, minus), (from, to))?;
+    let f = super::oscillation::damped_fit(&w)
+        .ok_or_else(|| format!("`{c}` does not oscillate in the window"))?;
+    if f.misfit > 0.5 {
+        return Err(format!(
+            "`{c}` is not a damped sine in the window (the fit leaves {:.0} % of its RMS)",
+            100.0 * f.misfit
+        ));
+    }
+    Ok(f)
 }
 
 /// An `Amplitude` metric `d` of `case` ([`MetricDef::Amplitude`]).

@@ -305,6 +305,49 @@ pub enum MetricDef {
         #[serde(default)]
         name: Option<String>,
     },
+    /// Damping ratio ζ (dimensionless) of an oscillation decaying over a window (as `Mean`):
+    /// the least-squares damped sine `c + e^(−σt)(a cos ω_d t + b sin ω_d t)` fitted to the
+    /// window's samples, ζ = σ/√(σ² + ω_d²). Unlike `Decay` it needs no whole period between
+    /// crossings, so it reads a heavily damped free decay (a floating body's heave) from its
+    /// first one or two periods.
+    DampingRatio {
+        /// The probe column.
+        column: String,
+        /// Start of the window (s): after the release's first instants, where the motion is
+        /// not yet a free oscillation.
+        #[serde(default)]
+        from: Option<f64>,
+        /// End of the window (s): before the motion is lost in the noise.
+        #[serde(default)]
+        to: Option<f64>,
+        /// Half the difference of `column` and this column instead of `column` alone.
+        /// Default none.
+        #[serde(default)]
+        minus: Option<String>,
+        /// The metric's name (default `damping_ratio <column>`).
+        #[serde(default)]
+        name: Option<String>,
+    },
+    /// Damped period 2π/ω_d (s) of the damped sine of `DampingRatio`: the period of a free
+    /// decay that lasts too few periods for `Period`'s crossings.
+    DampedPeriod {
+        /// The probe column.
+        column: String,
+        /// Start of the window (s): after the release's first instants, where the motion is
+        /// not yet a free oscillation.
+        #[serde(default)]
+        from: Option<f64>,
+        /// End of the window (s): before the motion is lost in the noise.
+        #[serde(default)]
+        to: Option<f64>,
+        /// Half the difference of `column` and this column instead of `column` alone.
+        /// Default none.
+        #[serde(default)]
+        minus: Option<String>,
+        /// The metric's name (default `damped_period <column>`).
+        #[serde(default)]
+        name: Option<String>,
+    },
     /// Relative change of a probe column from the first sample to the last: (last − first) /
     /// |first| (e.g. the energy drift of `total`).
     Drift {
