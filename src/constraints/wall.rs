@@ -7,10 +7,26 @@
 //! pressure: the fluid–wall force takes the symmetric form `(p_i + p_b)` of the fluid–fluid one,
 //! so the wall pushes along its normal (without these rows a wall acts only through the fluid
 //! particle's own row, along `s_i`: diagonally in corners, and with twice the pressure next to
-//! the wall). Row kinds and bias are those of the fluid rows ([`super::density`]), with the
-//! gap limited to the fluid's share `Σ_{fluid} V W_bj`: a row never asks for more than that its
-//! fluid neighbours leave. Fluid particle i sees the wall row of each boundary neighbour k
-//! through `c_ki` in its transposed product (`fb_row`, `fb_coef`).
+//! the wall). Row kinds are those of the fluid rows ([`super::density`]), with the gap limited
+//! to the fluid's share `Σ_{fluid} V W_bj`: a row never asks for more than that its fluid
+//! neighbours leave. Fluid particle i sees the wall row of each boundary neighbour k through
+//! `c_ki` in its transposed product (`fb_row`, `fb_coef`).
+//!
+//! **Bias of a wall row that is not full** (`wall_bias`). With `dry_walls: Speculative`
+//! ([`crate::fluid::FluidParams::speculative_walls`]) a unilateral wall row whose boundary
+//! particle has less than the rest density (g_b > 0: at the waterline, on a dry wall) lets its
+//! fluid neighbours approach until it reaches the rest density within the step, `g_b / h` — the
+//! linearised position-level condition `ρ_b(t + h) ≤ ρ0`, as a speculative contact closes its
+//! whole gap — rather than the fluid rows' `β g / h` (the default, `Feedback`). A boundary particle's deficit is fluid
+//! that is missing (its wall neighbours are all there), so the wall has no pressure to give
+//! until that fluid has come. With `β g_b / h` (at β = 0: no approach at all) a body's boundary
+//! particles above the waterline held the fluid beside them at its distance: a hull sinking
+//! into water pushed the surface beside it down with it instead of raising it (5 cm from the
+//! side of the heave-decay section, 1.5 cm down where WCSPH's rises 0.9 cm), which doubled the
+//! section's heave damping (the book's waves page). It is not the default because it frees the
+//! surface particles by the walls of a tank at rest as well: the rest tests' largest speed at
+//! 1 s rises by 4-10 % (the water box's to 1.79e-3 m/s, over its bound of 1.72e-3), feeding the
+//! lattice instability the fluid chapter describes.
 
 use super::density::{target_gap, DensityRows, ROW_BLOCK};
 use super::BodyMass;
@@ -19,6 +35,25 @@ use crate::fluid::PARALLEL_MIN_ROWS;
 use crate::fluid::{Fluid, STATIC};
 use crate::math::{Real, Vec3};
 use rayon::prelude::*;
+
+/// A wall row's bias (1/s) for its gap g (dimensionless, negative when the boundary particle is
+/// compressed), step h (s) and feedback β (module docs): with `speculative`, `g / h` for a
+/// unilateral row that is not full (g > 0); else the fluid rows' `β g / h` (bilateral rows:
+/// `β min(g, 0) / h`).
+#[inline]
+pub(crate) fn wall_bias(
+    unilateral: bool,
+    speculative: bool,
+    gap: Real,
+    beta: Real,
+    h: Real,
+) -> Real {
+    if unilateral && speculative && gap > 0.0 {
+        gap / h
+    } else {
+        beta / h * target_gap(unilateral, gap)
+    }
+}
 
 impl DensityRows {
     /// Appends the wall rows of `fluid`'s boundary particles that have fluid neighbours, and
@@ -37,6 +72,7 @@ impl DensityRows {
         let per = p.periodic;
         let mask = self.minv;
         let unilateral = self.unilateral;
+        let speculative = p.speculative_walls;
         self.select_wall_rows(bf, boundary.len());
         let nwall = self.bactive.len();
         self.bnbr.clear();
@@ -66,7 +102,7 @@ impl DensityRows {
             // (coefficient ~1e-20 1/m) met the whole excess in the bias and was thrown out at
             // 1e6 m/s.
             let gap = (1.0 - rho).max(bdens[b] - rho);
-            (dsum, beta / h * target_gap(unilateral, gap))
+            (dsum, wall_bias(unilateral, speculative, gap, beta, h))
         };
         let work = |(first, c, d, bs): (usize, &mut [Vec3], &mut [Real], &mut [Real])| {
             let base = bf.start[bactive[first] as usize] as usize;

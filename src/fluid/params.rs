@@ -37,6 +37,11 @@ pub struct FluidParams {
     pub beta: Real,
     /// Row compliance ε ≥ 0 (regularisation). Default 0.
     pub compliance: Real,
+    /// How fast fluid may approach a boundary particle that has less than the rest density
+    /// (a wall above the waterline, a body's dry side): `false` (default) at the feedback rate
+    /// `β g / h` like a fluid row, `true` until it reaches the rest density within the step,
+    /// `g / h` ([`crate::constraints`]' wall rows). Default false.
+    pub speculative_walls: bool,
     /// Planar model. Default false.
     pub planar: bool,
     /// Planar thickness t (m); 1 in 3D. Default 1.
@@ -116,6 +121,7 @@ impl Default for FluidParams {
             rho0: Self::DEFAULT_DENSITY,
             viscosity: Self::DEFAULT_VISCOSITY,
             beta: Self::DEFAULT_BETA,
+            speculative_walls: false,
             compliance: 0.0,
             planar: false,
             thickness: 1.0,

@@ -51,6 +51,14 @@ pub struct FluidDef {
     /// Row compliance ε ≥ 0 (regularisation). Default 0.
     #[serde(default)]
     pub compliance: NonNegative,
+    /// Constraint method: how fast the fluid may come up to a boundary particle that is not
+    /// fully wetted (a wall above the waterline, a floating body's dry side). `Feedback`
+    /// (default): at the density-error feedback's rate, as a fluid row — at `stabilisation: 0`
+    /// not at all, so a hull sinking into the water pushes the surface beside it down.
+    /// `Speculative`: until the boundary particle reaches the rest density within the step
+    /// (the book's waves page measures both).
+    #[serde(default)]
+    pub dry_walls: DryWalls,
     /// Velocity filter rate γ (1/s): each step removes the fraction `1 − exp(−γ dt)` of the
     /// kernel-scale velocity noise — the part of a particle's velocity that the best local
     /// linear field does not explain — before the solve. Default 100 (0.095 per step at
@@ -78,6 +86,18 @@ pub struct FluidDef {
     /// up to `rate` (1/s). Default none.
     #[serde(default)]
     pub damping: Vec<DampingZoneDef>,
+}
+
+/// How fast fluid may approach a boundary particle below the rest density ([`FluidDef::dry_walls`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DryWalls {
+    /// At the density-error feedback's rate `β g / h` (g the particle's density deficit, h the
+    /// step): the fluid rows' rule.
+    #[default]
+    Feedback,
+    /// Until it reaches the rest density within the step, `g / h`: the linearised condition
+    /// `ρ_b(t + h) ≤ ρ0`, as a speculative contact closes its whole gap.
+    Speculative,
 }
 
 /// A damping zone of the fluid.

@@ -247,34 +247,10 @@ fn one(
             x,
             ..
         } => deviation(done, metric, reference(r), x.as_deref(), model),
-        MetricDef::Period {
-            column,
-            minus,
-            from,
-            to,
-            ..
-        } => periodic(case, (column, minus.as_deref()), (*from, *to), false),
-        MetricDef::Decay {
-            column,
-            minus,
-            from,
-            to,
-            ..
-        } => periodic(case, (column, minus.as_deref()), (*from, *to), true),
-        MetricDef::DampingRatio {
-            column,
-            minus,
-            from,
-            to,
-            ..
-        } => damped(case, (column, minus.as_deref()), (*from, *to)).map(|f| f.ratio()),
-        MetricDef::DampedPeriod {
-            column,
-            minus,
-            from,
-            to,
-            ..
-        } => damped(case, (column, minus.as_deref()), (*from, *to)).map(|f| f.period()),
+        MetricDef::Period { .. }
+        | MetricDef::Decay { .. }
+        | MetricDef::DampingRatio { .. }
+        | MetricDef::DampedPeriod { .. } => oscillation_metric(d, case),
         MetricDef::Drift { column: c, .. } => {
             let (_, v) = column(case.series, c)?;
             let (a, b) = (
@@ -287,6 +263,48 @@ fn one(
             Ok(super::expand::field_number(model()?, field)? * scale.map_or(1.0, |s| s.0))
         }
         MetricDef::Run(r) => Ok(run_value(*r, case.numbers)),
+    }
+}
+
+/// A metric of an oscillating column: `Period`, `Decay`, `DampingRatio` or `DampedPeriod`.
+fn oscillation_metric(d: &MetricDef, case: &CaseData) -> Result<f64, String> {
+    let (column, minus, from, to) = match d {
+        MetricDef::Period {
+            column,
+            minus,
+            from,
+            to,
+            ..
+        }
+        | MetricDef::Decay {
+            column,
+            minus,
+            from,
+            to,
+            ..
+        }
+        | MetricDef::DampingRatio {
+            column,
+            minus,
+            from,
+            to,
+            ..
+        }
+        | MetricDef::DampedPeriod {
+            column,
+            minus,
+            from,
+            to,
+            ..
+        } => (column, minus, from, to),
+        _ => return Err("not an oscillation metric".into()),
+    };
+    let (c, w) = ((column.as_str(), minus.as_deref()), (*from, *to));
+    match d {
+        MetricDef::Period { .. } => periodic(case, c, w, false),
+        MetricDef::Decay { .. } => periodic(case, c, w, true),
+        MetricDef::DampingRatio { .. } => damped(case, c, w).map(|f| f.ratio()),
+        _ => damped(case, c, w).map(|f| f.period()),
     }
 }
 

@@ -91,6 +91,7 @@ pub(super) fn build_fluid(
         rho0: f.density.0,
         viscosity: f.viscosity.0,
         beta: f.stabilisation.0,
+        speculative_walls: f.dry_walls == crate::model::fluid_defs::DryWalls::Speculative,
         compliance: f.compliance.0,
         planar,
         thickness: if planar { m.scene.thickness.0 } else { 1.0 },
