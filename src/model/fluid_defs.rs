@@ -134,6 +134,13 @@ impl FluidDef {
         crate::fluid::kernel::Kernel::new(self.kernel, ratio * self.spacing.0, dim)
     }
 
+    /// Monaghan's artificial viscosity as `(α, c)` (dimensionless, m/s); `(0, 0)` when off.
+    pub fn artificial_viscosity_pair(&self) -> (f64, f64) {
+        self.artificial_viscosity
+            .as_ref()
+            .map_or((0.0, 0.0), |a| (a.alpha.0, a.sound_speed.0))
+    }
+
     /// The shifting coefficient A: the model's, or its fluid method's default (WCSPH's
     /// [`crate::fluid::wcsph::WcsphParams::DEFAULT_SHIFTING`], else
     /// [`FluidParams::DEFAULT_SHIFTING`]).

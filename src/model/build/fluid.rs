@@ -98,11 +98,7 @@ pub(super) fn build_fluid(
         lattice: f.lattice,
         velocity_filter: f.velocity_filter.0,
         shifting: f.shifting_coefficient(),
-        artificial_viscosity: f
-            .artificial_viscosity
-            .as_ref()
-            .map(|a| (a.alpha.0, a.sound_speed.0))
-            .unwrap_or((0.0, 0.0)),
+        artificial_viscosity: f.artificial_viscosity_pair(),
         periodic,
         max_substeps: m.guard.max_substeps,
     };
