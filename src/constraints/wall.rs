@@ -17,9 +17,9 @@
 //! particle has less than the rest density (g_b > 0: at the waterline, on a dry wall) lets its
 //! fluid neighbours approach until it reaches the rest density within the step, `g_b / h` — the
 //! linearised position-level condition `ρ_b(t + h) ≤ ρ0`, as a speculative contact closes its
-//! whole gap — rather than the fluid rows' `β g / h` (the default, `Feedback`). A boundary particle's deficit is fluid
-//! that is missing (its wall neighbours are all there), so the wall has no pressure to give
-//! until that fluid has come. With `β g_b / h` (at β = 0: no approach at all) a body's boundary
+//! whole gap — rather than the fluid rows' `β g / h` (the default, `Feedback`). A boundary
+//! particle's deficit is fluid that is missing (its wall neighbours are all there), so the wall
+//! has no pressure to give until that fluid has come. With `β g_b / h` (at β = 0: no approach at all) a body's boundary
 //! particles above the waterline held the fluid beside them at its distance: a hull sinking
 //! into water pushed the surface beside it down with it instead of raising it (5 cm from the
 //! side of the heave-decay section, 1.5 cm down where WCSPH's rises 0.9 cm), which doubled the

@@ -88,7 +88,8 @@ pub struct FluidDef {
     pub damping: Vec<DampingZoneDef>,
 }
 
-/// How fast fluid may approach a boundary particle below the rest density ([`FluidDef::dry_walls`]).
+/// How fast fluid may approach a boundary particle below the rest density
+/// ([`FluidDef::dry_walls`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum DryWalls {
     /// At the density-error feedback's rate `β g / h` (g the particle's density deficit, h the

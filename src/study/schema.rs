@@ -313,8 +313,7 @@ pub enum MetricDef {
     DampingRatio {
         /// The probe column.
         column: String,
-        /// Start of the window (s): after the release's first instants, where the motion is
-        /// not yet a free oscillation.
+        /// Start of the window (s).
         #[serde(default)]
         from: Option<f64>,
         /// End of the window (s): before the motion is lost in the noise.
@@ -333,8 +332,7 @@ pub enum MetricDef {
     DampedPeriod {
         /// The probe column.
         column: String,
-        /// Start of the window (s): after the release's first instants, where the motion is
-        /// not yet a free oscillation.
+        /// Start of the window (s).
         #[serde(default)]
         from: Option<f64>,
         /// End of the window (s): before the motion is lost in the noise.
