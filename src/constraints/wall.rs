@@ -205,4 +205,50 @@ impl DensityRows {
             e.finish_row(masses, &mut self.diag[row], &mut self.bias[row]);
         }
     }
+
+    /// Adds to [`Fluid::body_force`] and [`Fluid::body_torque`] the force of the fluid on the
+    /// static bodies (N, N·m about the body's centre of mass `coms`), which have no DOFs and so
+    /// no entries in [`DensityRows::body_entries`]: the same sums, `(1/h) Σ_k λ_k c_kb` over the
+    /// fluid rows k that see a wall particle b of the body (`c_kb = −c_bk`, the stored
+    /// `fb_coef`) and `(1/h) λ_b (−Σ_j c_bj)` over its wall rows ([`Fluid::wall_body`]).
+    pub(super) fn add_static_wall_forces(&self, lambda: &[Real], h: Real, fluid: &mut Fluid) {
+        let Fluid {
+            fb,
+            boundary,
+            owner,
+            wall_body,
+            body_force,
+            body_torque,
+            ..
+        } = fluid;
+        let coms = &self.wall_coms;
+        let mut add = |b: usize, f: Vec3| {
+            let o = wall_body[b];
+            if owner[b] != STATIC || o == STATIC {
+                return;
+            }
+            let o = o as usize;
+            if let (Some(force), Some(torque), Some(com)) =
+                (body_force.get_mut(o), body_torque.get_mut(o), coms.get(o))
+            {
+                *force += f;
+                *torque += (boundary[b] - com).cross(&f);
+            }
+        };
+        for (i, &l) in lambda[..self.nf].iter().enumerate() {
+            if l != 0.0 {
+                let first = fb.start[i] as usize;
+                for (e, &b) in fb.of(i).iter().enumerate() {
+                    add(b as usize, -self.fb_coef[first + e] * (l / h));
+                }
+            }
+        }
+        for (r, &b) in self.bactive.iter().enumerate() {
+            let l = lambda[self.nf + r];
+            if l != 0.0 {
+                let (a, z) = (self.bstart[r] as usize, self.bstart[r + 1] as usize);
+                add(b as usize, -self.bcoef[a..z].iter().sum::<Vec3>() * (l / h));
+            }
+        }
+    }
 }

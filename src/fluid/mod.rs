@@ -164,6 +164,12 @@ pub struct Fluid {
     pub boundary_pressure: Vec<Real>,
     /// Body of each boundary particle ([`STATIC`] for fixed walls).
     pub owner: Vec<u32>,
+    /// The body whose fluid force each boundary particle's share goes to: its [`Fluid::owner`]
+    /// for body-fixed particles, the static body a wall particle was sampled from (where two
+    /// walls share a particle, the one whose surface is nearer) if a `FluidForce` probe reads
+    /// that body, [`STATIC`] otherwise. With it [`Fluid::body_force`] of a static body (an
+    /// obstacle, a tank's wall) is the force of the fluid on it, as for moving bodies.
+    pub wall_body: Vec<u32>,
     /// Position of each body-fixed boundary particle relative to its body's centre of mass, in
     /// the body frame (m); zero for fixed walls.
     pub local: Vec<Vec3>,
@@ -247,6 +253,7 @@ impl Fluid {
             density_error: vec![0.0; n],
             boundary_pressure: vec![0.0; boundary.len()],
             owner: vec![STATIC; boundary.len()],
+            wall_body: vec![STATIC; boundary.len()],
             local: vec![Vec3::zeros(); boundary.len()],
             to_surface: vec![Vec3::zeros(); boundary.len()],
             local_surface: vec![Vec3::zeros(); boundary.len()],
@@ -306,6 +313,7 @@ impl Fluid {
             }
             self.boundary.push(p);
             self.owner.push(body as u32);
+            self.wall_body.push(body as u32);
             self.local.push(*local);
             self.local_surface.push(*surface);
             self.to_surface.push(pose.rotation * surface);
@@ -326,6 +334,17 @@ impl Fluid {
         if self.params.planar {
             self.to_surface.iter_mut().for_each(|s| s.z = 0.0);
         }
+    }
+
+    /// Sets [`Fluid::wall_body`] of the fixed walls' boundary particles (one per boundary
+    /// particle given to [`Fluid::new`], same order: a body index, or [`STATIC`]).
+    pub fn set_wall_bodies(&mut self, bodies: Vec<u32>) {
+        assert_eq!(
+            bodies.len(),
+            self.boundary.len(),
+            "one body per wall particle"
+        );
+        self.wall_body = bodies;
     }
 
     /// Whether some boundary particles move with bodies.

@@ -36,7 +36,8 @@ pub enum ProbeDef {
     /// volume fraction falls through 1/2 ([`crate::fluid::Fluid::surface_height`]); NaN when no
     /// fluid is within a kernel support of the line.
     WaveGauge(V3),
-    /// Fluid force (N) and torque about the centre of mass (N·m) on a body, from the last solve.
+    /// Fluid force (N) and torque about the centre of mass (N·m) on a body, from the last solve;
+    /// static bodies (walls, fixed obstacles) too.
     FluidForce(String),
     /// Largest compression `max (ρ − ρ0)/ρ0` and mean `|ρ − ρ0|/ρ0` of the fluid particles.
     DensityError,

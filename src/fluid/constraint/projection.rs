@@ -298,10 +298,10 @@ fn compressions(fluid: &Fluid, out: &mut Vec<Real>) {
 /// The bodies' share of the projection's impulses `lambda` (N·s·m per row): the rows' Jacobians
 /// on the boundary particles of each body (`c_ib` in fluid row i, `−Σ_j c_bj` in body particle
 /// b's wall row; [`crate::constraints::density`]'s moving walls) times the impulses, summed per
-/// body (N·s, and N·m·s about its centre of mass). The bodies were held in the projection;
-/// this is the reaction of the impulse the fluid took from their walls, so momentum is kept:
-/// each dynamic body's velocity changes by it, and the fluid's force on each body gains it
-/// over `h` (s).
+/// body (N·s, and N·m·s about its centre of mass; static bodies by [`Fluid::wall_body`]). The
+/// bodies were held in the projection; this is the reaction of the impulse the fluid took from
+/// their walls, so momentum is kept: each dynamic body's velocity changes by it, and the fluid's
+/// force on each body gains it over `h` (s).
 fn react(
     rows: &DensityRows,
     lambda: &[Real],
@@ -310,12 +310,9 @@ fn react(
     bodies: &mut [RigidBody],
     sums: &mut Vec<(Vec3, Vec3)>,
 ) {
-    if !fluid.has_moving_walls() {
-        return;
-    }
     sums.clear();
     sums.resize(bodies.len(), (Vec3::zeros(), Vec3::zeros()));
-    let (owner, boundary, fb) = (&fluid.owner, &fluid.boundary, &fluid.fb);
+    let (owner, boundary, fb) = (&fluid.wall_body, &fluid.boundary, &fluid.fb);
     let mut add = |b: usize, c: Vec3| {
         let o = owner[b];
         if o != STATIC {

@@ -457,7 +457,7 @@ impl Fluid {
         // over a wall it gives the jumps only, not the pressure the wall carries).
         for i in 0..self.len() {
             for (e, &b) in self.fb.of(i).iter().enumerate() {
-                let o = self.owner[b as usize];
+                let o = self.wall_body[b as usize];
                 if o == super::STATIC {
                     continue;
                 }

@@ -329,7 +329,7 @@ impl Fluid {
         let (pos, vel, rho, press) = (&self.pos, &self.vel, &s.carry.rho, &s.press);
         let (bx, bv, brho, bpress) = (&self.boundary, &s.bvel, &s.carry.brho, &s.bpress);
         let (bdry, surf) = (&s.bdry, &self.to_surface);
-        let (owner, bf) = (&self.owner, &self.bf);
+        let (owner, bf) = (&self.wall_body, &self.bf);
         s.bforce.resize(bx.len(), Vec3::zeros());
         per_particle(&mut s.bforce, |b| {
             let mut fsum = Vec3::zeros();
@@ -351,7 +351,7 @@ impl Fluid {
             fsum
         });
         for (b, fsum) in s.bforce.iter().enumerate() {
-            let o = self.owner[b];
+            let o = self.wall_body[b];
             if o == STATIC {
                 continue;
             }

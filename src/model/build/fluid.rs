@@ -75,7 +75,7 @@ pub(super) fn build_fluid(
             "the fluid regions hold no particle at spacing {l} m (lattice points inside a body or within half a spacing of one, a quarter on the 2D hexagonal lattice, are left out)"
         )));
     }
-    let (boundary, to_surface) = sample_walls(
+    let (boundary, to_surface, wall_body) = sample_walls(
         geometry,
         bodies,
         &lattice,
@@ -105,6 +105,7 @@ pub(super) fn build_fluid(
     vel.iter_mut().filter(|_| planar).for_each(|v| v.z = 0.0);
     let mut fluid = Fluid::new(params, pos, vel, boundary);
     fluid.set_wall_surfaces(to_surface);
+    fluid.set_wall_bodies(read_walls(m, bodies, wall_body));
     let flat = |v: crate::math::Vec3| {
         if planar {
             crate::math::Vec3::new(v.x, v.y, 0.0)
@@ -307,9 +308,36 @@ fn outside_bodies(p: &Vec3, geometry: &Geometry, bodies: &[RigidBody], clearance
     })
 }
 
+/// `wall_body` (a static body per wall particle) kept for the bodies a `FluidForce` probe reads
+/// and [`crate::fluid::STATIC`] for the others: a static body's force is summed only when asked
+/// (a pass over its boundary particles' fluid neighbours each step, each sub-step for WCSPH).
+fn read_walls(m: &Model, bodies: &[RigidBody], wall_body: Vec<u32>) -> Vec<u32> {
+    let read: Vec<bool> = bodies
+        .iter()
+        .map(|b| {
+            m.probes
+                .iter()
+                .any(|p| matches!(p, crate::model::schema::ProbeDef::FluidForce(n) if *n == b.name))
+        })
+        .collect();
+    wall_body
+        .into_iter()
+        .map(|b| {
+            if read[b as usize] {
+                b
+            } else {
+                crate::fluid::STATIC
+            }
+        })
+        .collect()
+}
+
+/// The walls' boundary particles (m), their offsets to the surface (m) and their bodies.
+type Walls = (Vec<Vec3>, Vec<Vec3>, Vec<u32>);
+
 /// The boundary particles of the walls (static bodies, filled `depth` (m) below their
-/// surface) with their offsets to the surface; `fluid` particles already sampled count in the
-/// particle limit.
+/// surface) with their offsets to the surface and the index of the body each was sampled from;
+/// `fluid` particles already sampled count in the particle limit.
 fn sample_walls(
     geometry: &Geometry,
     bodies: &[RigidBody],
@@ -318,9 +346,10 @@ fn sample_walls(
     periodic: &crate::fluid::periodic::Periodic,
     visits: &mut f64,
     fluid: usize,
-) -> Result<(Vec<Vec3>, Vec<Vec3>), BuildError> {
+) -> Result<Walls, BuildError> {
     let l = lattice.l;
     let mut boundary = Vec::new();
+    let mut from = Vec::new();
     for (c, b) in geometry.colliders.iter().zip(bodies) {
         if b.kind == Kind::Static {
             let (lo, hi) = aabb_of(&c.shape, &(b.pose * c.local));
@@ -337,22 +366,33 @@ fn sample_walls(
                 depth,
                 &mut boundary,
             );
+            from.resize(boundary.len(), c.body as u32);
             if boundary.len() + fluid > MAX_PARTICLES {
                 return Err(BuildError::Fluid(format!("the walls need more than {MAX_PARTICLES} boundary particles at spacing {l} m; make the static bodies smaller")));
             }
         }
     }
-    boundary.retain(|p| periodic.contains(&p.0, 1e-9 * l));
+    let mut boundary: Vec<_> = boundary
+        .into_iter()
+        .zip(from)
+        .filter(|(p, _)| periodic.contains(&p.0, 1e-9 * l))
+        .collect();
     // A lattice point on a face shared by two walls is sampled by both: keep it once, with its
-    // offset to the nearer surface.
+    // offset to the nearer surface (and that surface's body).
     let key = |p: &Vec3| [0, 1, 2].map(|a| (p[a] / (1e-6 * l)).round() as i64);
-    boundary.sort_by(|a, b| {
+    boundary.sort_by(|(a, _), (b, _)| {
         key(&a.0)
             .cmp(&key(&b.0))
             .then(a.1.norm_squared().total_cmp(&b.1.norm_squared()))
     });
-    boundary.dedup_by_key(|p| key(&p.0));
-    Ok(boundary.into_iter().unzip())
+    boundary.dedup_by_key(|(p, _)| key(&p.0));
+    let (mut x, mut s, mut o) = (Vec::new(), Vec::new(), Vec::new());
+    for ((p, surface), body) in boundary {
+        x.push(p);
+        s.push(surface);
+        o.push(body);
+    }
+    Ok((x, s, o))
 }
 
 /// Boundary particles of the moving bodies, fixed in their frames.
