@@ -10,6 +10,14 @@
 #   dualsphysics.sh run CACHE THREADS TMAX OUT
 #       prints one line "dsph threads=.. tmax=.. wall_s=.. steps=.. particles=.." and writes
 #       OUT/front.csv (t_s, front_x_m: the SWL gauge at z = 0.03 m, every 5 ms)
+#   dualsphysics.sh case3d CACHE DP       the peer's own 3D dam break on an obstacle
+#       (examples/main/01_DamBreak/CaseDambreak_Def.xml: tank 1.6 x 0.67 x 0.4 m, column
+#       0.4 x 0.67 x 0.3 m, obstacle 0.12 x 0.12 x 0.45 m at x = 0.9 m) at spacing DP (its own
+#       0.0085 m: about 130 000 fluid particles), with force gauges on the obstacle (mk 1: top,
+#       sides, back; mk 10: the face the water hits) every 5 ms; generated into CACHE/case3d
+#   dualsphysics.sh run3d CACHE THREADS TMAX OUT
+#       as run, for the 3D case; writes OUT/force.csv (t_s, fx_N: the sum of both gauges' x force)
+#       beside models/dam_break_3d_obstacle.ron's FluidForce("obstacle")
 set -euo pipefail
 cmd=${1:-}; shift || true
 case "$cmd" in
@@ -44,5 +52,28 @@ run)
   tail -1 "$out/Run.csv" | awk -F';' -v th="$threads" -v tm="$tmax" -v w="$(awk -v a="$s" -v b="$e" 'BEGIN{printf "%.2f", b-a}')" \
     '{print "dsph threads=" th " tmax=" tm " wall_s=" w " steps=" $10 " particles=" $4}'
   ;;
-*) sed -n '2,10p' "$0"; exit 2 ;;
+case3d)
+  cache=$1; dp=$2; cd "$cache/examples/main/01_DamBreak"
+  gauges='<special><gauges><default><output value="true" /><computedt value="0.005" /><outputdt value="0.005" /></default>'
+  gauges+='<force name="Face"><target mkbound="10" /></force><force name="Rest"><target mkbound="1" /></force></gauges></special>'
+  sed -e "s/dp=\"0.0085\"/dp=\"$dp\"/" -e "s|<execution>|<execution>$gauges|" CaseDambreak_Def.xml > CaseDb3d_Def.xml
+  LD_LIBRARY_PATH=../../../bin/linux ../../../bin/linux/GenCase_linux64 CaseDb3d_Def "$cache/case3d/CaseDb3d" -save:all >../../../gencase3d.log 2>&1
+  grep -E "Fluid particles|Total particles|np=" ../../../gencase3d.log | head -3 || true
+  echo "case: $cache/case3d (dp $dp m)"
+  ;;
+run3d)
+  cache=$1; threads=$2; tmax=$3; out=$4; mkdir -p "$out"
+  cp "$cache"/case3d/CaseDb3d.bi4 "$cache"/case3d/CaseDb3d.xml "$out"/
+  export LD_LIBRARY_PATH="$cache/bin/linux"
+  s=$(date +%s.%N)
+  "$cache/bin/linux/DualSPHysics5.0CPU_linux64" -cpu -ompthreads:"$threads" -tmax:"$tmax" \
+    "$out/CaseDb3d" "$out" -dirdataout data -svres >"$out/run.log" 2>&1
+  e=$(date +%s.%N)
+  awk -F';' 'FNR==1 {for (i = 1; i <= NF; i++) if ($i ~ /^forcex/) c = i; next}
+    $1+0 >= 0 {f[$1] += $c} END {for (t in f) print t "," f[t]}' \
+    "$out/GaugesForce_Face.csv" "$out/GaugesForce_Rest.csv" | sort -g | sed '1i t_s,fx_N' >"$out/force.csv"
+  tail -1 "$out/Run.csv" | awk -F';' -v th="$threads" -v tm="$tmax" -v w="$(awk -v a="$s" -v b="$e" 'BEGIN{printf "%.2f", b-a}')" \
+    '{print "dsph3d threads=" th " tmax=" tm " wall_s=" w " steps=" $10 " particles=" $4}'
+  ;;
+*) sed -n '2,18p' "$0"; exit 2 ;;
 esac
