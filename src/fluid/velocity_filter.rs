@@ -24,7 +24,7 @@ use crate::math::{Real, Vec3};
 /// dam break on an obstacle (spacing 0.02 m, 10 PGS sweeps) the splash off the obstacle threw a
 /// particle out at 23–460 m/s at 0.54 s (the guard stopped the run) with every such particle
 /// filtered, and ran to the end (1.6 s) with this bound (2026-11-28).
-const MAX_INVERSE_MOMENT: Real = 20.0;
+pub const MAX_INVERSE_MOMENT: Real = 20.0;
 
 impl Fluid {
     /// Removes the part of each particle's velocity that no linear field explains, by the
