@@ -20,6 +20,22 @@
 #       beside models/dam_break_3d_obstacle.ron's FluidForce("obstacle")
 set -euo pipefail
 cmd=${1:-}; shift || true
+# Runs the peer on the case CACHE/DIR/NAME with THREADS threads to TMAX into OUT; sets `wall` (s).
+peer() {
+  local dir=$1 name=$2 threads=$3 tmax=$4 out=$5 s e
+  mkdir -p "$out"
+  cp "$cache/$dir/$name.bi4" "$cache/$dir/$name.xml" "$out"/
+  s=$(date +%s.%N)
+  LD_LIBRARY_PATH="$cache/bin/linux" "$cache/bin/linux/DualSPHysics5.0CPU_linux64" -cpu \
+    -ompthreads:"$threads" -tmax:"$tmax" "$out/$name" "$out" -dirdataout data -svres >"$out/run.log" 2>&1
+  e=$(date +%s.%N)
+  wall=$(awk -v a="$s" -v b="$e" 'BEGIN {printf "%.2f", b - a}')
+}
+# Prints "LABEL threads=.. tmax=.. wall_s=.. steps=.. particles=.." from the run in OUT.
+summary() {
+  tail -1 "$4/Run.csv" | awk -F';' -v l="$1" -v th="$2" -v tm="$3" -v w="$wall" \
+    '{print l " threads=" th " tmax=" tm " wall_s=" w " steps=" $10 " particles=" $4}'
+}
 case "$cmd" in
 build)
   git_dir=$1; cache=$2; mkdir -p "$cache"; cd "$cache"
@@ -41,16 +57,10 @@ build)
   echo "built: $cache/bin/linux/DualSPHysics5.0CPU_linux64, case in $cache/case"
   ;;
 run)
-  cache=$1; threads=$2; tmax=$3; out=$4; mkdir -p "$out"
-  cp "$cache"/case/CaseDb2d.bi4 "$cache"/case/CaseDb2d.xml "$out"/
-  export LD_LIBRARY_PATH="$cache/bin/linux"
-  s=$(date +%s.%N)
-  "$cache/bin/linux/DualSPHysics5.0CPU_linux64" -cpu -ompthreads:"$threads" -tmax:"$tmax" \
-    "$out/CaseDb2d" "$out" -dirdataout data -svres >"$out/run.log" 2>&1
-  e=$(date +%s.%N)
+  cache=$1; threads=$2; tmax=$3; out=$4
+  peer case CaseDb2d "$threads" "$tmax" "$out"
   awk -F';' 'NR>1 && $1+0>=0 {print $1","$2}' "$out/GaugesSWL_Swl_z003.csv" | sed '1i t_s,front_x_m' >"$out/front.csv"
-  tail -1 "$out/Run.csv" | awk -F';' -v th="$threads" -v tm="$tmax" -v w="$(awk -v a="$s" -v b="$e" 'BEGIN{printf "%.2f", b-a}')" \
-    '{print "dsph threads=" th " tmax=" tm " wall_s=" w " steps=" $10 " particles=" $4}'
+  summary dsph "$threads" "$tmax" "$out"
   ;;
 case3d)
   cache=$1; dp=$2; cd "$cache/examples/main/01_DamBreak"
@@ -62,18 +72,12 @@ case3d)
   echo "case: $cache/case3d (dp $dp m)"
   ;;
 run3d)
-  cache=$1; threads=$2; tmax=$3; out=$4; mkdir -p "$out"
-  cp "$cache"/case3d/CaseDb3d.bi4 "$cache"/case3d/CaseDb3d.xml "$out"/
-  export LD_LIBRARY_PATH="$cache/bin/linux"
-  s=$(date +%s.%N)
-  "$cache/bin/linux/DualSPHysics5.0CPU_linux64" -cpu -ompthreads:"$threads" -tmax:"$tmax" \
-    "$out/CaseDb3d" "$out" -dirdataout data -svres >"$out/run.log" 2>&1
-  e=$(date +%s.%N)
+  cache=$1; threads=$2; tmax=$3; out=$4
+  peer case3d CaseDb3d "$threads" "$tmax" "$out"
   awk -F';' 'FNR==1 {for (i = 1; i <= NF; i++) if ($i ~ /^forcex/) c = i; next}
     $1+0 >= 0 {f[$1] += $c} END {for (t in f) print t "," f[t]}' \
     "$out/GaugesForce_Face.csv" "$out/GaugesForce_Rest.csv" | sort -g | sed '1i t_s,fx_N' >"$out/force.csv"
-  tail -1 "$out/Run.csv" | awk -F';' -v th="$threads" -v tm="$tmax" -v w="$(awk -v a="$s" -v b="$e" 'BEGIN{printf "%.2f", b-a}')" \
-    '{print "dsph3d threads=" th " tmax=" tm " wall_s=" w " steps=" $10 " particles=" $4}'
+  summary dsph3d "$threads" "$tmax" "$out"
   ;;
 *) sed -n '2,18p' "$0"; exit 2 ;;
 esac
