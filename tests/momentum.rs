@@ -43,22 +43,22 @@ fn balance(method: &str) -> (f64, f64) {
     (px(&w) - p0 + walls, back)
 }
 
-#[test]
-fn wcsph_keeps_momentum_at_the_walls() {
-    let (sum, back) = balance("method: Wcsph(),");
-    assert!(back < -50.0, "the back wall's impulse {back}");
+/// Asserts the balance for `method` (a RON field, or empty for the default).
+fn assert_balance(method: &str) {
+    let (sum, back) = balance(method);
+    assert!(back < -50.0, "{method}: the back wall's impulse {back}");
     assert!(
         sum.abs() < 1e-6 * back.abs(),
-        "Δp + wall impulses = {sum} N s/m"
+        "{method}: Δp + wall impulses = {sum} N s/m"
     );
 }
 
 #[test]
+fn wcsph_keeps_momentum_at_the_walls() {
+    assert_balance("method: Wcsph(),");
+}
+
+#[test]
 fn constraint_method_keeps_momentum_at_the_walls() {
-    let (sum, back) = balance("");
-    assert!(back < -50.0, "the back wall's impulse {back}");
-    assert!(
-        sum.abs() < 1e-6 * back.abs(),
-        "Δp + wall impulses = {sum} N s/m"
-    );
+    assert_balance("");
 }

@@ -332,28 +332,11 @@ impl ParticleContactRows {
     pub fn read_back(&self, lambda: &[Real], h: Real, fluid: &mut Fluid) {
         self.bodies
             .add_forces(lambda, h, &mut fluid.body_force, &mut fluid.body_torque);
-        let Fluid {
-            boundary,
-            owner,
-            wall_body,
-            body_force,
-            body_torque,
-            ..
-        } = fluid;
+        let (_, mut walls) = fluid.static_wall_forces();
         for (p, &(_, b, boundary_pair)) in self.pairs.iter().enumerate() {
-            let (l, b) = (lambda[p], b as usize);
-            if !boundary_pair || l == 0.0 || owner[b] != STATIC || wall_body[b] == STATIC {
-                continue;
-            }
-            let o = wall_body[b] as usize;
-            let f = -self.coef[self.start[p] as usize] * (l / h);
-            if let (Some(force), Some(torque), Some(com)) = (
-                body_force.get_mut(o),
-                body_torque.get_mut(o),
-                self.wall_coms.get(o),
-            ) {
-                *force += f;
-                *torque += (boundary[b] - com).cross(&f);
+            if boundary_pair && lambda[p] != 0.0 {
+                let f = -self.coef[self.start[p] as usize] * (lambda[p] / h);
+                walls.add(b as usize, f, &self.wall_coms);
             }
         }
     }

@@ -212,29 +212,9 @@ impl DensityRows {
     /// fluid rows k that see a wall particle b of the body (`c_kb = −c_bk`, the stored
     /// `fb_coef`) and `(1/h) λ_b (−Σ_j c_bj)` over its wall rows ([`Fluid::wall_body`]).
     pub(super) fn add_static_wall_forces(&self, lambda: &[Real], h: Real, fluid: &mut Fluid) {
-        let Fluid {
-            fb,
-            boundary,
-            owner,
-            wall_body,
-            body_force,
-            body_torque,
-            ..
-        } = fluid;
+        let (fb, mut walls) = fluid.static_wall_forces();
         let coms = &self.wall_coms;
-        let mut add = |b: usize, f: Vec3| {
-            let o = wall_body[b];
-            if owner[b] != STATIC || o == STATIC {
-                return;
-            }
-            let o = o as usize;
-            if let (Some(force), Some(torque), Some(com)) =
-                (body_force.get_mut(o), body_torque.get_mut(o), coms.get(o))
-            {
-                *force += f;
-                *torque += (boundary[b] - com).cross(&f);
-            }
-        };
+        let mut add = |b: usize, f: Vec3| walls.add(b, f, coms);
         for (i, &l) in lambda[..self.nf].iter().enumerate() {
             if l != 0.0 {
                 let first = fb.start[i] as usize;
