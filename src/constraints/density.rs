@@ -105,9 +105,6 @@ pub struct DensityRows {
     pub blocks: Vec<Block>,
     /// The rows' Jacobians on bodies that carry boundary particles.
     pub bodies: BodyEntries,
-    /// Every body's centre of mass at the build (m): the lever arm of the static bodies' fluid
-    /// torque ([`DensityRows::add_static_wall_forces`]).
-    pub(crate) wall_coms: Vec<Vec3>,
     /// Whether the rows are unilateral (001) or bilateral (KCSPH).
     pub unilateral: bool,
     /// Warm-start impulses, one per row, from [`DensityRows::lambda`] and
@@ -244,8 +241,6 @@ impl DensityRows {
         self.nf = fluid.len();
         self.build_wall_rows(fluid, h, fluid.params.beta);
         self.body_entries(fluid, masses);
-        self.wall_coms.clear();
-        self.wall_coms.extend(masses.iter().map(|m| m.com));
         self.finish(fluid);
     }
 
@@ -373,7 +368,6 @@ impl DensityRows {
         }
         self.bodies
             .add_forces(lambda, h, &mut fluid.body_force, &mut fluid.body_torque);
-        self.add_static_wall_forces(lambda, h, fluid);
     }
 }
 

@@ -144,9 +144,6 @@ pub struct ParticleContactRows {
     pub blocks: Vec<Block>,
     /// The rows' Jacobians on bodies (the body of a boundary particle).
     pub bodies: BodyEntries,
-    /// Every body's centre of mass at the build (m): the lever arm of the static bodies'
-    /// torque ([`ParticleContactRows::read_back`]).
-    wall_coms: Vec<Vec3>,
     /// Rows before each particle's (fluid pairs, wall pairs): scratch of [`Self::build`].
     offsets: Vec<(u32, u32)>,
 }
@@ -188,8 +185,6 @@ impl ParticleContactRows {
         self.pairs.resize(rows, (0, 0, false));
         self.write_rows(&near, nff);
         self.body_entries(fluid, masses);
-        self.wall_coms.clear();
-        self.wall_coms.extend(masses.iter().map(|m| m.com));
         self.blocks.clear();
         self.blocks.extend((0..self.diag.len()).map(|start| Block {
             start,
@@ -302,10 +297,10 @@ impl ParticleContactRows {
     /// `(−n, −r_b × n)` on the body of the boundary particle of each fluid–body pair.
     fn body_entries(&mut self, fluid: &Fluid, masses: &[BodyMass]) {
         self.bodies.clear();
-        if !fluid.has_moving_walls() {
+        if !fluid.has_wall_forces() {
             return;
         }
-        let (boundary, owner) = (&fluid.boundary, &fluid.owner);
+        let (boundary, owner) = (&fluid.boundary, &fluid.wall_body);
         let e = &mut self.bodies;
         e.begin();
         for (p, &(_, b, boundary_pair)) in self.pairs.iter().enumerate() {
@@ -323,22 +318,13 @@ impl ParticleContactRows {
         }
     }
 
-    /// Adds the rows' forces on bodies to `fluid.body_force` / `body_torque` (N, N·m): on the
-    /// bodies with DOFs or a known velocity through their entries, and on the static bodies a
-    /// probe reads ([`Fluid::wall_body`]) the same `−n λ / h` of each fluid–wall row. (Without
-    /// the static part a wall's reported force missed the contact rows' share: a 2D column
-    /// collapsing against a wall lost 4.9 of 67 N s/m of momentum that no wall received by
-    /// 0.2 s, `tests/momentum.rs`.)
+    /// Adds the rows' forces on bodies to `fluid.body_force` / `body_torque` (N, N·m), static
+    /// bodies a probe reads included ([`Fluid::wall_body`]; without them a wall's reported force
+    /// missed the contact rows' share: a 2D column collapsing against a wall lost 4.9 of
+    /// 67 N s/m of momentum that no wall received by 0.2 s, `tests/momentum.rs`).
     pub fn read_back(&self, lambda: &[Real], h: Real, fluid: &mut Fluid) {
         self.bodies
             .add_forces(lambda, h, &mut fluid.body_force, &mut fluid.body_torque);
-        let (_, mut walls) = fluid.static_wall_forces();
-        for (p, &(_, b, boundary_pair)) in self.pairs.iter().enumerate() {
-            if boundary_pair && lambda[p] != 0.0 {
-                let f = -self.coef[self.start[p] as usize] * (lambda[p] / h);
-                walls.add(b as usize, f, &self.wall_coms);
-            }
-        }
     }
 
     #[inline]

@@ -171,14 +171,16 @@ impl DensityRows {
 
     /// The rows' Jacobians on the bodies that carry boundary particles (see [`super::density`]'s module doc, **Moving walls**):
     /// `(c_ib, r_b × c_ib)` in fluid row i for each body particle b near it, and
-    /// `(−Σ_j c_bj, r_b × …)` in body particle b's wall row.
+    /// `(−Σ_j c_bj, r_b × …)` in body particle b's wall row. Static bodies a probe reads
+    /// ([`Fluid::wall_body`]) get them too, as bodies without DOFs: their known velocity (zero)
+    /// goes into the bias and the entries report the fluid's force on them.
     pub(super) fn body_entries(&mut self, fluid: &Fluid, masses: &[BodyMass]) {
         self.bodies.clear();
-        if !fluid.has_moving_walls() {
+        if !fluid.has_wall_forces() {
             return;
         }
         let (k, v0) = (fluid.params.kernel, fluid.volume);
-        let (pos, boundary, owner, fb) = (&fluid.pos, &fluid.boundary, &fluid.owner, &fluid.fb);
+        let (pos, boundary, owner, fb) = (&fluid.pos, &fluid.boundary, &fluid.wall_body, &fluid.fb);
         let e = &mut self.bodies;
         e.begin();
         for (i, xi) in pos.iter().enumerate() {
@@ -203,32 +205,6 @@ impl DensityRows {
             }
             let row = self.nf + r;
             e.finish_row(masses, &mut self.diag[row], &mut self.bias[row]);
-        }
-    }
-
-    /// Adds to [`Fluid::body_force`] and [`Fluid::body_torque`] the force of the fluid on the
-    /// static bodies (N, N·m about the body's centre of mass `coms`), which have no DOFs and so
-    /// no entries in [`DensityRows::body_entries`]: the same sums, `(1/h) Σ_k λ_k c_kb` over the
-    /// fluid rows k that see a wall particle b of the body (`c_kb = −c_bk`, the stored
-    /// `fb_coef`) and `(1/h) λ_b (−Σ_j c_bj)` over its wall rows ([`Fluid::wall_body`]).
-    pub(super) fn add_static_wall_forces(&self, lambda: &[Real], h: Real, fluid: &mut Fluid) {
-        let (fb, mut walls) = fluid.static_wall_forces();
-        let coms = &self.wall_coms;
-        let mut add = |b: usize, f: Vec3| walls.add(b, f, coms);
-        for (i, &l) in lambda[..self.nf].iter().enumerate() {
-            if l != 0.0 {
-                let first = fb.start[i] as usize;
-                for (e, &b) in fb.of(i).iter().enumerate() {
-                    add(b as usize, -self.fb_coef[first + e] * (l / h));
-                }
-            }
-        }
-        for (r, &b) in self.bactive.iter().enumerate() {
-            let l = lambda[self.nf + r];
-            if l != 0.0 {
-                let (a, z) = (self.bstart[r] as usize, self.bstart[r + 1] as usize);
-                add(b as usize, -self.bcoef[a..z].iter().sum::<Vec3>() * (l / h));
-            }
         }
     }
 }

@@ -347,19 +347,10 @@ impl Fluid {
         self.wall_body = bodies;
     }
 
-    /// The fluid–boundary neighbour lists, and the sums of the fluid's force on static bodies
-    /// ([`WallForces`]) borrowed beside them.
-    pub fn static_wall_forces(&mut self) -> (&grid::Neighbours, WallForces<'_>) {
-        (
-            &self.fb,
-            WallForces {
-                boundary: &self.boundary,
-                owner: &self.owner,
-                wall_body: &self.wall_body,
-                force: &mut self.body_force,
-                torque: &mut self.body_torque,
-            },
-        )
+    /// Whether a row family must report forces on bodies through their boundary particles:
+    /// some move with bodies, or a probe reads a static body ([`Fluid::wall_body`]).
+    pub fn has_wall_forces(&self) -> bool {
+        self.wall_body.iter().any(|&o| o != STATIC)
     }
 
     /// Whether some boundary particles move with bodies.
@@ -466,34 +457,5 @@ impl Fluid {
         self.body_torque = s.body_torque;
         self.bdens = s.bdens;
         Ok(())
-    }
-}
-
-/// The fluid's force and torque on the static bodies a probe reads ([`Fluid::wall_body`]),
-/// summed by the row families that touch their boundary particles.
-pub struct WallForces<'a> {
-    boundary: &'a [Vec3],
-    owner: &'a [u32],
-    wall_body: &'a [u32],
-    force: &'a mut [Vec3],
-    torque: &'a mut [Vec3],
-}
-
-impl WallForces<'_> {
-    /// Adds the force `f` (N) that boundary particle `b` takes to its static body, if a probe
-    /// reads that body, and its torque about the body's centre of mass `coms[body]` (m, N·m).
-    #[inline]
-    pub fn add(&mut self, b: usize, f: Vec3, coms: &[Vec3]) {
-        let o = self.wall_body[b];
-        if self.owner[b] != STATIC || o == STATIC {
-            return;
-        }
-        let o = o as usize;
-        if let (Some(force), Some(torque), Some(com)) =
-            (self.force.get_mut(o), self.torque.get_mut(o), coms.get(o))
-        {
-            *force += f;
-            *torque += (self.boundary[b] - com).cross(&f);
-        }
     }
 }
