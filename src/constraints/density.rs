@@ -16,6 +16,17 @@
 //! - bilateral (KCSPH, 004 eq. 36): `w_i = 0`, λ free. At the free surface `g_i > 0` would pull
 //!   particles together, so the position term uses `min(g_i, 0)` there.
 //!
+//! **Warm start.** Each row starts from its impulse of the last step, capped so that it alone
+//! moves its particles by at most a spacing in the step: `|λ| ≤ (l / h) √(m / J M⁻¹ Jᵀ)`
+//! (`‖M⁻¹ Jᵀ λ‖ = |λ| √(J M⁻¹ Jᵀ / m)`, m a particle's mass). A row that barely touches its
+//! particles (a neighbour at the edge of the kernel's support) needs a large impulse for a small
+//! push, and when that neighbour then moves in, the same impulse is a blow: a wall row with
+//! `J M⁻¹ Jᵀ` 9e-7 against about 1e5 in a full neighbourhood carried 5.6e8 N·s·m into the next
+//! step and threw its neighbours out at 7 m/s (the small KCSPH dam break of `tests/fluid.rs`,
+//! 2026-11-28: the APGD solve's residual went from 0.04 to 66 in one step, the largest
+//! compression to 1.2 %). In ordinary flow the cap is far above the impulses (water 0.5 m deep
+//! at l = 2 cm: 0.13 m/s of 20).
+//!
 //! **Pressure.** Row i's impulse λ_i (N·s·m) gives the force `J_iᵀ λ_i / h` on the particles it
 //! touches; summed over rows, particle i feels `−(1/h) Σ_j (λ_i + λ_j) V ∇_i W_ij`, the symmetric
 //! SPH pressure force `−V t Σ_j V (p_i + p_j) ∇_i W_ij` with `p = λ / (h V t)` (`t` the planar
@@ -241,7 +252,7 @@ impl DensityRows {
         self.nf = fluid.len();
         self.build_wall_rows(fluid, h, fluid.params.beta);
         self.body_entries(fluid, masses);
-        self.finish(fluid);
+        self.finish(fluid, h);
     }
 
     /// The rows of a position projection ([`crate::fluid::constraint`]): the same rows with the
@@ -258,7 +269,7 @@ impl DensityRows {
         self.nf = fluid.len();
         self.build_wall_rows(fluid, h, 1.0);
         self.bodies.clear();
-        self.finish(fluid);
+        self.finish(fluid, h);
         self.warm.iter_mut().for_each(|w| *w = 0.0);
     }
 
@@ -295,7 +306,7 @@ impl DensityRows {
     }
 
     /// Warm starts, blocks and (for PGS) the colouring of all rows.
-    fn finish(&mut self, fluid: &Fluid) {
+    fn finish(&mut self, fluid: &Fluid, h: Real) {
         let (p, n, unilateral) = (&fluid.params, fluid.len(), self.unilateral);
         // (None before the first solve, or from a checkpoint of another fluid: zeros.)
         self.lambda.resize(n, 0.0);
@@ -305,6 +316,13 @@ impl DensityRows {
         let blambda = &self.blambda;
         self.warm
             .extend(self.bactive.iter().map(|&b| blambda[b as usize]));
+        // No row's warm start moves its particles by more than a spacing in the step (module
+        // docs): |λ| ≤ (l / h) √(m / (J M⁻¹ Jᵀ)).
+        let cap = p.spacing / h * fluid.mass.sqrt();
+        for (w, d) in self.warm.iter_mut().zip(&self.diag) {
+            let most = cap / d.sqrt();
+            *w = w.clamp(-most, most);
+        }
         self.blocks.clear();
         let kind = if unilateral {
             BlockKind::Unilateral

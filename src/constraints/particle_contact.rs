@@ -19,10 +19,28 @@
 //!   `d_fb = 0.75 l` the buoyancy test's submerged fractions were 0.012 low, with `l` within
 //!   0.009. At rest these rows sit at zero gap next to the walls and share load with the wall
 //!   rows there (hydrostatic centre-line pressure error 2.2 % against 1.5 %).
+//!
+//!   Where the fluid particle lies over a boundary particle of the first layer (depth below
+//!   `0.75 l`, [`Fluid::to_surface`] known) — laterally within `l/2` of it in 2D, `l/√2` in 3D,
+//!   the tile it stands for — the row is against the wall's plane instead: normal `n_b` (the
+//!   wall's, from [`Fluid::to_surface`]), gap `n_b · (x_i − x_b) − d_b − l/2` (`d_b` the
+//!   particle's depth): the same half spacing outside the surface, without the bumps of spheres.
+//!   Against spheres a particle sliding along a flat wall climbed one bump per spacing and each
+//!   inelastic row took some of its tangential momentum: a 2D column collapsing along a floor
+//!   (the scene of `tests/momentum.rs`, 0.6 s) gave the floor 18.1 N s/m of drag where WCSPH
+//!   gives 5.1, and the wall downstream 63.7 N s/m against WCSPH's 76.2; against planes the
+//!   floor takes 2.8 and the wall 76.2. Elsewhere (corners, edges, body particles of unknown
+//!   depth) the sphere row stays.
 //! - Fluid–fluid: `d_ff = 0.3 l` ([`FLUID_CONTACT`]): it bounds clumping at thin fronts
 //!   (no two particles closer than 0.3 l) without touching ordinary flow; 0.5 l already carries
 //!   load in a disordered tank, load missing from the pressure read from the density rows
 //!   (hydrostatic test 3.8 %). 001 has no fluid–fluid contacts.
+//!
+//! The rows' coefficients are the unit normals (dimensionless), so the bias is a velocity. Until
+//! 2026-11-28 they were the normals times `M⁻¹` of a particle (1/kg), which divided the bias by
+//! `M⁻¹`: a pair could close only `g / (M⁻¹ h)` of its gap in a step (a tenth in the 2D column
+//! at l = 1 cm, 1/125 in 3D at 2 cm) and a penetration was pushed out that much more slowly,
+//! a cushion in front of every wall and between close particles.
 //!
 //! Products: `J v` row by row; `M⁻¹ Jᵀ λ` is scattered serially in row order (the rows are
 //! few), so the result does not depend on the thread count.
@@ -46,7 +64,12 @@ pub const BAUMGARTE: Real = 0.2;
 /// the row's unit normal (masked), `J M⁻¹ Jᵀ` of one side and the bias (m/s) over the step `h`.
 struct Near<'a> {
     fluid: &'a Fluid,
-    mask: Vec3,
+    /// The axes a particle moves along: 1, or 0 for z in planar models.
+    axes: Vec3,
+    /// `M⁻¹` of a particle per axis (1/kg).
+    minv: Vec3,
+    /// Squared lateral reach of a boundary particle's tile (m²).
+    tile2: Real,
     margin: Real,
     dff: Real,
     dfb: Real,
@@ -67,10 +90,10 @@ impl Near<'_> {
         if r >= reach {
             return None;
         }
-        let nrm = (dx / r).component_mul(&self.mask);
+        let nrm = (dx / r).component_mul(&self.axes);
         let gap = r - d;
         let bias = if gap >= 0.0 { gap } else { BAUMGARTE * gap } / self.h;
-        Some((nrm, nrm.component_mul(&self.mask).dot(&nrm), bias))
+        Some((nrm, nrm.component_mul(&self.minv).dot(&nrm), bias))
     }
 
     /// Fluid particles i and j.
@@ -80,7 +103,25 @@ impl Near<'_> {
 
     /// Fluid particle i and boundary particle b.
     fn fb(&self, i: usize, b: usize) -> Option<(Vec3, Real, Real)> {
-        self.row(i, &self.fluid.boundary[b], self.dfb)
+        let f = self.fluid;
+        let s = f.to_surface[b];
+        let depth = s.norm();
+        let l = f.params.spacing;
+        if depth > 0.0 && depth < 0.75 * l {
+            let n = (s / depth).component_mul(&self.axes);
+            let dx = f.params.periodic.delta(&f.pos[i], &f.boundary[b]);
+            let along = dx.dot(&n);
+            let lateral2 = dx.norm_squared() - along * along;
+            if along > 0.0 && lateral2 <= self.tile2 {
+                let gap = along - depth - (self.dfb - 0.5 * l);
+                if gap >= self.margin {
+                    return None;
+                }
+                let bias = if gap >= 0.0 { gap } else { BAUMGARTE * gap } / self.h;
+                return Some((n, n.component_mul(&self.minv).dot(&n), bias));
+            }
+        }
+        self.row(i, &f.boundary[b], self.dfb)
     }
 }
 
@@ -162,7 +203,9 @@ impl ParticleContactRows {
         let l = fluid.params.spacing;
         let near = Near {
             fluid,
-            mask: self.minv,
+            axes: self.minv.map(|m| if m > 0.0 { 1.0 } else { 0.0 }),
+            minv: self.minv,
+            tile2: if fluid.params.planar { 0.25 } else { 0.5 } * l * l,
             margin: CONTACT_MARGIN * l,
             dff: FLUID_CONTACT * l,
             dfb: WALL_CONTACT * l,
