@@ -252,7 +252,14 @@ impl DensityRows {
         self.nf = fluid.len();
         self.build_wall_rows(fluid, h, fluid.params.beta);
         self.body_entries(fluid, masses);
-        self.finish(fluid, h);
+        self.finish(fluid);
+        // No row's warm start moves its particles by more than a spacing in the step (module
+        // docs): |λ| ≤ (l / h) √(m / (J M⁻¹ Jᵀ)).
+        let cap = fluid.params.spacing / h * fluid.mass.sqrt();
+        for (w, d) in self.warm.iter_mut().zip(&self.diag) {
+            let most = cap / d.sqrt();
+            *w = w.clamp(-most, most);
+        }
     }
 
     /// The rows of a position projection ([`crate::fluid::constraint`]): the same rows with the
@@ -269,7 +276,7 @@ impl DensityRows {
         self.nf = fluid.len();
         self.build_wall_rows(fluid, h, 1.0);
         self.bodies.clear();
-        self.finish(fluid, h);
+        self.finish(fluid);
         self.warm.iter_mut().for_each(|w| *w = 0.0);
     }
 
@@ -306,7 +313,7 @@ impl DensityRows {
     }
 
     /// Warm starts, blocks and (for PGS) the colouring of all rows.
-    fn finish(&mut self, fluid: &Fluid, h: Real) {
+    fn finish(&mut self, fluid: &Fluid) {
         let (p, n, unilateral) = (&fluid.params, fluid.len(), self.unilateral);
         // (None before the first solve, or from a checkpoint of another fluid: zeros.)
         self.lambda.resize(n, 0.0);
@@ -316,13 +323,6 @@ impl DensityRows {
         let blambda = &self.blambda;
         self.warm
             .extend(self.bactive.iter().map(|&b| blambda[b as usize]));
-        // No row's warm start moves its particles by more than a spacing in the step (module
-        // docs): |λ| ≤ (l / h) √(m / (J M⁻¹ Jᵀ)).
-        let cap = p.spacing / h * fluid.mass.sqrt();
-        for (w, d) in self.warm.iter_mut().zip(&self.diag) {
-            let most = cap / d.sqrt();
-            *w = w.clamp(-most, most);
-        }
         self.blocks.clear();
         let kind = if unilateral {
             BlockKind::Unilateral

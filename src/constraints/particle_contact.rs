@@ -90,10 +90,14 @@ impl Near<'_> {
         if r >= reach {
             return None;
         }
-        let nrm = (dx / r).component_mul(&self.axes);
-        let gap = r - d;
-        let bias = if gap >= 0.0 { gap } else { BAUMGARTE * gap } / self.h;
-        Some((nrm, nrm.component_mul(&self.minv).dot(&nrm), bias))
+        Some(self.contact((dx / r).component_mul(&self.axes), r - d))
+    }
+
+    /// The row of unit normal `n` (masked) at gap `g` (m): `n`, `J M⁻¹ Jᵀ` of one side and the
+    /// bias (m/s), speculative for `g ≥ 0` and Baumgarte-corrected below.
+    fn contact(&self, n: Vec3, g: Real) -> (Vec3, Real, Real) {
+        let bias = if g >= 0.0 { g } else { BAUMGARTE * g } / self.h;
+        (n, n.component_mul(&self.minv).dot(&n), bias)
     }
 
     /// Fluid particles i and j.
@@ -114,11 +118,7 @@ impl Near<'_> {
             let lateral2 = dx.norm_squared() - along * along;
             if along > 0.0 && lateral2 <= self.tile2 {
                 let gap = along - depth - (self.dfb - 0.5 * l);
-                if gap >= self.margin {
-                    return None;
-                }
-                let bias = if gap >= 0.0 { gap } else { BAUMGARTE * gap } / self.h;
-                return Some((n, n.component_mul(&self.minv).dot(&n), bias));
+                return (gap < self.margin).then(|| self.contact(n, gap));
             }
         }
         self.row(i, &f.boundary[b], self.dfb)
