@@ -28,6 +28,20 @@ impl ParamError {
             value,
         }
     }
+
+    /// `expected …, got …`, the value written short (`1e308`, not its 309 digits).
+    pub fn message(&self) -> String {
+        format!("expected {}, got {}", self.expected, shown(self.value))
+    }
+}
+
+/// A value as a message shows it: in exponent form when very large or small.
+pub fn shown(v: Real) -> String {
+    if v.is_finite() && v != 0.0 && !(1e-3..1e6).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        format!("{v}")
+    }
 }
 
 /// The most iterations a solve may be given: beyond it a step that does not converge would run

@@ -25,12 +25,13 @@ pub struct Bounds {
     pub max_compression: Real,
     /// Largest distance a fluid particle may move relative to the fluid's mean motion in one
     /// step, in particle spacings: `max |v_i − v̄| dt / l` (a CFL number), with dt the model
-    /// step divided by the sub-steps of its last step for a partitioned method (WCSPH, ISPH,
-    /// which move their particles in sub-steps). Default 1: a particle that jumps a spacing
-    /// per step passes through its neighbours and walls.
+    /// step divided by the sub-steps of its last step (WCSPH and ISPH move their particles in
+    /// sub-steps; the constraint method splits a step where a particle is fast, its `cfl`).
+    /// Default 1: a particle that jumps a spacing per step passes through its neighbours and
+    /// walls.
     pub max_cfl: Real,
-    /// Most sub-steps a partitioned fluid method (WCSPH, ISPH) may take in one model step, 1 to
-    /// 1e9. Default 10 000: the shipped WCSPH models take at most a few hundred; a wall driven
+    /// Most sub-steps a fluid method may take in one model step (WCSPH and ISPH; the constraint
+    /// method stops the run before a step it would split into more), 1 to 1e9. Default 10 000: the shipped WCSPH models take at most a few hundred; a wall driven
     /// at hundreds of metres per second asks millions, which is a run that never ends.
     pub max_substeps: u64,
     /// How far outside the scene a dynamic body's centre or a fluid particle may go, in

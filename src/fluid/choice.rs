@@ -102,7 +102,7 @@ impl FluidMethodChoice {
     /// registered method's values are its registry's to check.)
     pub fn validate(&self) -> Result<(), ParamError> {
         match self {
-            FluidMethodChoice::Constraint(p) => p.projection.validate(),
+            FluidMethodChoice::Constraint(p) => p.validate(),
             FluidMethodChoice::Wcsph(p) => p.validate(),
             FluidMethodChoice::Isph(p) => p.validate(),
             FluidMethodChoice::Registered(_) => Ok(()),

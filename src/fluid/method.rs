@@ -85,6 +85,13 @@ pub trait FluidMethod: Send + Sync {
         false
     }
 
+    /// For a method in the solve: into how many equal sub-steps the next model step of `dt`
+    /// (s) is split, each a whole step of every stage, the bodies' too (default one; the
+    /// constraint method's [`super::constraint::ConstraintParams::cfl`]).
+    fn substeps(&self, _fluid: &Fluid, _dt: Real) -> usize {
+        1
+    }
+
     /// Stage 1: neighbour lists for the step (body particles follow their bodies first).
     /// Partitioned methods search inside their sub-steps instead.
     fn find_neighbours(&mut self, _fluid: &mut Fluid, _bodies: &[RigidBody]) {}

@@ -20,8 +20,9 @@ const MAGIC: &[u8; 8] = b"VCSIMCKP";
 /// 3: WCSPH densities and the next sub-step; 4: Verlet's previous sub-step; 6: the fluid
 /// method's own state (ISPH's body velocities one step back moved there from the fluid); 7:
 /// WCSPH's carried state there too; 8: WCSPH's densities and the density rows' warm starts
-/// in their methods' state, no longer in the fluid's.
-const VERSION: u32 = 8;
+/// in their methods' state, no longer in the fluid's; 9: the step the warm starts were found
+/// over (the constraint method's sub-steps).
+const VERSION: u32 = 9;
 
 /// How far the output files had got at a checkpoint.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

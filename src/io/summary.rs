@@ -110,6 +110,12 @@ fn how_the_solves_went(t: &mut String, world: &World, s: &RunReport) {
             "  sub-steps        mean {:.2} per step (explicit fluid)",
             s.mean_substeps
         );
+    } else if s.mean_substeps > 1.0 {
+        let _ = writeln!(
+            t,
+            "  sub-steps        mean {:.3} per step (steps split where a particle would move more than `cfl` spacings)",
+            s.mean_substeps
+        );
     }
     if !world.contact_resolver.rows_in_solve() {
         let (sum, max, capped, de) = s.impulses;

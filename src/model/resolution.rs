@@ -4,9 +4,9 @@
 //!   about four spacings; the shipped models have 20–200 across);
 //! - a dynamic body (or a beam's thickness) less than [`MIN_BODY`] spacings across: its
 //!   boundary particles cannot resolve it in the fluid;
-//! - with the constraint method (which takes each step whole, where WCSPH and ISPH sub-step), a
-//!   time step in which water falling from the fluid's height would move more than one
-//!   spacing: `dt √(2 g H) > l`.
+//! - with the constraint method (which splits a step by the speeds at its start only, where
+//!   WCSPH and ISPH sub-step by the speeds they meet), a time step in which water falling from
+//!   the fluid's height would move more than one spacing: `dt √(2 g H) > l`.
 
 use super::error::FieldError;
 use super::schema::Model;
@@ -68,7 +68,8 @@ pub fn warnings(model: &Model, world: &World) -> Vec<FieldError> {
                 format!(
                     "water falling from the fluid's height ({height:.3} m) reaches {speed:.3} m/s \
                      and would move {:.1} spacings in one step of {} s; the constraint method \
-                     takes each step whole: use dt ≤ {:.2e} s (half a spacing per step)",
+                     splits a step by the speeds at its start, so water speeding up within a \
+                     step this long moves it whole: use dt ≤ {:.2e} s (half a spacing per step)",
                     speed * world.dt / l,
                     world.dt,
                     0.5 * l / speed

@@ -32,14 +32,7 @@ impl World {
         k.bodies
             .extend(self.bodies.iter().map(|b| ImpulseBody::of(b, self.dofs)));
         let touch = self.contact.slop;
-        impulse::prepare(
-            &s.contacts,
-            &k.bodies,
-            planar,
-            self.dt,
-            touch,
-            &mut k.points,
-        );
+        impulse::prepare(&s.contacts, &k.bodies, planar, self.h, touch, &mut k.points);
         k.only.clear();
         k.only.extend(k.points.iter().map(|(_, p)| p.clone()));
         let info = self.contact_resolver.resolve(&mut k.only, &mut k.bodies);

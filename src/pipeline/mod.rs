@@ -79,8 +79,14 @@ pub struct World {
     pub dofs: Dofs,
     /// Gravity (m/s²).
     pub gravity: Vec3,
-    /// Time step (s).
+    /// Time step (s): the model's, on which the runner samples and the clock counts.
     pub dt: Real,
+    /// The (sub-)step being taken (s): `dt`, or `dt / n` in a step the fluid method splits
+    /// into `n` sub-steps ([`FluidMethod::substeps`]); set by [`World::step`].
+    pub h: Real,
+    /// The (sub-)step (s) over which the impulses the next solve starts from were found: the
+    /// warm starts are scaled by `h / impulse_dt` (impulses grow with the step).
+    pub impulse_dt: Real,
     /// Current time (s).
     pub time: Real,
     /// Steps taken.
@@ -150,9 +156,59 @@ impl World {
         })
     }
 
-    /// The stages of [`World::step`], in order.
+    /// The stages of [`World::step`], in order, over one step of `dt` or, where the fluid
+    /// method asks for them ([`FluidMethod::substeps`]), `n` sub-steps of `dt / n`: each a
+    /// whole pass through the stages, bodies included. The solve's report sums the sub-steps'
+    /// iterations and keeps their largest residual; [`World::last_substeps`] says how many.
     fn stages(&mut self) -> SolveInfo {
         self.abort = None;
+        let (n, cap) = match self.fluid.as_ref() {
+            Some(f) if self.fluid_method.in_solve() => (
+                self.fluid_method.substeps(f, self.dt),
+                f.params.max_substeps,
+            ),
+            _ => (1, 1),
+        };
+        let n = n.max(1);
+        let (t0, dt) = (self.time, self.dt);
+        if n as u64 > cap {
+            // Speeds far beyond any the step was chosen for: a blow-up, not a flow to follow.
+            self.abort = Some(crate::interrupt::Abort::Cap {
+                what: format!(
+                    "the fluid would need {n} sub-steps in the step from t = {t0:.6} s to keep \
+                     its fastest particle within `cfl` spacings per sub-step"
+                ),
+                field: "guard.max_substeps",
+            });
+            return SolveInfo::default();
+        }
+        self.h = dt / n as Real;
+        let mut total = SolveInfo {
+            converged: true,
+            ..Default::default()
+        };
+        for k in 0..n {
+            self.time = t0 + k as Real * self.h;
+            let end = (k + 1 < n).then(|| t0 + (k + 1) as Real * self.h);
+            let info = self.sub_step(end);
+            total.iterations += info.iterations;
+            total.residual = total.residual.max(info.residual);
+            total.converged &= info.converged;
+            if self.abort.is_some() {
+                // (The step's start, which the runner's message names; the state is not written.)
+                self.time = t0;
+                break;
+            }
+        }
+        if self.fluid_method.in_solve() {
+            self.last_substeps.substeps = n;
+        }
+        total
+    }
+
+    /// One pass through the stages over `self.h`; `end` is the sub-step's end time, `None`
+    /// for the model step's last (the clock then counts the step).
+    fn sub_step(&mut self, end: Option<Real>) -> SolveInfo {
         self.prescribe_motion();
         self.find_neighbours();
         self.advance_explicit_fluid();
@@ -170,7 +226,7 @@ impl World {
         if self.aborted() {
             return info;
         }
-        self.integrate();
+        self.integrate(end);
         info
     }
 
@@ -209,7 +265,7 @@ impl World {
     /// Stage 0: bodies with a prescribed motion take the velocities that carry them to their
     /// prescribed poses at the end of the step ([`crate::body::Prescribed::velocities`]).
     fn prescribe_motion(&mut self) {
-        let (t, h) = (self.time, self.dt);
+        let (t, h) = (self.time, self.h);
         for b in &mut self.bodies {
             if let Some((v, w)) = b.motion.as_ref().map(|m| m.velocities(b, t, h)) {
                 (b.lin_vel, b.ang_vel) = (v, w);
@@ -245,7 +301,7 @@ impl World {
         let t0 = Instant::now();
         self.last_substeps = self
             .fluid_method
-            .advance(f, &self.bodies, &self.gravity, self.dt);
+            .advance(f, &self.bodies, &self.gravity, self.h);
         self.timings.add(Stage::Fluid, t0);
     }
 
@@ -253,7 +309,7 @@ impl World {
     /// partitioned fluid method the fluid's force on each body is one of them, and the method
     /// may couple each body further (ISPH: its added mass).
     fn apply_external_forces(&mut self) {
-        let (h, t0) = (self.dt, Instant::now());
+        let (h, t0) = (self.h, Instant::now());
         let mask = linear_mask(self.dofs);
         let explicit = !self.fluid_method.in_solve();
         let active = match self.dofs {
@@ -307,7 +363,7 @@ impl World {
 
     /// Stage 4: every row family builds its rows from the current state and `v*`.
     fn build_rows(&mut self) {
-        let (h, s, t0) = (self.dt, &mut self.scratch, Instant::now());
+        let (h, s, t0) = (self.h, &mut self.scratch, Instant::now());
         s.body_rows.clear();
         if self.contact_resolver.rows_in_solve() {
             contact::build_rows(
@@ -348,7 +404,7 @@ impl World {
     /// Stage 5: one solve over all row families (monolithic), then each family reads its
     /// impulses back.
     fn solve(&mut self) -> SolveInfo {
-        let (h, t0) = (self.dt, Instant::now());
+        let (h, t0) = (self.h, Instant::now());
         let s = &mut self.scratch;
         let with_fluid = self.fluid.is_some();
         let (families, n) = families(&s.body_rows, &*self.fluid_method, with_fluid);
@@ -357,6 +413,12 @@ impl World {
         for f in families {
             f.warm_start(&mut s.lambda);
         }
+        if self.impulse_dt != h && self.impulse_dt > 0.0 {
+            // Impulses found over another (sub-)step: the same forces over this one.
+            let scale = h / self.impulse_dt;
+            s.lambda.iter_mut().for_each(|l| *l *= scale);
+        }
+        self.impulse_dt = h;
         let info = if families[1..].iter().all(|f| f.is_empty()) {
             // A stack of one family is that family: solved with static dispatch (the same
             // numbers; the per-row virtual calls of the stack cost rigid-body scenes 1.7x).
@@ -388,14 +450,19 @@ impl World {
         info
     }
 
-    /// Stage 6: positions from the new velocities.
-    fn integrate(&mut self) {
-        let (h, t0) = (self.dt, Instant::now());
+    /// Stage 6: positions from the new velocities; the clock moves to `end`, or counts the
+    /// step if `end` is `None` (the model step's last sub-step).
+    fn integrate(&mut self, end: Option<Real>) {
+        let (h, t0) = (self.h, Instant::now());
         for b in self.bodies.iter_mut().filter(|b| b.kind != Kind::Static) {
             integrate_pose(b, h);
         }
-        self.steps += 1;
-        self.time = self.time_origin + (self.steps - self.steps_origin) as Real * h;
+        if let Some(t) = end {
+            self.time = t;
+        } else {
+            self.steps += 1;
+            self.time = self.time_origin + (self.steps - self.steps_origin) as Real * self.dt;
+        }
         // Prescribed poses exactly (the secant velocities reach them up to rounding).
         for b in &mut self.bodies {
             if let Some(pose) = b.motion.as_ref().map(|m| m.com_pose(b, self.time)) {
@@ -462,6 +529,7 @@ impl World {
     /// Detects contacts and builds the rows at the current state without stepping; returns
     /// (contact points, rows). Used by `check`.
     pub fn initial_rows(&mut self) -> (usize, usize) {
+        self.h = self.dt;
         self.find_neighbours();
         self.detect_contacts();
         self.build_rows();

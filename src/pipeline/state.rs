@@ -1,5 +1,5 @@
 //! The evolving state of a [`World`], saved and restored bit for bit (checkpoints): time and
-//! step count, body poses and velocities, joint warm starts and forces, parry's persistent
+//! step count, the step the warm starts were found over, body poses and velocities, joint warm starts and forces, parry's persistent
 //! contact manifolds (feature ids and warm-start impulses), and the fluid's particles in their
 //! current order ([`crate::fluid::FluidState`]). Everything else — shapes, masses, parameters,
 //! scratch, neighbour lists — comes from the model or is rebuilt by the next step, so a world
@@ -38,6 +38,8 @@ pub struct WorldState {
     pub steps: u64,
     /// Time step (s) the state was reached with.
     pub dt: Real,
+    /// The (sub-)step the warm-start impulses were found over ([`World::impulse_dt`], s).
+    impulse_dt: Real,
     time_origin: Real,
     steps_origin: u64,
     bodies: Vec<BodyState>,
@@ -55,6 +57,7 @@ impl World {
             time: self.time,
             steps: self.steps,
             dt: self.dt,
+            impulse_dt: self.impulse_dt,
             time_origin: self.time_origin,
             steps_origin: self.steps_origin,
             bodies: self
@@ -129,6 +132,8 @@ impl World {
         }
         self.time = s.time;
         self.steps = s.steps;
+        // The warm starts are rescaled to the next (sub-)step, whatever the model's step now.
+        self.impulse_dt = s.impulse_dt;
         if s.dt.to_bits() == self.dt.to_bits() {
             self.time_origin = s.time_origin;
             self.steps_origin = s.steps_origin;

@@ -109,7 +109,9 @@ fn run(r: RunMetric) -> &'static str {
         RunMetric::FirstIterations => "solver iterations of the first step",
         RunMetric::StepsAtCap => "steps whose solve stopped at its iteration cap",
         RunMetric::LargestCompression => "largest fluid compression (ρ − ρ0)/ρ0 of any step (%)",
-        RunMetric::MeanSubsteps => "mean sub-steps per step of an explicit fluid method",
+        RunMetric::MeanSubsteps => {
+            "mean sub-steps per step (an explicit fluid method's; the constraint method's at speed)"
+        }
         RunMetric::PressureIterations => {
             "ISPH: mean conjugate-gradient iterations per pressure solve"
         }

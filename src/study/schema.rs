@@ -389,7 +389,8 @@ pub enum RunMetric {
     StepsAtCap,
     /// Largest fluid compression (ρ − ρ0)/ρ0 of any step, in per cent: `max_compression_pct`.
     LargestCompression,
-    /// Mean sub-steps per step of an explicit fluid method: `mean_substeps`.
+    /// Mean sub-steps per step: an explicit fluid method's, or the constraint method's where a
+    /// particle is fast (its `cfl`): `mean_substeps`.
     MeanSubsteps,
     /// ISPH: mean conjugate-gradient iterations per pressure solve: `pressure_iterations`.
     PressureIterations,

@@ -98,6 +98,9 @@ pub struct ProjectionInfo {
     pub at_cap: u64,
     /// Steps that reused the projection's neighbour lists.
     pub reused: u64,
+    /// Steps and sub-steps the projection was asked to check (more than the run's steps where
+    /// steps were split, [`super::ConstraintParams::cfl`]).
+    pub passes: u64,
 }
 
 /// The projection with its scratch.
@@ -148,8 +151,13 @@ impl Projection {
             return None;
         }
         let mean = i.sweeps as Real / i.projected.max(1) as Real;
+        let of = if i.passes > steps {
+            format!("{} sub-steps", i.passes)
+        } else {
+            format!("{steps} steps")
+        };
         Some(format!(
-            "projection       {} of {steps} steps projected (a particle compressed by more than {}), mean {mean:.1} sweeps, {} at the cap of {}; neighbour lists reused in {} steps",
+            "projection       {} of {of} projected (a particle compressed by more than {}), mean {mean:.1} sweeps, {} at the cap of {}; neighbour lists reused in {} (sub-)steps",
             i.projected, p.tolerance, i.at_cap, p.max_sweeps, i.reused
         ))
     }
@@ -214,6 +222,7 @@ impl Projection {
         bodies: &mut [RigidBody],
     ) {
         self.moved = None;
+        self.info.passes += 1;
         let p = self.params;
         if p.max_sweeps == 0 {
             return;

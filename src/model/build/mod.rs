@@ -187,6 +187,8 @@ fn build(m: &Model, registry: &Registry) -> Result<World, BuildError> {
         dofs,
         gravity,
         dt,
+        h: dt,
+        impulse_dt: dt,
         time: 0.0,
         steps: 0,
         time_origin: 0.0,

@@ -3,7 +3,8 @@
 //! velocity-level solve per step, then `r^{t+1} = r^t + h u^{t+1}`), so a particle that moves
 //! more than a fraction of a spacing in one step meets neighbours its rows did not hold
 //! apart; `vcsim check` warns of a given `dt` above the same bound
-//! ([`crate::model::resolution`]).
+//! ([`crate::model::resolution`]). Where the flow outruns that bound later, the method splits
+//! a step into sub-steps ([`crate::fluid::constraint::ConstraintParams::cfl`]).
 //!
 //! `dt = ½ l / u`, `u = √(2 g H) + u_fluid + u_bodies` (m/s): H (m) the height along gravity
 //! spanned by the fluid particles and the moving bodies' centres plus a spacing (water and

@@ -113,12 +113,9 @@ fn values(f: &FluidDef) -> Checked {
         value(|| at(here, "alpha"), a.alpha.check())?;
         value(|| at(here, "sound_speed"), a.sound_speed.check())?;
     }
-    f.method.validate().map_err(|e| {
-        FieldError::new(
-            at("fluid.method", e.field),
-            format!("expected {}, got {}", e.expected, e.value),
-        )
-    })?;
+    f.method
+        .validate()
+        .map_err(|e| FieldError::new(at("fluid.method", e.field), e.message()))?;
     for (i, r) in f.regions.iter().enumerate() {
         let here = item("fluid.regions", i);
         let velocity = match r {

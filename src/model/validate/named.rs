@@ -21,10 +21,7 @@ pub(super) fn validate(m: &Model, registry: &Registry) -> Checked {
 fn located(path: &str, r: Result<(), NamedError>) -> Checked {
     match r {
         Ok(()) => Ok(()),
-        Err(NamedError::Value(e)) => Err(FieldError::new(
-            at(path, e.field),
-            format!("expected {}, got {}", e.expected, e.value),
-        )),
+        Err(NamedError::Value(e)) => Err(FieldError::new(at(path, e.field), e.message())),
         Err(NamedError::Parse(e)) => Err(FieldError::new(
             path,
             format!(

@@ -56,17 +56,17 @@ pub(super) fn validate(m: &Model) -> Checked {
     // positive for any positive step.)
     if let Err(e) = m.solver_choice(dt.unwrap_or(1.0)).validate() {
         let msg = if e.field == "tolerance" {
-            format!("expected a positive tolerance (m/s), got {}", e.value)
+            format!(
+                "expected a positive tolerance (m/s), got {}",
+                crate::params::shown(e.value)
+            )
         } else {
-            format!("expected {}, got {}", e.expected, e.value)
+            e.message()
         };
         return Err(FieldError::new(format!("solver.{}", e.field), msg));
     }
     if let Err(e) = m.guard.validate() {
-        return Err(FieldError::new(
-            format!("guard.{}", e.field),
-            format!("expected {}, got {}", e.expected, e.value),
-        ));
+        return Err(FieldError::new(format!("guard.{}", e.field), e.message()));
     }
     if let Err(e) = c.validate() {
         // The resolver's own fields are under `contact.resolver`.
@@ -76,10 +76,7 @@ pub(super) fn validate(m: &Model) -> Checked {
         } else {
             format!("contact.resolver.{}", e.field)
         };
-        return Err(FieldError::new(
-            path,
-            format!("expected {}, got {}", e.expected, e.value),
-        ));
+        return Err(FieldError::new(path, e.message()));
     }
     Ok(())
 }
