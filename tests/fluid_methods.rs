@@ -136,8 +136,9 @@ fn seesaw_weak_versus_strong_coupling() {
 }
 
 /// Every shipped fluid model runs with each fluid method: with its fluid method replaced by each
-/// other one, it builds and takes its first steps (0.05 s; one step above 5000 particles) with a
-/// finite state (each model's own method is run by `tests/models.rs`).
+/// other one, it builds and takes its first steps (0.05 s; one step above 5000 particles, at
+/// twice the spacing above 50 000) with a finite state (each model's own method is run by
+/// `tests/models.rs`).
 #[test]
 fn every_fluid_model_runs_with_each_method() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
@@ -159,7 +160,16 @@ fn every_fluid_model_runs_with_each_method() {
                 continue;
             }
             let t0 = std::time::Instant::now();
-            let mut w = build(&model_with(name, method));
+            let mut m = model_with(name, method);
+            let mut w = build(&m);
+            if w.fluid.as_ref().map_or(0, |f| f.len()) > 50_000 {
+                // The 3D dam breaks (200 000 particles): the scene at twice the spacing (an
+                // eighth of the particles) — what is checked is that the method builds and
+                // steps the scene, not its resolution (a WCSPH step of the full model took 14 s).
+                let fluid = m.fluid.as_mut().unwrap();
+                fluid.spacing.0 *= 2.0;
+                w = build(&m);
+            }
             let particles = w.fluid.as_ref().map_or(0, |f| f.len());
             let steps = if particles > 5000 {
                 1

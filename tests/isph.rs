@@ -47,15 +47,17 @@ fn dam_break_front_isph() {
 }
 
 /// Circular patch against Colagrossi's ODE: semi-axes within 3 %, area within 2 %, from the
-/// exact square lattice and from lattices offset at random by 0.005 (the model's `jitter`),
-/// 0.01 and 0.02 spacings. Measured 2026-11-27 (renormalised divergence, `alpha: 0.3`, position
+/// exact square lattice and from lattices offset at random by 0.005 (the model's `jitter`) and
+/// 0.02 spacings. Measured 2026-11-27 (with 0.01 spacings too, third below) (renormalised divergence, `alpha: 0.3`, position
 /// correction): area +0.90 / +0.87 / +0.84 / +0.81 %. With the lattice divergence
 /// (`divergence: Lattice`) the exact lattice's area grows 6.4 % (the columns a pure strain
 /// makes of it; the ISPH module docs), and with the defaults before that day (lattice
 /// divergence, `alpha: 1`, no position correction) +15.7 / +1.21 / +2.09 / +84.9 %.
 #[test]
 fn circular_patch_isph() {
-    for jitter in [0.0, 0.005, 0.01, 0.02] {
+    // (0.01 spacings too, until 2026-11-29: +0.84 %, between its neighbours; dropped for the
+    // suite's time, 31 s.)
+    for jitter in [0.0, 0.005, 0.02] {
         let mut m = model_with("circular_patch_2d_apgd.ron", ISPH);
         m.fluid.as_mut().unwrap().jitter = vcsim::model::values::NonNegative(jitter);
         eprintln!("offset {jitter} spacings:");
