@@ -222,11 +222,13 @@ impl FluidMethod for Constraint {
     fn describe(&self) -> String {
         let p = self.projection.params;
         let pairs = self.density.pairs.describe();
+        let cfl = self.params.cfl;
+        let split = format!("sub-steps where a particle would move more than {cfl} spacings");
         if p.max_sweeps == 0 {
-            format!("{}; density projection off; {pairs}", self.name())
+            format!("{}; density projection off; {pairs}; {split}", self.name())
         } else {
             format!(
-                "{}; density projection of particles compressed by more than {}, at most {} sweeps; {pairs}",
+                "{}; density projection of particles compressed by more than {}, at most {} sweeps; {pairs}; {split}",
                 self.name(),
                 p.tolerance,
                 p.max_sweeps
