@@ -4,7 +4,7 @@
 # table and the figures' notes) with a first line naming the command, the date and the machine.
 #
 #   book/generate.sh            # every table; run on a quiet machine: the tables hold wall times.
-#                               # Most take seconds to minutes on 2 cores; elastic_plate 10 min,
+#                               # Most take seconds to minutes on 2 cores; elastic_plate 13 min,
 #                               # floating_cylinder 20 min,
 #                               # repose 4 min, sloshing_walls_small 20 min, sloshing_walls_large
 #                               # 17 min, sloshing_large_refined 22 min

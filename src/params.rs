@@ -35,9 +35,10 @@ impl ParamError {
     }
 }
 
-/// A value as a message shows it: in exponent form when very large or small.
+/// A value as a message shows it, as a user would write it: plain between 1e-4 and 1e6, else
+/// in e-notation (`1e308`, not its 309 digits).
 pub fn shown(v: Real) -> String {
-    if v.is_finite() && v != 0.0 && !(1e-3..1e6).contains(&v.abs()) {
+    if v.is_finite() && v != 0.0 && !(1e-4..1e6).contains(&v.abs()) {
         format!("{v:e}")
     } else {
         format!("{v}")

@@ -31,8 +31,9 @@ pub struct Bounds {
     /// walls.
     pub max_cfl: Real,
     /// Most sub-steps a fluid method may take in one model step (WCSPH and ISPH; the constraint
-    /// method stops the run before a step it would split into more), 1 to 1e9. Default 10 000: the shipped WCSPH models take at most a few hundred; a wall driven
-    /// at hundreds of metres per second asks millions, which is a run that never ends.
+    /// method stops the run before a step it would split into more), 1 to 1e9. Default 10 000:
+    /// the shipped WCSPH models take at most a few hundred; a wall driven at hundreds of metres
+    /// per second asks millions, which is a run that never ends.
     pub max_substeps: u64,
     /// How far outside the scene a dynamic body's centre or a fluid particle may go, in
     /// multiples of the scene's largest extent (dimensionless). The scene is the box around the
@@ -83,19 +84,11 @@ impl Bounds {
                 return Some(("max_compression", c, self.max_compression, what));
             }
         }
-        let n = f.vel.len().max(1) as Real;
-        let mean = f.vel.iter().sum::<crate::math::Vec3>() / n;
-        // A partitioned method moves its particles in sub-steps: the jump per sub-step is what
-        // must stay below a spacing.
+        // A method that moves its particles in sub-steps: the jump per sub-step is what must
+        // stay below a spacing.
         let substeps = world.last_substeps.substeps.max(1) as Real;
         let scale = world.dt / substeps / f.params.spacing;
-        if let Some((i, u)) = f
-            .vel
-            .iter()
-            .map(|v| (v - mean).norm())
-            .enumerate()
-            .max_by(|a, b| a.1.total_cmp(&b.1))
-        {
+        if let Some((i, u)) = f.fastest_relative() {
             if u * scale > self.max_cfl {
                 let p = f.pos[i];
                 let what = format!(

@@ -290,6 +290,19 @@ impl Fluid {
             .max_by(|a, b| a.1.total_cmp(&b.1))
     }
 
+    /// The particle fastest relative to the fluid's mean velocity: its index and `|v_i − v̄|`
+    /// (m/s). `None` without particles. The blow-up guard's `max_cfl` and the constraint
+    /// method's sub-steps both read it.
+    pub fn fastest_relative(&self) -> Option<(usize, Real)> {
+        let n = self.vel.len().max(1) as Real;
+        let mean = self.vel.iter().sum::<Vec3>() / n;
+        self.vel
+            .iter()
+            .map(|v| (v - mean).norm())
+            .enumerate()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
     /// Number of fluid particles.
     pub fn len(&self) -> usize {
         self.pos.len()

@@ -1,9 +1,10 @@
 //! The evolving state of a [`World`], saved and restored bit for bit (checkpoints): time and
-//! step count, the step the warm starts were found over, body poses and velocities, joint warm starts and forces, parry's persistent
-//! contact manifolds (feature ids and warm-start impulses), and the fluid's particles in their
-//! current order ([`crate::fluid::FluidState`]). Everything else — shapes, masses, parameters,
-//! scratch, neighbour lists — comes from the model or is rebuilt by the next step, so a world
-//! built from the same model and given this state steps exactly as the saved one would have.
+//! step count, the step the warm starts were found over, body poses and velocities, joint warm
+//! starts and forces, parry's persistent contact manifolds (feature ids and warm-start
+//! impulses), and the fluid's particles in their current order ([`crate::fluid::FluidState`]).
+//! Everything else — shapes, masses, parameters, scratch, neighbour lists — comes from the model
+//! or is rebuilt by the next step, so a world built from the same model and given this state
+//! steps exactly as the saved one would have.
 
 use super::World;
 use crate::fluid::FluidState;

@@ -84,17 +84,10 @@ impl ConstraintParams {
     /// (module docs). A state that is not finite gives one (the guard stops it after the
     /// step); the world refuses more than `guard.max_substeps`.
     pub fn substeps(&self, fluid: &Fluid, dt: Real) -> usize {
-        let n = fluid.vel.len();
-        if n == 0 {
+        let Some((_, u)) = fluid.fastest_relative() else {
             return 1;
-        }
-        let mean = fluid.vel.iter().sum::<Vec3>() / n as Real;
-        let u2 = fluid
-            .vel
-            .iter()
-            .map(|v| (v - mean).norm_squared())
-            .fold(0.0, Real::max);
-        let k = (u2.sqrt() * dt / (self.cfl * fluid.params.spacing)).ceil();
+        };
+        let k = (u * dt / (self.cfl * fluid.params.spacing)).ceil();
         if k.is_finite() && k > 1.0 {
             // (Saturating: a count beyond usize is beyond any cap.)
             k as usize

@@ -309,7 +309,7 @@ fn standing_wave(
     if amplitude >= depth {
         return Err(FieldError::new(
             at(&field, "amplitude"),
-            format!("expected an amplitude below the depth ({} m; linear theory's wave is small against it), got {} m", plain(depth), plain(amplitude)),
+            format!("expected an amplitude below the depth ({} m; linear theory's wave is small against it), got {} m", crate::params::shown(depth), crate::params::shown(amplitude)),
         ));
     }
     let o = magnitude(&origin.vec());
@@ -326,13 +326,4 @@ fn standing_wave(
         ));
     }
     Ok(())
-}
-
-/// A length as a user wrote it: plain between 1e-4 and 1e6, else in e-notation.
-fn plain(x: f64) -> String {
-    if x == 0.0 || (1e-4..1e6).contains(&x.abs()) {
-        format!("{x}")
-    } else {
-        format!("{x:e}")
-    }
 }
