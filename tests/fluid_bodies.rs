@@ -15,7 +15,7 @@ fn model(name: &str) -> vcsim::Model {
 /// Buoyancy against Archimedes ([`common::fluid_checks::buoyancy`]).
 #[test]
 fn buoyancy() {
-    let r = common::fluid_checks::buoyancy(|_| {});
+    let r = common::fluid_checks::buoyancy(2.0, |_| {});
     for (ratio, (frac, force)) in ["0.2", "0.5", "0.8"].iter().zip(&r) {
         common::quotes::assert_quotes(
             "examples/buoyancy.md",

@@ -66,7 +66,7 @@ fn circular_patch_wcsph() {
 /// Buoyancy, WCSPH with partitioned coupling.
 #[test]
 fn buoyancy_wcsph() {
-    let r = fluid_checks::buoyancy(|m| {
+    let r = fluid_checks::buoyancy(2.0, |m| {
         m.fluid.as_mut().unwrap().method = vcsim::model::from_ron_str(WCSPH).unwrap();
     });
     let q = fluid_checks::buoyancy_quoted(&r);

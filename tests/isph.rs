@@ -116,7 +116,7 @@ fn isph_position_correction() {
 /// the guard stopped the ratio-0.5 run at t = 1.36 s.)
 #[test]
 fn buoyancy_isph() {
-    let r = fluid_checks::buoyancy(|m| {
+    let r = fluid_checks::buoyancy(3.0, |m| {
         m.fluid.as_mut().unwrap().method = vcsim::model::from_ron_str(ISPH).unwrap();
     });
     let q = fluid_checks::buoyancy_quoted(&r);
