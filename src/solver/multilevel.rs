@@ -227,16 +227,36 @@ fn cell(cell_of_row: &[u32], k: u32) -> Option<usize> {
     (c != u32::MAX).then_some(c as usize)
 }
 
-/// The offsets of the stencil (z fixed at 0 for planar problems).
-fn offsets(dims: usize) -> impl Iterator<Item = [i64; 3]> {
-    let r = move |a: usize| if a < dims { -REACH..=REACH } else { 0..=0 };
-    r(2).flat_map(move |z| r(1).flat_map(move |y| r(0).map(move |x| [x, y, z])))
+/// The 3D stencil's offsets, x fastest, then y, then z.
+const OFFSETS: [[i64; 3]; WIDTH * WIDTH * WIDTH] = {
+    let mut a = [[0; 3]; WIDTH * WIDTH * WIDTH];
+    let mut i = 0;
+    while i < a.len() {
+        let w = WIDTH as i64;
+        let k = i as i64;
+        a[i] = [k % w - REACH, (k / w) % w - REACH, k / (w * w) - REACH];
+        i += 1;
+    }
+    a
+};
+
+/// The offsets of the stencil (z fixed at 0 for planar problems), x fastest.
+fn offsets(dims: usize) -> &'static [[i64; 3]] {
+    if dims == 3 {
+        &OFFSETS
+    } else {
+        // The z = 0 layer.
+        let layer = WIDTH * WIDTH;
+        &OFFSETS[REACH as usize * layer..(REACH as usize + 1) * layer]
+    }
 }
 
 /// Per-solve state of the corrections: the Galerkin operators and the cells' slopes, lower
 /// bounds and steps at every level. Scratch kept in the solver's workspace.
 #[derive(Debug, Default, Clone)]
 pub struct Cycle {
+    /// Whether `op` holds this solve's operators.
+    built: bool,
     /// Per level: `WIDTH^dims` stencil entries per cell.
     op: Vec<Vec<Real>>,
     /// Per level: the cells' slopes (m/s).
@@ -263,8 +283,9 @@ pub(crate) struct Coarse<'a> {
 }
 
 impl<'a> Coarse<'a> {
-    /// The corrections of the coloured rows, if their colouring carries cells, with their
-    /// operators built into `cycle`; `[bias, compliance, lower bound]` in colouring order.
+    /// The corrections of the coloured rows, if their colouring carries cells; their operators
+    /// are built into `cycle` by the first correction (a solve that converges in its first
+    /// sweep never builds them); `[bias, compliance, lower bound]` in colouring order.
     pub(crate) fn new(
         col: Option<&super::Coloured<'a>>,
         [bias, eps, lo]: [&'a [Real]; 3],
@@ -279,7 +300,7 @@ impl<'a> Coarse<'a> {
             eps,
             lo,
         };
-        cs.operators(cycle);
+        cycle.built = false;
         Some(cs)
     }
 
@@ -333,7 +354,7 @@ impl<'a> Coarse<'a> {
                 (&fine[l - 1], &mut coarse[0], &h.levels[l - 1], &h.levels[l]);
             for (a, ca) in level.coords.iter().enumerate() {
                 let pa = up.coords[level.parent[a] as usize];
-                for o in offsets(dims) {
+                for &o in offsets(dims) {
                     let e = fine[a * st + slot(o, dims)];
                     if e == 0.0 {
                         continue;
@@ -351,6 +372,10 @@ impl<'a> Coarse<'a> {
     /// One correction pass (module docs): the impulses `lc` (colouring order) and velocities
     /// `v` move by the steps of every level, coarsest first.
     pub(crate) fn correct(&self, cy: &mut Cycle, v: &mut [Real], lc: &mut [Real]) {
+        if !cy.built {
+            self.operators(cy);
+            cy.built = true;
+        }
         let (h, nl, dims) = (self.h, self.h.levels.len(), self.h.dims);
         let (n, st) = (self.rows.len(), stencil(dims));
         cy.w.resize(n, 0.0);
@@ -401,7 +426,7 @@ impl<'a> Coarse<'a> {
                 }
                 for (a, ca) in level.coords.iter().enumerate() {
                     let mut s = 0.0;
-                    for o in offsets(dims) {
+                    for &o in offsets(dims) {
                         if let Some(b) = level.neighbour(*ca, o) {
                             s += op[a * st + slot(o, dims)] * step[b];
                         }
@@ -420,7 +445,7 @@ impl<'a> Coarse<'a> {
                 if !s.is_finite() || s == 0.0 {
                     continue;
                 }
-                for o in offsets(dims) {
+                for &o in offsets(dims) {
                     if let Some(b) = level.neighbour(*ca, o) {
                         // N is symmetric: N_ba = N_ab.
                         slope[b] += op[a * st + slot(o, dims)] * s;
@@ -441,5 +466,29 @@ impl<'a> Coarse<'a> {
             }
         }
         self.rows.add_minv_jt(dl, v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The stencil's offsets: every offset within the reach once, x fastest, z = 0 in 2D.
+    #[test]
+    fn offsets_cover_the_stencil_in_order() {
+        for dims in [2, 3] {
+            let o = offsets(dims);
+            assert_eq!(o.len(), stencil(dims));
+            let z = if dims == 3 { -REACH..=REACH } else { 0..=0 };
+            let expected: Vec<[i64; 3]> = z
+                .flat_map(|z| {
+                    (-REACH..=REACH).flat_map(move |y| (-REACH..=REACH).map(move |x| [x, y, z]))
+                })
+                .collect();
+            assert_eq!(o, &expected[..]);
+            for (k, &q) in o.iter().enumerate() {
+                assert_eq!(slot(q, dims), k, "slot of {q:?}");
+            }
+        }
     }
 }

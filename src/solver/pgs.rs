@@ -133,6 +133,7 @@ pub fn solve<R: RowSet>(
         start: fam.start,
         data: [dc, bc, ec, lo],
         coarse: coarse.as_ref(),
+        tolerance: p.tolerance,
     });
     for it in (0..p.max_iterations).take_while(|_| !crate::interrupt::overdue()) {
         iterations += 1;
@@ -147,7 +148,7 @@ pub fn solve<R: RowSet>(
         };
         max_change = max_change.max(up.serial(first, forward, lambda, v));
         if let Some(family) = &family {
-            max_change = max_change.max(family.sweep(forward, lambda, v, lc, shared, cycle));
+            max_change = max_change.max(family.sweep(it, lambda, v, lc, shared, cycle));
         }
         max_change = max_change.max(up.serial(last, forward, lambda, v));
         if max_change < p.tolerance {
@@ -177,22 +178,26 @@ struct Family<'a, 'c, R> {
     start: usize,
     data: [&'a [Real]; 4],
     coarse: Option<&'a Coarse<'c>>,
+    /// The solve's tolerance (m/s).
+    tolerance: Real,
 }
 
 impl<R: RowSet> Family<'_, '_, R> {
     /// The family's share of one symmetric sweep: its serial rows (before the colours
     /// backward, after them forward), its colours in parallel on the shared velocities `shared`
-    /// (impulses `lc` in colouring order), then the multilevel correction. Returns the largest
-    /// change.
+    /// (impulses `lc` in colouring order), then the multilevel correction (not in the solve's
+    /// first sweep if its change is below the tolerance). Sweep `it` of the solve: forward when
+    /// even. Returns the largest change.
     fn sweep(
         &self,
-        forward: bool,
+        it: usize,
         lambda: &mut [Real],
         v: &mut [Real],
         lc: &mut [Real],
         shared: &mut SharedVec,
         cycle: &mut Cycle,
     ) -> Real {
+        let forward = it.is_multiple_of(2);
         let (c, up, [dc, bc, ec, lo]) = (self.c, self.up, self.data);
         let fam_start = self.start;
         let mut max_change: Real = 0.0;
@@ -223,7 +228,12 @@ impl<R: RowSet> Family<'_, '_, R> {
         };
         max_change = max_change.max(sweep.colours(c.colouring, lc));
         shared.store(v);
-        if let Some(cs) = self.coarse {
+        // A solve's first sweep that changes no row by the tolerance needs no
+        // correction: water at rest converges without the operators ever being built.
+        if let Some(cs) = self
+            .coarse
+            .filter(|_| it > 0 || max_change >= self.tolerance)
+        {
             cs.correct(cycle, v, lc);
         }
         if forward {

@@ -30,7 +30,9 @@
 //! **Neighbours.** The projection needs the lists at the new positions; it searches with a
 //! skin of [`SKIN`] spacings, and the next step reuses those lists when no particle has moved
 //! by more than half the skin since (the projection moves them by `h u`, a few hundredths of
-//! a spacing): one search per step, as without the projection.
+//! a spacing): one search per step, as without the projection. Where no particle has moved by
+//! half the skin since the last search (slow water; no moving body particles), the projection
+//! keeps that search's lists too: water at rest searches once in many steps.
 
 use super::super::Fluid;
 use crate::body::{linear_mask, Dofs, RigidBody};
@@ -98,6 +100,8 @@ pub struct ProjectionInfo {
     pub at_cap: u64,
     /// Steps that reused the projection's neighbour lists.
     pub reused: u64,
+    /// Projections that kept the last search's lists (no particle had moved by half the skin).
+    pub kept: u64,
     /// Steps and sub-steps the projection was asked to check (more than the run's steps where
     /// steps were split, [`super::ConstraintParams::cfl`]).
     pub passes: u64,
@@ -157,8 +161,8 @@ impl Projection {
             format!("{steps} steps")
         };
         Some(format!(
-            "projection       {} of {of} projected (a particle compressed by more than {}), mean {mean:.1} sweeps, {} at the cap of {}; neighbour lists reused in {} (sub-)steps",
-            i.projected, p.tolerance, i.at_cap, p.max_sweeps, i.reused
+            "projection       {} of {of} projected (a particle compressed by more than {}), mean {mean:.1} sweeps, {} at the cap of {}; neighbour lists reused in {} (sub-)steps, searched in {} of {} passes",
+            i.projected, p.tolerance, i.at_cap, p.max_sweeps, i.reused, i.passes - i.kept, i.passes
         ))
     }
 
@@ -178,6 +182,8 @@ impl Projection {
                 restored
             }
             _ => {
+                // Lists without a skin: the projection searches again.
+                self.at.clear();
                 fluid.update_neighbours(bodies);
                 true
             }
@@ -227,11 +233,22 @@ impl Projection {
         if p.max_sweeps == 0 {
             return;
         }
-        fluid.place_body_particles(bodies);
-        fluid.search(SKIN * fluid.params.spacing);
-        rows.follow_search(fluid);
-        self.at.clone_from(&fluid.pos);
-        self.moved = Some(0.0);
+        let walls_move = fluid.place_body_particles(bodies);
+        // The last search's lists (skin `SKIN l`) still hold every pair within the support
+        // while no particle has moved by half the skin since: water at rest, or slow flow,
+        // searches once in many steps instead of every step.
+        match self.moved_since_search(fluid) {
+            Some(d) if !walls_move && d <= 0.5 * SKIN * fluid.params.spacing => {
+                self.moved = Some(d);
+                self.info.kept += 1;
+            }
+            _ => {
+                fluid.search(SKIN * fluid.params.spacing);
+                rows.follow_search(fluid);
+                self.at.clone_from(&fluid.pos);
+                self.moved = Some(0.0);
+            }
+        }
         let (colour, multilevel) = (rows.colour, rows.multilevel);
         rows.colour = true;
         // Plain sweeps: with multilevel corrections the projection of the sloshing tank took
@@ -280,7 +297,21 @@ impl Projection {
             *v += du;
             moved = moved.max(du.norm() * h);
         }
-        self.moved = Some(moved);
+        // (A bound on the displacement since the search: before the projection plus its own.)
+        self.moved = Some(self.moved.unwrap_or(0.0) + moved);
+    }
+
+    /// The largest displacement of a particle since the last search (m), or `None` when the
+    /// lists are not that search's (no search yet, another particle count).
+    fn moved_since_search(&self, fluid: &Fluid) -> Option<Real> {
+        if self.at.len() != fluid.len() || !fluid.has_neighbours() {
+            return None;
+        }
+        let per = fluid.params.periodic;
+        let d2 = (fluid.pos.iter().zip(&self.at))
+            .map(|(x, a)| per.delta(x, a).norm_squared())
+            .fold(0.0, Real::max);
+        Some(d2.sqrt())
     }
 }
 
