@@ -50,25 +50,32 @@ impl Fluid {
                     .map(move |&b| (bx[b as usize], bv[b as usize]))
             })
         };
+        // One pass over the neighbours: the moments L_i and Σ V (v_j − v_i) ⊗ ∇W, and the
+        // kernel-weighted sums Σ V W (v_j − v_i), Σ V W (x_j − x_i) and Σ V W, from which
+        // `Σ V W [(v_j − v_i) − G_i (x_j − x_i)]` is `Σ V W (v_j − v_i) − G_i Σ V W (x_j − x_i)`.
         let step = |i: usize| -> Vec3 {
             let mut l = crate::math::Mat3::zeros();
             let mut g = crate::math::Mat3::zeros();
+            let (mut wv, mut wx, mut den) = (Vec3::zeros(), Vec3::zeros(), 0.0);
+            let mut add = |d: Vec3, dv: Vec3, fluid: bool| {
+                let r = d.norm();
+                let w = v0 * k.w(r);
+                wv += dv * w;
+                wx += d * w;
+                den += w;
+                // (A fluid neighbour on the particle itself has no direction.)
+                if !(fluid && r == 0.0) {
+                    let grad = volume_gradient(&k, v0, &-d);
+                    l += d * grad.transpose();
+                    g += dv * grad.transpose();
+                }
+            };
             for &j in ff.of(i) {
                 let j = j as usize;
-                let d = per.delta(&pos[j], &pos[i]);
-                let r = d.norm();
-                if r == 0.0 {
-                    continue;
-                }
-                let grad = volume_gradient(&k, v0, &-d);
-                l += d * grad.transpose();
-                g += (vel[j] - vel[i]) * grad.transpose();
+                add(per.delta(&pos[j], &pos[i]), vel[j] - vel[i], true);
             }
             for (xb, vb) in wall_of(i) {
-                let d = per.delta(&xb, &pos[i]);
-                let grad = volume_gradient(&k, v0, &-d);
-                l += d * grad.transpose();
-                g += (vb - vel[i]) * grad.transpose();
+                add(per.delta(&xb, &pos[i]), vb - vel[i], false);
             }
             if planar {
                 l[(2, 2)] = 1.0;
@@ -80,22 +87,8 @@ impl Fluid {
                 return vel[i];
             }
             let grad_v = g * li;
-            let (mut num, mut den) = (Vec3::zeros(), 0.0);
-            for &j in ff.of(i) {
-                let j = j as usize;
-                let d = per.delta(&pos[j], &pos[i]);
-                let w = v0 * k.w(d.norm());
-                num += (vel[j] - vel[i] - grad_v * d) * w;
-                den += w;
-            }
-            for (xb, vb) in wall_of(i) {
-                let d = per.delta(&xb, &pos[i]);
-                let w = v0 * k.w(d.norm());
-                num += (vb - vel[i] - grad_v * d) * w;
-                den += w;
-            }
             if den > 0.0 {
-                vel[i] + num * (eps / den)
+                vel[i] + (wv - grad_v * wx) * (eps / den)
             } else {
                 vel[i]
             }
