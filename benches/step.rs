@@ -81,6 +81,15 @@ fn elastic_plate(b: divan::Bencher) {
     b.bench_local(|| w.step());
 }
 
+/// One step of the tank for long runs at rest (`hydrostatic_2d_kcsph.ron`, 625 particles,
+/// multilevel PGS, one sweep per step once settled), 1 s in: the step of water at rest, where
+/// the projection keeps its neighbour lists and the multilevel operators are never built.
+#[divan::bench]
+fn tank_at_rest_2d(b: divan::Bencher) {
+    let mut w = world_at("hydrostatic_2d_kcsph.ron", 1000);
+    b.bench_local(|| w.step());
+}
+
 /// 2D tank, 625 fluid particles and their wall rows, APGD (monolithic fluid step), at t = 0.05 s.
 #[divan::bench]
 fn hydrostatic_tank_2d(b: divan::Bencher) {
