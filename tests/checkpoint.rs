@@ -38,7 +38,9 @@ fn run(args: &[&str]) -> (Option<i32>, String) {
 /// Stops at `mid` with checkpoints, resumes to `end`: the same bytes as one run to `end`. The
 /// fluid model has a dynamic compound body holding water on a floor (contacts, fluid–body
 /// rows); the pile has 3D contacts with a triangle mesh (parry's composite-shape workspaces);
-/// the tank at rest keeps one neighbour search's lists over many steps.
+/// the tank at rest keeps one neighbour search's lists over many steps (at rest a search at
+/// the current positions gives the same lists, so this case checks that the kept lists cross
+/// a checkpoint without changing a byte, not the restore of where the search was).
 #[test]
 fn a_resumed_run_writes_the_bytes_of_an_uninterrupted_one() {
     // (The sloshing tank also with WCSPH in Verlet steps: the Euler step's counter and the

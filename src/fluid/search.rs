@@ -51,9 +51,7 @@ impl Fluid {
         let support = self.params.kernel.support();
         let r = support + skin;
         let (planar, per) = (self.params.planar, self.params.periodic);
-        if per.any() {
-            self.pos.iter_mut().for_each(|x| per.wrap(x));
-        }
+        self.wrap_positions();
         self.grid.build(&self.pos, r, planar, &per);
         // Reorder into cell order (a method's own per-particle arrays follow with
         // `reorder_like_last_search`).
@@ -144,6 +142,15 @@ impl Fluid {
     ) {
         if v.len() == self.last_order.len() {
             permute(v, &self.last_order, scratch);
+        }
+    }
+
+    /// Puts the particles back into the range `[lo, lo + L)` of each periodic axis (a search
+    /// does it first; the lists are by index, so they hold across it).
+    pub fn wrap_positions(&mut self) {
+        let per = self.params.periodic;
+        if per.any() {
+            self.pos.iter_mut().for_each(|x| per.wrap(x));
         }
     }
 

@@ -239,12 +239,9 @@ impl Projection {
         // searches once in many steps instead of every step.
         match self.moved_since_search(fluid) {
             Some(d) if !walls_move && d <= 0.5 * SKIN * fluid.params.spacing => {
-                // (Positions back into the periodic range, as a search would put them: the
-                // lists are by index and every pair is taken by its nearest image.)
-                let per = fluid.params.periodic;
-                if per.any() {
-                    fluid.pos.iter_mut().for_each(|x| per.wrap(x));
-                }
+                // (Positions back into the periodic range, as a search would put them: every
+                // pair is taken by its nearest image.)
+                fluid.wrap_positions();
                 self.moved = Some(d);
                 self.info.kept += 1;
             }
