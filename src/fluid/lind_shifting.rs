@@ -6,7 +6,6 @@
 //! only near a free surface, never into a wall. 004 §3.5 uses Xu et al.'s form instead (see
 //! below for why not here).
 
-use super::kernel::volume_gradient;
 use super::{per_particle, Fluid};
 use crate::math::{Real, Vec3};
 
@@ -16,6 +15,17 @@ pub const SURFACE_FILL: Real = 0.95;
 
 /// Largest particle shift per step, in spacings.
 pub const SHIFT_CAP: Real = 0.1;
+
+/// What [`Fluid::shift_particles`] gathers about one particle in its first pass.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct ShiftSums {
+    /// Kernel fill `C_i = V Σ_j W_ij` (self and boundary included).
+    fill: Real,
+    /// `∇C_i` (1/m), fluid and boundary neighbours.
+    grad: Vec3,
+    /// The boundary particles' share of `grad` (1/m), pointing into the walls near i.
+    wall: Vec3,
+}
 
 impl Fluid {
     /// Particle shifting (Fickian, Lind et al. 2012; coefficient scaled with the speed as in
@@ -60,44 +70,49 @@ impl Fluid {
             return;
         }
         let n = self.pos.len();
-        // Pass 1: the kernel fill of every particle (1 inside the lattice).
+        // Pass 1, one distance per pair: the kernel fill of every particle (1 inside the
+        // lattice) and ∇C_i (1/m) in two parts, the fluid neighbours' and the boundary
+        // particles' (`wall`, pointing into the walls near i); the kernel's compact support is in
+        // `w` and `dw`.
         let (pos, ff, fb, boundary) = (&self.pos, &self.ff, &self.fb, &self.boundary);
         let surf = &self.to_surface;
-        let fill_of = |i: usize| -> Real {
-            let xi = &pos[i];
-            let mut fill = v0 * k.w(0.0);
-            for &j in ff.of(i) {
-                fill += v0 * k.w(per.delta(xi, &pos[j as usize]).norm());
+        let gather = |fill: Real, xi: &Vec3, others: &[Vec3], list: &[u32]| -> (Real, Vec3) {
+            let (mut fill, mut grad) = (fill, Vec3::zeros());
+            for &j in list {
+                let d = per.delta(xi, &others[j as usize]);
+                let r = d.norm();
+                fill += v0 * k.w(r);
+                if r > 0.0 {
+                    grad += d * (v0 * k.dw(r) / r);
+                }
             }
-            for &j in fb.of(i) {
-                fill += v0 * k.w(per.delta(xi, &boundary[j as usize]).norm());
-            }
-            fill
+            (fill, grad)
         };
-        let mut fills = std::mem::take(&mut self.fill);
-        fills.resize(n, 0.0);
-        per_particle(&mut fills, fill_of);
+        let sums_of = |i: usize| -> ShiftSums {
+            let xi = &pos[i];
+            let (fill, fluid) = gather(v0 * k.w(0.0), xi, pos, ff.of(i));
+            let (fill, wall) = gather(fill, xi, boundary, fb.of(i));
+            ShiftSums {
+                fill,
+                grad: fluid + wall,
+                wall,
+            }
+        };
+        let mut sums = std::mem::take(&mut self.shift_sums);
+        sums.resize(n, ShiftSums::default());
+        per_particle(&mut sums, sums_of);
         // Pass 2: the shifts; tangential in the surface band (a surface particle or a
         // neighbour of one).
-        let fill = &fills;
+        let sum = &sums;
         let shift = |i: usize| -> Vec3 {
-            // ∇C_i (1/m): the kernel's compact support is in `dw`.
-            // (`wall`: the boundary particles' share, pointing into the walls near i.)
-            let wall: Vec3 = fb
-                .of(i)
-                .iter()
-                .map(|&j| volume_gradient(&k, v0, &per.delta(&pos[i], &boundary[j as usize])))
-                .sum();
-            let grad: Vec3 = ff
-                .of(i)
-                .iter()
-                .map(|&j| volume_gradient(&k, v0, &per.delta(&pos[i], &pos[j as usize])))
-                .sum::<Vec3>()
-                + wall;
+            let ShiftSums { fill, grad, wall } = sum[i];
             let mut d = grad * (-beta * k.h * umax * h);
             let gn = grad.norm();
-            let band =
-                fill[i] < SURFACE_FILL || ff.of(i).iter().any(|&j| fill[j as usize] < SURFACE_FILL);
+            let band = fill < SURFACE_FILL
+                || ff
+                    .of(i)
+                    .iter()
+                    .any(|&j| sum[j as usize].fill < SURFACE_FILL);
             if band && gn > 0.0 {
                 let n = grad / gn;
                 d -= n * d.dot(&n);
@@ -138,6 +153,6 @@ impl Fluid {
             }
         }
         self.shift = out;
-        self.fill = fills;
+        self.shift_sums = sums;
     }
 }

@@ -210,7 +210,7 @@ pub struct Fluid {
     /// forces).
     wall_vel: Vec<Vec3>,
     shift: Vec<Vec3>,
-    fill: Vec<Real>,
+    shift_sums: Vec<lind_shifting::ShiftSums>,
 }
 
 /// Reorders `v` as `v[order[0]], v[order[1]], …`, using `scratch` as the new buffer.
@@ -275,7 +275,7 @@ impl Fluid {
             next_vel: Vec::new(),
             wall_vel: Vec::new(),
             shift: Vec::new(),
-            fill: Vec::new(),
+            shift_sums: Vec::new(),
         }
     }
 

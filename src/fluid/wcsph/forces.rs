@@ -36,71 +36,85 @@ struct Pair {
     min_gap: Real,
 }
 
-impl Pair {
-    /// `f = W'(r)/r` (so that `∇_iW = f r_ij`) for a pair at squared distance `r2` inside the
-    /// support, `None` outside it or for coincident points (the lists hold a skin beyond it).
+/// A pair inside the support, from [`Pair::geometry`].
+struct Geometry {
+    /// `x_i − x_j` (m).
+    d: Vec3,
+    /// `|d|²` (m²).
+    r2: Real,
+    /// `W'(r)/r` (1/m^(d+2)).
+    f: Real,
+    /// `1 / (r2 + η²)` (1/m²).
+    inv: Real,
+}
+
+/// One particle of a pair: density (kg/m³), its inverse, pressure (Pa).
+#[derive(Clone, Copy)]
+struct Side {
+    rho: Real,
+    inv: Real,
+    p: Real,
+}
+
+impl Side {
     #[inline(always)]
-    fn gradient_factor(&self, k: &Kernel, r2: Real) -> Option<Real> {
-        (r2 < self.support2 && r2 > 0.0).then(|| {
-            let r = r2.sqrt();
-            k.dw(r) / r
+    fn of(rho: &[Real], inv: &[Real], p: &[Real], k: usize) -> Side {
+        Side {
+            rho: rho[k],
+            inv: inv[k],
+            p: p[k],
+        }
+    }
+}
+
+impl Pair {
+    /// The pair's geometry for a pair at `d = x_i − x_j` (m) inside the support: `f = W'(r)/r`
+    /// (so that `∇_iW = f d`), `r2 = |d|²` and `r2 / (r2 + η²)`; `None` outside the support or
+    /// for coincident points (the lists hold a skin beyond it).
+    #[inline(always)]
+    fn geometry(&self, k: &Kernel, d: Vec3) -> Option<Geometry> {
+        let r2 = d.norm_squared();
+        (r2 < self.support2 && r2 > 0.0).then(|| Geometry {
+            d,
+            r2,
+            f: k.dw_over_r(r2.sqrt()),
+            inv: 1.0 / (r2 + self.eta2),
         })
     }
 
-    /// Acceleration of particle i (m/s²) from a neighbour at `d = x_i − x_j` (`r2 = |d|²`,
-    /// 0 < r2 < support²) with relative velocity `vij`, and the continuity term
-    /// `m v_ij·∇_iW` (kg/m³/s); `f = W'(r)/r`.
+    /// Acceleration of particle i (m/s²) from neighbour j across the pair `g` with relative
+    /// velocity `vij`, and the continuity term `m v_ij·∇_iW` (kg/m³/s).
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn terms(
-        &self,
-        d: &Vec3,
-        r2: Real,
-        f: Real,
-        vij: &Vec3,
-        ri: Real,
-        pi: Real,
-        rj: Real,
-        pj: Real,
-    ) -> (Vec3, Real) {
+    fn terms(&self, g: &Geometry, vij: &Vec3, i: Side, j: Side) -> (Vec3, Real) {
+        let (d, f) = (&g.d, g.f);
         let vd = vij.dot(d);
-        let mut coef = -self.m * (pi + pj) / (ri * rj) * f;
-        if vd < 0.0 {
-            let mu = self.h * vd / (r2 + self.eta2);
-            coef += self.m * self.av * mu / (0.5 * (ri + rj)) * f;
-        }
+        let mut coef = -self.m * (i.p + j.p) * (i.inv * j.inv) * f;
+        // Approaching pairs only (vd < 0), without a branch: which pairs approach is not
+        // predictable, and a mispredicted branch cost more than the term.
+        let mu = self.h * vd.min(0.0) * g.inv;
+        coef += 2.0 * self.m * self.av * mu / (i.rho + j.rho) * f;
         let mut a = d * coef;
         if self.nu > 0.0 {
-            a += self.laminar(r2, f, vij, ri, rj);
+            a += self.laminar(g, vij, i, j);
         }
         (a, self.m * f * vd)
     }
 
-    /// The laminar viscous acceleration of particle i (m/s²) from a neighbour at squared
-    /// distance `r2` with relative velocity `vij` (Morris et al. 1997; `f = W'(r)/r`).
+    /// The laminar viscous acceleration of particle i (m/s²) from neighbour j across the pair
+    /// `g` with relative velocity `vij` (Morris et al. 1997).
     #[inline(always)]
-    fn laminar(&self, r2: Real, f: Real, vij: &Vec3, ri: Real, rj: Real) -> Vec3 {
-        vij * (self.m * self.nu * (1.0 / ri + 1.0 / rj) * r2 * f / (r2 + self.eta2))
+    fn laminar(&self, g: &Geometry, vij: &Vec3, i: Side, j: Side) -> Vec3 {
+        vij * (self.m * self.nu * (i.inv + j.inv) * g.r2 * g.inv * g.f)
     }
 
     /// With Adami walls, the part of the no-slip wall drag beyond `v_b = v_w`: `(β − 1)` times
     /// the laminar term, β Morris' factor ([`no_slip_factor`]); zero for dynamic walls (as
     /// DualSPHysics) or without viscosity.
     #[inline(always)]
-    #[allow(clippy::too_many_arguments)]
-    fn no_slip_extra(
-        &self,
-        d: &Vec3,
-        to_surface: &Vec3,
-        r2: Real,
-        f: Real,
-        vib: &Vec3,
-        ri: Real,
-        rb: Real,
-    ) -> Vec3 {
+    fn no_slip_extra(&self, g: &Geometry, to_surface: &Vec3, vib: &Vec3, i: Side, b: Side) -> Vec3 {
         if self.nu > 0.0 && self.no_slip {
-            let beta = no_slip_factor(d, to_surface, self.min_gap);
-            self.laminar(r2, f, vib, ri, rb) * (beta - 1.0)
+            let beta = no_slip_factor(&g.d, to_surface, self.min_gap);
+            self.laminar(g, vib, i, b) * (beta - 1.0)
         } else {
             Vec3::zeros()
         }
@@ -232,10 +246,12 @@ impl Fluid {
         if antuono {
             self.density_gradients(&s.carry.rho, &mut s.grad_rho);
         }
+        inverses(&s.carry.rho, &mut s.inv_rho);
+        inverses(&s.carry.brho, &mut s.binv_rho);
         let grad = &s.grad_rho;
         let (pos, vel, rho, press) = (&self.pos, &self.vel, &s.carry.rho, &s.press);
         let (bx, bv, brho, bpress) = (&self.boundary, &s.bvel, &s.carry.brho, &s.bpress);
-        let bdry = &s.bdry;
+        let (inv, binv, bdry) = (&s.inv_rho, &s.binv_rho, &s.bdry);
         let surf = &self.to_surface;
         let (ff, fb) = (&self.ff, &self.fb);
         let (rho0, c0) = (self.params.rho0, p.c0());
@@ -246,41 +262,43 @@ impl Fluid {
         let gh = self.params.periodic.across(g);
         let (planar, per) = (self.params.planar, self.params.periodic);
         let body = |i: usize| {
-            let (xi, vi, ri, pi) = (pos[i], vel[i], rho[i], press[i]);
+            let (xi, vi) = (pos[i], vel[i]);
+            let si = Side::of(rho, inv, press, i);
             let mut a = *g;
             let (mut dr, mut diff) = (0.0, 0.0);
             for &j in ff.of(i) {
                 let j = j as usize;
-                let d = per.delta(&xi, &pos[j]);
-                let r2 = d.norm_squared();
-                let Some(f) = pair.gradient_factor(&k, r2) else {
+                let Some(gm) = pair.geometry(&k, per.delta(&xi, &pos[j])) else {
                     continue;
                 };
-                let (rj, vij) = (rho[j], vi - vel[j]);
-                let (aij, cij) = pair.terms(&d, r2, f, &vij, ri, pi, rj, press[j]);
+                let (sj, vij) = (Side::of(rho, inv, press, j), vi - vel[j]);
+                let (aij, cij) = pair.terms(&gm, &vij, si, sj);
                 a += aij;
                 dr += cij;
                 if dcoef > 0.0 {
+                    let (d, s) = (&gm.d, gm.r2 * gm.inv);
                     let psi = if antuono {
-                        (ri - rj) * r2 / (r2 + pair.eta2) - 0.5 * (grad[i] + grad[j]).dot(&d)
+                        (si.rho - sj.rho) * s - 0.5 * (grad[i] + grad[j]).dot(d)
                     } else {
-                        ((ri - rj) - hydro * gh.dot(&d)) * r2 / (r2 + pair.eta2)
+                        ((si.rho - sj.rho) - hydro * gh.dot(d)) * s
                     };
-                    diff += pair.m / rj * psi * f;
+                    diff += pair.m * sj.inv * psi * gm.f;
                 }
             }
             for &b in fb.of(i) {
                 let b = b as usize;
-                let d = per.delta(&xi, &bx[b]);
-                let r2 = d.norm_squared();
-                let Some(f) = pair.gradient_factor(&k, r2) else {
+                let Some(gm) = pair.geometry(&k, per.delta(&xi, &bx[b])) else {
                     continue;
                 };
                 let vib = vi - bv[b];
+                let sb = Side::of(brho, binv, bpress, b);
                 // A dry wall particle exerts no pressure force (module docs, **Walls**).
-                let pib = if bdry[b] { 0.0 } else { pi };
-                let (aij, cij) = pair.terms(&d, r2, f, &vib, ri, pib, brho[b], bpress[b]);
-                a += aij + pair.no_slip_extra(&d, &surf[b], r2, f, &vib, ri, brho[b]);
+                let sib = Side {
+                    p: if bdry[b] { 0.0 } else { si.p },
+                    ..si
+                };
+                let (aij, cij) = pair.terms(&gm, &vib, sib, sb);
+                a += aij + pair.no_slip_extra(&gm, &surf[b], &vib, si, sb);
                 dr += cij;
             }
             if planar {
@@ -307,9 +325,8 @@ impl Fluid {
             let mut dr = 0.0;
             for &i in bf.of(b) {
                 let i = i as usize;
-                let d = per.delta(&bx[b], &pos[i]);
-                if let Some(f) = pair.gradient_factor(&k, d.norm_squared()) {
-                    dr += pair.m * f * (bv[b] - vel[i]).dot(&d);
+                if let Some(g) = pair.geometry(&k, per.delta(&bx[b], &pos[i])) {
+                    dr += pair.m * g.f * (bv[b] - vel[i]).dot(&g.d);
                 }
             }
             dr
@@ -328,6 +345,7 @@ impl Fluid {
         );
         let (pos, vel, rho, press) = (&self.pos, &self.vel, &s.carry.rho, &s.press);
         let (bx, bv, brho, bpress) = (&self.boundary, &s.bvel, &s.carry.brho, &s.bpress);
+        let (inv, binv) = (&s.inv_rho, &s.binv_rho);
         let (bdry, surf) = (&s.bdry, &self.to_surface);
         let (owner, bf) = (&self.wall_body, &self.bf);
         s.bforce.resize(bx.len(), Vec3::zeros());
@@ -338,13 +356,18 @@ impl Fluid {
             }
             for &i in bf.of(b) {
                 let i = i as usize;
-                let d = per.delta(&pos[i], &bx[b]);
-                let r2 = d.norm_squared();
-                if let Some(f) = pair.gradient_factor(&k, r2) {
-                    let (vib, ri) = (vel[i] - bv[b], rho[i]);
-                    let pi = if bdry[b] { 0.0 } else { press[i] };
-                    let (aib, _) = pair.terms(&d, r2, f, &vib, ri, pi, brho[b], bpress[b]);
-                    let extra = pair.no_slip_extra(&d, &surf[b], r2, f, &vib, ri, brho[b]);
+                if let Some(g) = pair.geometry(&k, per.delta(&pos[i], &bx[b])) {
+                    let vib = vel[i] - bv[b];
+                    let (si, sb) = (
+                        Side::of(rho, inv, press, i),
+                        Side::of(brho, binv, bpress, b),
+                    );
+                    let sib = Side {
+                        p: if bdry[b] { 0.0 } else { si.p },
+                        ..si
+                    };
+                    let (aib, _) = pair.terms(&g, &vib, sib, sb);
+                    let extra = pair.no_slip_extra(&g, &surf[b], &vib, si, sb);
                     fsum -= (aib + extra) * pair.m * t;
                 }
             }
@@ -361,4 +384,10 @@ impl Fluid {
             self.body_torque[o] += arm.cross(fsum) * weight;
         }
     }
+}
+
+/// `out[k] = 1 / v[k]` (the pair terms multiply by inverse densities instead of dividing).
+fn inverses(v: &[Real], out: &mut Vec<Real>) {
+    out.resize(v.len(), 0.0);
+    per_particle(out, |k| 1.0 / v[k]);
 }

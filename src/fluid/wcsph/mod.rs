@@ -105,6 +105,9 @@ pub struct WcsphScratch {
     acc: Vec<Vec3>,
     drho: Vec<Real>,
     press: Vec<Real>,
+    /// Inverse densities of the fluid and boundary particles (m³/kg), for the pair terms.
+    inv_rho: Vec<Real>,
+    binv_rho: Vec<Real>,
     /// Wall particles: velocity (m/s), density (kg/m³), pressure (Pa), density rate, start
     /// density of the sub-step.
     bvel: Vec<Vec3>,
