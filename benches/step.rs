@@ -172,11 +172,12 @@ fn dam_break_2d_20k_pgs_pairs(b: divan::Bencher, pairs: &str) {
 }
 
 /// One model step of the 800-particle dam break with ISPH (`dam_break_2d_apgd.ron` with the
-/// method replaced), 0.25 s in (the impact), with the defaults (the renormalised divergence and
-/// the position correction, a second pressure solve per sub-step), without the correction, and
-/// with the lattice divergence.
+/// method replaced), 0.25 s in (the impact), with the defaults (the renormalised divergence,
+/// the position correction, a second pressure solve per sub-step, and the two-level
+/// preconditioner), without the correction, with the lattice divergence, and with the Jacobi
+/// preconditioner.
 #[divan::bench(
-    args = ["Isph()", "Isph(position_alpha: 0)", "Isph(divergence: Lattice)"],
+    args = ["Isph()", "Isph(position_alpha: 0)", "Isph(divergence: Lattice)", "Isph(solver: Cg)"],
     sample_count = 20
 )]
 fn isph_dam_break_2d(b: divan::Bencher, method: &str) {

@@ -3,6 +3,7 @@
 //! surface, its sparse Cholesky solve with faer, and the residual. Equations in the parent
 //! module.
 
+mod coarse;
 mod divergence;
 mod position;
 
@@ -40,6 +41,10 @@ pub struct Ppe {
     csr: Csr,
     /// CG's vectors.
     cg: CgVectors,
+    /// The two-level preconditioner ([`coarse`]) and whether it holds this sub-step's matrix
+    /// (then the position correction and the added mass use it too).
+    two_level: coarse::TwoLevel,
+    two_level_ready: bool,
     /// The solution per unknown.
     sol: Vec<Real>,
     /// The residual per unknown.
@@ -166,9 +171,16 @@ impl Csr {
         });
     }
 
-    /// Jacobi-preconditioned conjugate gradients from the guess in `x` to [`CG_TOLERANCE`] or
-    /// 10 m iterations; returns the iterations taken.
-    fn pcg(&self, b: &[Real], x: &mut [Real], v: &mut CgVectors) -> usize {
+    /// Preconditioned conjugate gradients from the guess in `x` to [`CG_TOLERANCE`] or 10 m
+    /// iterations, with the two-level cycle `two` ([`coarse`]) or Jacobi; returns the
+    /// iterations taken.
+    fn pcg(
+        &self,
+        b: &[Real],
+        x: &mut [Real],
+        v: &mut CgVectors,
+        mut two: Option<&mut coarse::TwoLevel>,
+    ) -> usize {
         let m = b.len();
         let dot = |a: &[Real], c: &[Real]| a.iter().zip(c).map(|(p, q)| p * q).sum::<Real>();
         let bnorm = dot(b, b).sqrt();
@@ -183,10 +195,13 @@ impl Csr {
         for ((r, bi), ad) in v.r.iter_mut().zip(b).zip(&v.ad) {
             *r = bi - ad;
         }
-        // Jacobi preconditioner z = D⁻¹ r (identity on an empty diagonal).
-        let precondition = |z: &mut [Real], r: &[Real]| {
-            for ((zi, ri), di) in z.iter_mut().zip(r).zip(&self.diag) {
-                *zi = if *di > 0.0 { ri / di } else { *ri };
+        // z = M⁻¹ r: the two-level cycle, or Jacobi's D⁻¹ r (identity on an empty diagonal).
+        let mut precondition = |z: &mut [Real], r: &[Real]| match two.as_deref_mut() {
+            Some(t) => t.apply(self, r, z),
+            None => {
+                for ((zi, ri), di) in z.iter_mut().zip(r).zip(&self.diag) {
+                    *zi = if *di > 0.0 { ri / di } else { *ri };
+                }
             }
         };
         precondition(&mut v.z, &v.r);
@@ -411,6 +426,7 @@ impl Ppe {
     /// returns the relative residual and the CG iterations.
     fn solve_linear(&mut self, solver: PpeSolver, m: usize, sol: &mut [Real]) -> (Real, usize) {
         let (mut residual, mut iterations) = (0.0, 0);
+        self.two_level_ready = false;
         if m > 0 {
             match solver {
                 PpeSolver::Direct => {
@@ -432,7 +448,13 @@ impl Ppe {
                 }
                 PpeSolver::Cg => {
                     self.csr.assemble(m, &self.triplets);
-                    iterations = self.csr.pcg(&self.rhs, sol, &mut self.cg);
+                    iterations = self.csr.pcg(&self.rhs, sol, &mut self.cg, None);
+                }
+                PpeSolver::TwoLevel => {
+                    self.csr.assemble(m, &self.triplets);
+                    self.two_level_ready = self.two_level.build(&self.csr);
+                    let t = self.two_level_ready.then_some(&mut self.two_level);
+                    iterations = self.csr.pcg(&self.rhs, sol, &mut self.cg, t);
                 }
             }
             residual = self.residual(sol);
@@ -539,7 +561,8 @@ impl Ppe {
                 continue;
             }
             x.iter_mut().for_each(|s| *s = 0.0);
-            self.csr.pcg(&rhs, &mut x, &mut self.cg);
+            let t = self.two_level_ready.then_some(&mut self.two_level);
+            self.csr.pcg(&rhs, &mut x, &mut self.cg, t);
             let mut wrench = nalgebra::Vector6::<Real>::zeros();
             for i in 0..f.len() {
                 let pi = match self.index[i] {

@@ -50,7 +50,8 @@ impl Ppe {
         // last p_ρ would have to follow them (it saved 5 % of the 20 000-particle dam break).
         s.sol.clear();
         s.sol.resize(m, 0.0);
-        self.csr.pcg(&s.rhs, &mut s.sol, &mut self.cg);
+        let t = self.two_level_ready.then_some(&mut self.two_level);
+        self.csr.pcg(&s.rhs, &mut s.sol, &mut self.cg, t);
         if !s.sol.iter().all(|x| x.is_finite()) {
             return;
         }
