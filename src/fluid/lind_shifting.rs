@@ -55,7 +55,7 @@ impl Fluid {
     /// does not.
     pub fn shift_particles(&mut self, h: Real) {
         let (k, per) = (self.params.kernel, self.params.periodic);
-        let (v0, l, beta) = (self.volume, self.params.spacing, self.params.shifting);
+        let (l, beta) = (self.params.spacing, self.params.shifting);
         // The largest speed relative to the fluid's mean velocity (a sum in particle order:
         // thread-count independent): shifting must not grow with a uniform motion of the whole
         // fluid (a container of water in free fall).
@@ -70,37 +70,10 @@ impl Fluid {
             return;
         }
         let n = self.pos.len();
-        // Pass 1, one distance per pair: the kernel fill of every particle (1 inside the
-        // lattice) and ∇C_i (1/m) in two parts, the fluid neighbours' and the boundary
-        // particles' (`wall`, pointing into the walls near i); the kernel's compact support is in
-        // `w` and `dw`.
+        let mut sums = std::mem::take(&mut self.shift_sums);
+        self.shift_sums_into(&mut sums);
         let (pos, ff, fb, boundary) = (&self.pos, &self.ff, &self.fb, &self.boundary);
         let surf = &self.to_surface;
-        let gather = |fill: Real, xi: &Vec3, others: &[Vec3], list: &[u32]| -> (Real, Vec3) {
-            let (mut fill, mut grad) = (fill, Vec3::zeros());
-            for &j in list {
-                let d = per.delta(xi, &others[j as usize]);
-                let r = d.norm();
-                fill += v0 * k.w(r);
-                if r > 0.0 {
-                    grad += d * (v0 * k.dw(r) / r);
-                }
-            }
-            (fill, grad)
-        };
-        let sums_of = |i: usize| -> ShiftSums {
-            let xi = &pos[i];
-            let (fill, fluid) = gather(v0 * k.w(0.0), xi, pos, ff.of(i));
-            let (fill, wall) = gather(fill, xi, boundary, fb.of(i));
-            ShiftSums {
-                fill,
-                grad: fluid + wall,
-                wall,
-            }
-        };
-        let mut sums = std::mem::take(&mut self.shift_sums);
-        sums.resize(n, ShiftSums::default());
-        per_particle(&mut sums, sums_of);
         // Pass 2: the shifts; tangential in the surface band (a surface particle or a
         // neighbour of one).
         let sum = &sums;
@@ -154,5 +127,37 @@ impl Fluid {
         }
         self.shift = out;
         self.shift_sums = sums;
+    }
+
+    /// Pass 1 of [`Fluid::shift_particles`], one distance per pair: the kernel fill of every
+    /// particle (1 inside the lattice) and ∇C_i (1/m) in two parts, the fluid neighbours' and
+    /// the boundary particles' (`wall`, pointing into the walls near i); the kernel's compact
+    /// support is in `w` and `dw`.
+    fn shift_sums_into(&self, sums: &mut Vec<ShiftSums>) {
+        let (k, per, v0) = (self.params.kernel, self.params.periodic, self.volume);
+        let (pos, ff, fb, boundary) = (&self.pos, &self.ff, &self.fb, &self.boundary);
+        let gather = |fill: Real, xi: &Vec3, others: &[Vec3], list: &[u32]| -> (Real, Vec3) {
+            let (mut fill, mut grad) = (fill, Vec3::zeros());
+            for &j in list {
+                let d = per.delta(xi, &others[j as usize]);
+                let r = d.norm();
+                fill += v0 * k.w(r);
+                if r > 0.0 {
+                    grad += d * (v0 * k.dw(r) / r);
+                }
+            }
+            (fill, grad)
+        };
+        sums.resize(pos.len(), ShiftSums::default());
+        per_particle(sums, |i| {
+            let xi = &pos[i];
+            let (fill, fluid) = gather(v0 * k.w(0.0), xi, pos, ff.of(i));
+            let (fill, wall) = gather(fill, xi, boundary, fb.of(i));
+            ShiftSums {
+                fill,
+                grad: fluid + wall,
+                wall,
+            }
+        });
     }
 }
