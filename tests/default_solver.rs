@@ -1,5 +1,5 @@
 //! A fluid model written without a `solver` line gets a solver that converges in its steps
-//! (APGD to `1e-4 l / dt` m/s, at most 1000 iterations: `Model::solver_choice`) and the results
+//! (APGD to `3e-5 l / dt` m/s, at most 5000 iterations: `Model::solver_choice`) and the results
 //! the shipped settings give, within the same tests' tolerances: the hydrostatic tank and the
 //! Koshizuka & Oka dam break of `tests/fluid.rs`, and no step at the iteration cap in the
 //! tank, the box of water and the seesaw.
