@@ -6,7 +6,9 @@
 //! only near a free surface, never into a wall. 004 §3.5 uses Xu et al.'s form instead (see
 //! below for why not here).
 
-use super::{per_particle, Fluid};
+use super::kernel::Kernel;
+use super::periodic::Periodic;
+use super::{per_particle_pair, per_particle_update, Fluid};
 use crate::math::{Real, Vec3};
 
 /// Kernel fill `V Σ_j W_ij` (self and boundary included) below which a particle counts as near
@@ -15,17 +17,6 @@ pub const SURFACE_FILL: Real = 0.95;
 
 /// Largest particle shift per step, in spacings.
 pub const SHIFT_CAP: Real = 0.1;
-
-/// What [`Fluid::shift_particles`] gathers about one particle in its first pass.
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct ShiftSums {
-    /// Kernel fill `C_i = V Σ_j W_ij` (self and boundary included).
-    fill: Real,
-    /// `∇C_i` (1/m), fluid and boundary neighbours.
-    grad: Vec3,
-    /// The boundary particles' share of `grad` (1/m), pointing into the walls near i.
-    wall: Vec3,
-}
 
 impl Fluid {
     /// Particle shifting (Fickian, Lind et al. 2012; coefficient scaled with the speed as in
@@ -70,22 +61,26 @@ impl Fluid {
             return;
         }
         let n = self.pos.len();
-        let mut sums = std::mem::take(&mut self.shift_sums);
-        self.shift_sums_into(&mut sums);
+        // Pass 1: the fills, and ∇C_i in `out` (then replaced by the shift: no buffer of its own).
+        let mut fills = std::mem::take(&mut self.fill);
+        let mut out = std::mem::take(&mut self.shift);
+        fills.resize(n, 0.0);
+        out.resize(n, Vec3::zeros());
+        self.fills_and_gradients(&mut fills, &mut out);
         let (pos, ff, fb, boundary) = (&self.pos, &self.ff, &self.fb, &self.boundary);
-        let surf = &self.to_surface;
+        let (surf, v0) = (&self.to_surface, self.volume);
         // Pass 2: the shifts; tangential in the surface band (a surface particle or a
         // neighbour of one).
-        let sum = &sums;
-        let shift = |i: usize| -> Vec3 {
-            let ShiftSums { fill, grad, wall } = sum[i];
+        let fill = &fills;
+        let shift = |i: usize, grad: &Vec3| -> Vec3 {
+            let grad = *grad;
+            // The boundary particles' share of ∇C_i, pointing into the walls near i (as pass 1
+            // summed it).
+            let (_, wall) = gather(&k, per, v0, 0.0, &pos[i], boundary, fb.of(i));
             let mut d = grad * (-beta * k.h * umax * h);
             let gn = grad.norm();
-            let band = fill < SURFACE_FILL
-                || ff
-                    .of(i)
-                    .iter()
-                    .any(|&j| sum[j as usize].fill < SURFACE_FILL);
+            let band =
+                fill[i] < SURFACE_FILL || ff.of(i).iter().any(|&j| fill[j as usize] < SURFACE_FILL);
             if band && gn > 0.0 {
                 let n = grad / gn;
                 d -= n * d.dot(&n);
@@ -115,9 +110,7 @@ impl Fluid {
             }
             d
         };
-        let mut out = std::mem::take(&mut self.shift);
-        out.resize(n, Vec3::zeros());
-        per_particle(&mut out, shift);
+        per_particle_update(&mut out, shift);
         let planar = self.params.planar;
         for (x, d) in self.pos.iter_mut().zip(&out) {
             *x += d;
@@ -126,38 +119,44 @@ impl Fluid {
             }
         }
         self.shift = out;
-        self.shift_sums = sums;
+        self.fill = fills;
     }
 
     /// Pass 1 of [`Fluid::shift_particles`], one distance per pair: the kernel fill of every
-    /// particle (1 inside the lattice) and ∇C_i (1/m) in two parts, the fluid neighbours' and
-    /// the boundary particles' (`wall`, pointing into the walls near i); the kernel's compact
-    /// support is in `w` and `dw`.
-    fn shift_sums_into(&self, sums: &mut Vec<ShiftSums>) {
+    /// particle into `fills` (1 inside the lattice; self and boundary included) and ∇C_i (1/m)
+    /// over its fluid and boundary neighbours into `grads`.
+    fn fills_and_gradients(&self, fills: &mut [Real], grads: &mut [Vec3]) {
         let (k, per, v0) = (self.params.kernel, self.params.periodic, self.volume);
         let (pos, ff, fb, boundary) = (&self.pos, &self.ff, &self.fb, &self.boundary);
-        let gather = |fill: Real, xi: &Vec3, others: &[Vec3], list: &[u32]| -> (Real, Vec3) {
-            let (mut fill, mut grad) = (fill, Vec3::zeros());
-            for &j in list {
-                let d = per.delta(xi, &others[j as usize]);
-                let r = d.norm();
-                fill += v0 * k.w(r);
-                if r > 0.0 {
-                    grad += d * (v0 * k.dw(r) / r);
-                }
-            }
-            (fill, grad)
-        };
-        sums.resize(pos.len(), ShiftSums::default());
-        per_particle(sums, |i| {
+        per_particle_pair(fills, grads, |i| {
             let xi = &pos[i];
-            let (fill, fluid) = gather(v0 * k.w(0.0), xi, pos, ff.of(i));
-            let (fill, wall) = gather(fill, xi, boundary, fb.of(i));
-            ShiftSums {
-                fill,
-                grad: fluid + wall,
-                wall,
-            }
+            let (fill, fluid) = gather(&k, per, v0, v0 * k.w(0.0), xi, pos, ff.of(i));
+            let (fill, wall) = gather(&k, per, v0, fill, xi, boundary, fb.of(i));
+            (fill, fluid + wall)
         });
     }
+}
+
+/// `fill` plus the kernel fill `V Σ_j W_ij` over the particles `others[list]`, and their share
+/// `V Σ_j ∇_i W_ij` of ∇C_i (1/m), around `xi`; the kernel's compact support is in `w` and `dw`.
+#[inline(always)]
+fn gather(
+    k: &Kernel,
+    per: Periodic,
+    v0: Real,
+    fill: Real,
+    xi: &Vec3,
+    others: &[Vec3],
+    list: &[u32],
+) -> (Real, Vec3) {
+    let (mut fill, mut grad) = (fill, Vec3::zeros());
+    for &j in list {
+        let d = per.delta(xi, &others[j as usize]);
+        let r = d.norm();
+        fill += v0 * k.w(r);
+        if r > 0.0 {
+            grad += d * (v0 * k.dw(r) / r);
+        }
+    }
+    (fill, grad)
 }

@@ -112,6 +112,22 @@ pub(crate) fn per_particle<T: Send>(out: &mut [T], f: impl Fn(usize) -> T + Sync
     }
 }
 
+/// Sets `out[i] = f(i, &out[i])` for every particle, as [`per_particle`] does (each entry is
+/// read and written by its own call only).
+pub(crate) fn per_particle_update<T: Send + Sync>(
+    out: &mut [T],
+    f: impl Fn(usize, &T) -> T + Sync,
+) {
+    if out.len() < PARALLEL_MIN_ROWS {
+        out.iter_mut().enumerate().for_each(|(i, o)| *o = f(i, o));
+    } else {
+        out.par_iter_mut()
+            .enumerate()
+            .with_min_len(256)
+            .for_each(|(i, o)| *o = f(i, o));
+    }
+}
+
 /// Sets `(a[i], b[i]) = f(i)` for every particle, as [`per_particle`] does for one output.
 pub(crate) fn per_particle_pair<A: Send, B: Send>(
     a: &mut [A],
@@ -210,7 +226,7 @@ pub struct Fluid {
     /// forces).
     wall_vel: Vec<Vec3>,
     shift: Vec<Vec3>,
-    shift_sums: Vec<lind_shifting::ShiftSums>,
+    fill: Vec<Real>,
 }
 
 /// Reorders `v` as `v[order[0]], v[order[1]], …`, using `scratch` as the new buffer.
@@ -275,7 +291,7 @@ impl Fluid {
             next_vel: Vec::new(),
             wall_vel: Vec::new(),
             shift: Vec::new(),
-            shift_sums: Vec::new(),
+            fill: Vec::new(),
         }
     }
 
