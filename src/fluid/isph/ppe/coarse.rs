@@ -51,8 +51,15 @@ pub(super) struct TwoLevel {
     agg: Vec<u32>,
     /// Number of aggregates.
     count: usize,
-    /// Lower triangle of `A_c` (rows ≥ columns), duplicates summed by faer.
+    /// Lower triangle of `A_c` (rows ≥ columns), one entry per coarse pair.
     triplets: Vec<Triplet<usize, usize, Real>>,
+    /// The members of each aggregate (`members[member_start[g]..member_start[g + 1]]`), and
+    /// the coarse row accumulator: sums, whether a column is held, the columns held.
+    member_start: Vec<usize>,
+    members: Vec<u32>,
+    acc: Vec<Real>,
+    seen: Vec<bool>,
+    cols: Vec<u32>,
     /// Cholesky factor of `A_c`; `None` when the factorisation failed (then the cycle falls
     /// back to Jacobi).
     llt: Option<faer::sparse::linalg::solvers::Llt<usize, Real>>,
@@ -68,23 +75,7 @@ impl TwoLevel {
     pub(super) fn build(&mut self, a: &Csr) -> bool {
         let m = a.diag.len();
         self.aggregate(a);
-        self.triplets.clear();
-        for r in 0..m {
-            let ar = self.agg[r];
-            if ar == NONE {
-                continue;
-            }
-            self.triplets
-                .push(Triplet::new(ar as usize, ar as usize, a.diag[r]));
-            let range = a.start.range(r);
-            for (&c, &v) in a.col[range.clone()].iter().zip(&a.val[range]) {
-                let ac = self.agg[c as usize];
-                if ac != NONE && ac <= ar {
-                    self.triplets
-                        .push(Triplet::new(ar as usize, ac as usize, v));
-                }
-            }
-        }
+        self.coarse_triplets(a);
         let n = self.count;
         self.llt = (n > 0)
             .then(|| SparseColMat::<usize, Real>::try_new_from_triplets(n, n, &self.triplets))
@@ -94,6 +85,69 @@ impl TwoLevel {
         self.res.resize(m, 0.0);
         self.prod.resize(m, 0.0);
         self.llt.is_some()
+    }
+
+    /// The lower triangle of `A_c = Pᵀ A P` into `triplets`, one entry per coarse pair: the
+    /// members of each aggregate are listed (a counting sort), and each coarse row's entries
+    /// summed in a dense accumulator over the coarse columns (a triplet per fine entry would
+    /// hold the whole fine matrix again: 195 MB for a 3D dam break of 203 609 particles).
+    fn coarse_triplets(&mut self, a: &Csr) {
+        let (m, n) = (a.diag.len(), self.count);
+        // Members of each aggregate, in fine order.
+        self.member_start.clear();
+        self.member_start.resize(n + 1, 0);
+        for &g in self.agg.iter().filter(|&&g| g != NONE) {
+            self.member_start[g as usize + 1] += 1;
+        }
+        for g in 0..n {
+            self.member_start[g + 1] += self.member_start[g];
+        }
+        self.members.resize(self.member_start[n], 0);
+        // Fill with a moving cursor per aggregate (the starts are restored after).
+        for r in 0..m {
+            let g = self.agg[r];
+            if g != NONE {
+                self.members[self.member_start[g as usize]] = r as u32;
+                self.member_start[g as usize] += 1;
+            }
+        }
+        for g in (1..=n).rev() {
+            self.member_start[g] = self.member_start[g - 1];
+        }
+        self.member_start[0] = 0;
+        // Row by row, with a dense accumulator and the list of the columns it holds.
+        self.acc.clear();
+        self.acc.resize(n, 0.0);
+        self.seen.clear();
+        self.seen.resize(n, false);
+        self.triplets.clear();
+        for ar in 0..n {
+            self.cols.clear();
+            for &r in &self.members[self.member_start[ar]..self.member_start[ar + 1]] {
+                let r = r as usize;
+                let mut add = |ac: usize, v: Real| {
+                    if !self.seen[ac] {
+                        self.seen[ac] = true;
+                        self.cols.push(ac as u32);
+                    }
+                    self.acc[ac] += v;
+                };
+                add(ar, a.diag[r]);
+                let range = a.start.range(r);
+                for (&c, &v) in a.col[range.clone()].iter().zip(&a.val[range]) {
+                    let ac = self.agg[c as usize];
+                    if ac != NONE && (ac as usize) <= ar {
+                        add(ac as usize, v);
+                    }
+                }
+            }
+            for &ac in &self.cols {
+                let ac = ac as usize;
+                self.triplets.push(Triplet::new(ar, ac, self.acc[ac]));
+                self.acc[ac] = 0.0;
+                self.seen[ac] = false;
+            }
+        }
     }
 
     /// The aggregates of `a`'s unknowns ([`TwoLevel`]'s module docs).
