@@ -380,3 +380,14 @@ fn a_standing_wave_starts_with_linear_theorys_energy_and_bad_ones_are_refused() 
         "{err}"
     );
 }
+
+/// The same flumes with ISPH (issue 53, item 1, "for each fluid method"; every other setting
+/// as above). Not met either (`cargo test --release --test waves -- --ignored --nocapture
+/// ..._isph`, 293 s on two cores, 2026-11-29): incident height −27.8 % (T = 0.8 s), −21.7 %
+/// (1.2 s), −10.3 % (2.0 s); reflection 0.098, 0.024, 0.054 (the reflection target holds, the
+/// deep-water wave at its edge).
+#[test]
+#[ignore = "issue 53's wave targets are not met at this resolution (see the doc comment)"]
+fn a_piston_makes_the_wave_linear_theory_asks_for_and_the_zone_absorbs_it_isph() {
+    check("Isph()", "", &[0.8, 1.2, 2.0], 0.05, 0.1);
+}
