@@ -391,3 +391,13 @@ fn a_standing_wave_starts_with_linear_theorys_energy_and_bad_ones_are_refused() 
 fn a_piston_makes_the_wave_linear_theory_asks_for_and_the_zone_absorbs_it_isph() {
     check("Isph()", "", &[0.8, 1.2, 2.0], 0.05, 0.1);
 }
+
+/// The same flumes with WCSPH (issue 53, item 1; every other setting as above). Not met
+/// (`cargo test --release --test waves -- --ignored --nocapture ..._wcsph`, 977 s on two cores,
+/// 2026-11-29): incident height −15.4 % (T = 0.8 s), −10.7 % (1.2 s), −10.7 % (2.0 s);
+/// reflection 0.041, 0.047, 0.033 — the tallest waves of the three methods here.
+#[test]
+#[ignore = "issue 53's wave targets are not met at this resolution (see the doc comment)"]
+fn a_piston_makes_the_wave_linear_theory_asks_for_and_the_zone_absorbs_it_wcsph() {
+    check("Wcsph()", "", &[0.8, 1.2, 2.0], 0.05, 0.1);
+}
