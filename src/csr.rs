@@ -46,6 +46,17 @@ impl RowStarts {
         }
     }
 
+    /// After a fill by moving cursors (each entry of row `i` placed at `self[i]`, which is then
+    /// advanced, so that `self[i]` ends at row `i`'s end), puts the starts back.
+    pub fn restore_after_fill(&mut self) {
+        for i in (1..self.0.len()).rev() {
+            self.0[i] = self.0[i - 1];
+        }
+        if let Some(first) = self.0.first_mut() {
+            *first = 0;
+        }
+    }
+
     /// The same starts as `other` (no allocation once sized).
     pub fn copy_from(&mut self, other: &RowStarts) {
         self.0.clone_from(&other.0);
@@ -113,5 +124,17 @@ mod tests {
         assert_eq!((a.rows(), a.entries()), (3, 5));
         assert_eq!(&entries[a.range(2)], &[7, 8, 9]);
         assert!(a.range(1).is_empty());
+        // A fill by moving cursors, then the starts put back.
+        let mut c = b.clone();
+        let mut filled = vec![0u32; c.entries()];
+        for (i, r) in rows.iter().enumerate() {
+            for &e in r {
+                filled[c[i] as usize] = e;
+                c[i] += 1;
+            }
+        }
+        c.restore_after_fill();
+        assert_eq!(c, b);
+        assert_eq!(filled, entries);
     }
 }

@@ -183,7 +183,13 @@ impl Kernel {
 /// volume `v0` (m^d) and the separation `d = x_i − x_j` (m; nearest image on periodic axes).
 #[inline]
 pub fn volume_gradient(k: &Kernel, v0: Real, d: &Vec3) -> Vec3 {
-    let r = d.norm();
+    volume_gradient_at(k, v0, d, d.norm())
+}
+
+/// [`volume_gradient`] with the distance `r = |d|` (m) already at hand (a pass that also
+/// needs `W(r)` takes one square root per pair).
+#[inline]
+pub fn volume_gradient_at(k: &Kernel, v0: Real, d: &Vec3, r: Real) -> Vec3 {
     if r > 0.0 {
         d * (v0 * k.dw(r) / r)
     } else {

@@ -6,7 +6,7 @@
 //! only near a free surface, never into a wall. 004 §3.5 uses Xu et al.'s form instead (see
 //! below for why not here).
 
-use super::kernel::Kernel;
+use super::kernel::{volume_gradient, volume_gradient_at, Kernel};
 use super::periodic::Periodic;
 use super::{per_particle_pair, per_particle_update, Fluid};
 use crate::math::{Real, Vec3};
@@ -76,7 +76,11 @@ impl Fluid {
             let grad = *grad;
             // The boundary particles' share of ∇C_i, pointing into the walls near i (as pass 1
             // summed it).
-            let (_, wall) = gather(&k, per, v0, 0.0, &pos[i], boundary, fb.of(i));
+            let wall: Vec3 = fb
+                .of(i)
+                .iter()
+                .map(|&j| volume_gradient(&k, v0, &per.delta(&pos[i], &boundary[j as usize])))
+                .sum();
             let mut d = grad * (-beta * k.h * umax * h);
             let gn = grad.norm();
             let band =
@@ -154,9 +158,7 @@ fn gather(
         let d = per.delta(xi, &others[j as usize]);
         let r = d.norm();
         fill += v0 * k.w(r);
-        if r > 0.0 {
-            grad += d * (v0 * k.dw(r) / r);
-        }
+        grad += volume_gradient_at(k, v0, &d, r);
     }
     (fill, grad)
 }

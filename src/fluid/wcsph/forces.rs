@@ -69,7 +69,7 @@ impl Side {
 
 impl Pair {
     /// The pair's geometry for a pair at `d = x_i − x_j` (m) inside the support: `f = W'(r)/r`
-    /// (so that `∇_iW = f d`), `r2 = |d|²` and `r2 / (r2 + η²)`; `None` outside the support or
+    /// (so that `∇_iW = f d`), `r2 = |d|²` and `1 / (r2 + η²)`; `None` outside the support or
     /// for coincident points (the lists hold a skin beyond it).
     #[inline(always)]
     fn geometry(&self, k: &Kernel, d: Vec3) -> Option<Geometry> {

@@ -51,10 +51,7 @@ impl Csr {
                 self.start[a] += 1;
             }
         }
-        for r in (1..=m).rev() {
-            self.start[r] = self.start[r - 1];
-        }
-        self.start[0] = 0;
+        self.start.restore_after_fill();
     }
 
     /// `out = A x`, rows in parallel. Each row's entries are summed in four interleaved

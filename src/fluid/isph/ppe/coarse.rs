@@ -55,7 +55,7 @@ pub(super) struct TwoLevel {
     triplets: Vec<Triplet<usize, usize, Real>>,
     /// The members of each aggregate (`members[member_start[g]..member_start[g + 1]]`), and
     /// the coarse row accumulator: sums, whether a column is held, the columns held.
-    member_start: Vec<usize>,
+    member_start: crate::csr::RowStarts,
     members: Vec<u32>,
     acc: Vec<Real>,
     seen: Vec<bool>,
@@ -94,27 +94,21 @@ impl TwoLevel {
     fn coarse_triplets(&mut self, a: &Csr) {
         let (m, n) = (a.diag.len(), self.count);
         // Members of each aggregate, in fine order.
-        self.member_start.clear();
-        self.member_start.resize(n + 1, 0);
+        self.member_start.reset(n);
         for &g in self.agg.iter().filter(|&&g| g != NONE) {
             self.member_start[g as usize + 1] += 1;
         }
-        for g in 0..n {
-            self.member_start[g + 1] += self.member_start[g];
-        }
-        self.members.resize(self.member_start[n], 0);
+        self.member_start.prefix_sum();
+        self.members.resize(self.member_start.entries(), 0);
         // Fill with a moving cursor per aggregate (the starts are restored after).
         for r in 0..m {
             let g = self.agg[r];
             if g != NONE {
-                self.members[self.member_start[g as usize]] = r as u32;
+                self.members[self.member_start[g as usize] as usize] = r as u32;
                 self.member_start[g as usize] += 1;
             }
         }
-        for g in (1..=n).rev() {
-            self.member_start[g] = self.member_start[g - 1];
-        }
-        self.member_start[0] = 0;
+        self.member_start.restore_after_fill();
         // Row by row, with a dense accumulator and the list of the columns it holds.
         self.acc.clear();
         self.acc.resize(n, 0.0);
@@ -123,7 +117,7 @@ impl TwoLevel {
         self.triplets.clear();
         for ar in 0..n {
             self.cols.clear();
-            for &r in &self.members[self.member_start[ar]..self.member_start[ar + 1]] {
+            for &r in &self.members[self.member_start.range(ar)] {
                 let r = r as usize;
                 let mut add = |ac: usize, v: Real| {
                     if !self.seen[ac] {
