@@ -46,6 +46,7 @@ pub mod body;
 pub mod cli;
 pub mod constraints;
 pub mod csr;
+pub mod distributed;
 pub mod fluid;
 pub mod geometry;
 pub mod impulse;

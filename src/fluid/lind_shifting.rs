@@ -45,18 +45,43 @@ impl Fluid {
     /// the wall, which the constraint method's wall rows would stop but WCSPH's wall pressure
     /// does not.
     pub fn shift_particles(&mut self, h: Real) {
+        let umax = self.relative_speed_max(None);
+        self.shift_particles_at(h, umax);
+    }
+
+    /// `u_max` of [`Fluid::shift_particles`]: the largest fluid speed relative to the fluid's
+    /// mean velocity (m/s; the mean a sum in particle order: thread-count independent), over
+    /// the whole fluid when it is divided among processes (`halo`: owned particles only, then
+    /// reduced; [`super::halo`]). Shifting must not grow with a uniform motion of the whole
+    /// fluid (a container of water in free fall).
+    pub fn relative_speed_max(&self, halo: Option<&mut (dyn super::halo::Halo + '_)>) -> Real {
+        let Some(halo) = halo else {
+            let n = self.vel.len().max(1) as Real;
+            let mean = self.vel.iter().sum::<Vec3>() / n;
+            return self
+                .vel
+                .iter()
+                .map(|v| (v - mean).norm())
+                .fold(0.0, Real::max);
+        };
+        let (sum, count) = (self.vel.iter().zip(halo.owned()))
+            .filter(|(_, &o)| o)
+            .fold((Vec3::zeros(), 0.0), |(s, c), (v, _)| (s + v, c + 1.0));
+        let mut total = [sum.x, sum.y, sum.z, count];
+        halo.sum(&mut total);
+        let mean = Vec3::new(total[0], total[1], total[2]) / total[3].max(1.0);
+        let mut largest = [(self.vel.iter().zip(halo.owned()))
+            .filter(|(_, &o)| o)
+            .map(|(v, _)| (v - mean).norm())
+            .fold(0.0, Real::max)];
+        halo.max(&mut largest);
+        largest[0]
+    }
+
+    /// [`Fluid::shift_particles`] with `u_max` given (m/s).
+    pub fn shift_particles_at(&mut self, h: Real, umax: Real) {
         let (k, per) = (self.params.kernel, self.params.periodic);
         let (l, beta) = (self.params.spacing, self.params.shifting);
-        // The largest speed relative to the fluid's mean velocity (a sum in particle order:
-        // thread-count independent): shifting must not grow with a uniform motion of the whole
-        // fluid (a container of water in free fall).
-        let n = self.vel.len().max(1) as Real;
-        let mean = self.vel.iter().sum::<Vec3>() / n;
-        let umax = self
-            .vel
-            .iter()
-            .map(|v| (v - mean).norm())
-            .fold(0.0, Real::max);
         if umax == 0.0 {
             return;
         }

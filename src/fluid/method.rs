@@ -197,4 +197,19 @@ pub trait FluidMethod: Send + Sync {
             ))
         }
     }
+
+    /// Divides the fluid among processes ([`super::halo`]): the method calls `halo` at the
+    /// points of its sub-step that the module doc names. An error for a method that does not
+    /// support it.
+    fn set_halo(&mut self, _halo: Box<dyn super::halo::Halo>) -> Result<(), String> {
+        Err(format!(
+            "{} does not run divided among processes yet (WCSPH does)",
+            self.name()
+        ))
+    }
+
+    /// The exchange given by [`FluidMethod::set_halo`], if any.
+    fn halo(&mut self) -> Option<&mut dyn super::halo::Halo> {
+        None
+    }
 }

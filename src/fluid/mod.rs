@@ -66,6 +66,7 @@ pub mod constraint;
 pub mod damping;
 mod explicit;
 pub mod grid;
+pub mod halo;
 pub mod isph;
 pub mod kernel;
 pub mod lattice_stability;

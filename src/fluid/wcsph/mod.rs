@@ -79,6 +79,7 @@ mod forces;
 mod method;
 mod params;
 
+use super::halo::Halo;
 use super::Fluid;
 use crate::body::RigidBody;
 use crate::math::{Real, Vec3};
@@ -133,6 +134,26 @@ pub struct WcsphScratch {
     x_search: Vec<Vec3>,
     b_search: Vec<Vec3>,
     searched: bool,
+    /// The exchange with the other parts of a fluid divided among processes
+    /// ([`super::halo`]); none for a fluid in one process.
+    pub(crate) halo: HaloSlot,
+}
+
+/// A fluid method's [`Halo`], if it has one. A clone has none (the exchange belongs to one
+/// process's fluid).
+#[derive(Default)]
+pub struct HaloSlot(pub Option<Box<dyn Halo>>);
+
+impl Clone for HaloSlot {
+    fn clone(&self) -> Self {
+        HaloSlot(None)
+    }
+}
+
+impl std::fmt::Debug for HaloSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HaloSlot({})", if self.0.is_some() { "divided" } else { "none" })
+    }
 }
 
 impl WcsphScratch {
@@ -187,7 +208,8 @@ impl Fluid {
         let n = self.len();
         let nb = self.boundary.len();
         if s.carry.rho.len() != n {
-            s.carry.rho = self.hydrostatic_densities(p, &self.params.periodic.across(gravity));
+            let g = self.params.periodic.across(gravity);
+            s.carry.rho = self.hydrostatic_densities(p, &g, s.halo.0.as_mut());
         }
         if s.carry.brho.len() != nb {
             s.carry.brho = vec![self.params.rho0; nb];
@@ -231,7 +253,11 @@ impl Fluid {
             s.carry.next_dt = p.cfl * hk / p.c0();
         }
         while t < dt * (1.0 - 1e-12) {
-            if info.substeps as u64 >= self.params.max_substeps || crate::interrupt::overdue() {
+            let mut stop = crate::interrupt::overdue();
+            if let Some(h) = s.halo.0.as_mut() {
+                stop = h.any(stop);
+            }
+            if info.substeps as u64 >= self.params.max_substeps || stop {
                 info.cut = true;
                 break;
             }
@@ -239,17 +265,7 @@ impl Fluid {
             let left = dt - t;
             let k = (left / s.carry.next_dt.min(limit)).ceil().max(1.0);
             let sub = left / k;
-            if !s.searched || !self.within_skin(s) {
-                self.search(SKIN * self.params.kernel.support());
-                // The carried densities and Verlet's previous sub-step follow their particles
-                // into cell order.
-                self.reorder_like_last_search(&mut s.carry.prev_vel, &mut s.perm_vel);
-                self.reorder_like_last_search(&mut s.carry.rho, &mut s.perm_rho);
-                self.reorder_like_last_search(&mut s.carry.prev_rho, &mut s.perm_rho);
-                s.x_search.clone_from(&self.pos);
-                s.b_search.clone_from(&self.boundary);
-                s.searched = true;
-            }
+            self.search_if_due(s);
             match p.stepping {
                 Stepping::Symplectic => self.substep(p, gravity, sub, sub / dt, s),
                 Stepping::Verlet { every } => {
@@ -272,23 +288,76 @@ impl Fluid {
 
     /// Densities of a fluid at rest under gravity: `ρ = ρ0 (1 + ρ0 g d / B)^(1/γ)`, d the depth
     /// below the highest particle plus half a spacing (m); ρ0 without gravity.
-    fn hydrostatic_densities(&self, p: &WcsphParams, gravity: &Vec3) -> Vec<Real> {
+    fn hydrostatic_densities(
+        &self,
+        p: &WcsphParams,
+        gravity: &Vec3,
+        halo: Option<&mut Box<dyn Halo>>,
+    ) -> Vec<Real> {
         let (rho0, g) = (self.params.rho0, gravity.norm());
         if g == 0.0 {
             return vec![rho0; self.len()];
         }
         let down = gravity / g;
-        let top = self
+        let mut top = self
             .pos
             .iter()
             .map(|x| x.dot(&down))
-            .fold(Real::INFINITY, Real::min)
-            - 0.5 * self.params.spacing;
+            .fold(Real::INFINITY, Real::min);
+        if let Some(h) = halo {
+            top = h.min(top);
+        }
+        let top = top - 0.5 * self.params.spacing;
         let b = self.tait_b(p);
         self.pos
             .iter()
             .map(|x| forces::tait_inverse(b, rho0, rho0 * g * (x.dot(&down) - top)))
             .collect()
+    }
+
+    /// A neighbour search, if one is due on any part of the fluid: the first of a model step,
+    /// or some particle may have entered another's support since the last. A divided fluid
+    /// exchanges its particles first ([`Halo::redistribute`]).
+    fn search_if_due(&mut self, s: &mut WcsphScratch) {
+        let mut due = !s.searched || !self.within_skin(s);
+        if let Some(h) = s.halo.0.as_mut() {
+            due = h.any(due);
+            if due {
+                h.redistribute(self, &mut s.carry.rho);
+            }
+        }
+        if !due {
+            return;
+        }
+        self.search(SKIN * self.params.kernel.support());
+        // The carried densities and Verlet's previous sub-step follow their particles
+        // into cell order.
+        self.reorder_like_last_search(&mut s.carry.prev_vel, &mut s.perm_vel);
+        self.reorder_like_last_search(&mut s.carry.rho, &mut s.perm_rho);
+        self.reorder_like_last_search(&mut s.carry.prev_rho, &mut s.perm_rho);
+        if let Some(h) = s.halo.0.as_mut() {
+            h.reordered(self);
+        }
+        s.x_search.clone_from(&self.pos);
+        s.b_search.clone_from(&self.boundary);
+        s.searched = true;
+    }
+
+    /// Particle shifting ([`super::lind_shifting`]) with its speed scale over the whole fluid
+    /// when it is divided.
+    fn shift_divided(&mut self, sub: Real, s: &mut WcsphScratch) {
+        let umax = match s.halo.0.as_mut() {
+            Some(h) => self.relative_speed_max(Some(&mut **h)),
+            None => self.relative_speed_max(None),
+        };
+        self.shift_particles_at(sub, umax);
+    }
+
+    /// A divided fluid's ghosts take their owners' positions, velocities and densities.
+    fn refresh_ghosts(&mut self, s: &mut WcsphScratch) {
+        if let Some(h) = s.halo.0.as_mut() {
+            h.refresh(&mut self.pos, &mut self.vel, &mut s.carry.rho);
+        }
     }
 
     /// Whether no particle can have entered another's support since the last search.
@@ -339,6 +408,7 @@ impl Fluid {
                 *v += acc[i] * half;
                 *r += drho[i] * half;
             });
+        self.refresh_ghosts(s);
         let dynamic = p.walls == WallTreatment::Dynamic;
         s.advance_body_centres(half);
         for (b, x) in self.boundary.iter_mut().enumerate() {
@@ -351,6 +421,8 @@ impl Fluid {
         self.wall_state(p, g, s);
         self.rates(p, g, s, Some(weight));
         let (acc, drho, x0, v0, r0) = (&s.acc, &s.drho, &s.x0, &s.v0, &s.r0);
+        // (A divided fluid's ghosts do not count in the sub-step: their rates are incomplete.)
+        let owned = s.halo.0.as_ref().map(|h| h.owned());
         let (vmax, amax, rmax) = self
             .pos
             .par_iter_mut()
@@ -363,14 +435,19 @@ impl Fluid {
                 *v = v0[i] + acc[i] * sub;
                 *r = r0[i] * (2.0 - eps) / (2.0 + eps);
                 *x = x0[i] + (v0[i] + *v) * half;
+                if owned.is_some_and(|o| !o[i]) {
+                    return (0.0, 0.0, 0.0);
+                }
                 (v.norm_squared(), acc[i].norm_squared(), *r)
             })
             .reduce(
                 || (0.0, 0.0, self.params.rho0),
                 |a, b| (a.0.max(b.0), a.1.max(b.1), a.2.max(b.2)),
             );
+        self.refresh_ghosts(s);
         if self.params.shifting > 0.0 {
-            self.shift_particles(sub);
+            self.shift_divided(sub, s);
+            self.refresh_ghosts(s);
         }
         s.advance_body_centres(half);
         for (b, x) in self.boundary.iter_mut().enumerate() {
@@ -380,7 +457,7 @@ impl Fluid {
                 s.carry.brho[b] = (s.br0[b] * (2.0 - eps) / (2.0 + eps)).max(self.params.rho0);
             }
         }
-        self.propose_substep(p, (vmax, amax, rmax), &mut s.carry);
+        self.propose_substep(p, (vmax, amax, rmax), &mut s.carry, s.halo.0.as_mut());
     }
 
     /// The next sub-step (004 eq. 41) from the largest squared speed `vmax` (m²/s²), squared
@@ -390,8 +467,15 @@ impl Fluid {
         p: &WcsphParams,
         (vmax, amax, rmax): (Real, Real, Real),
         c: &mut Carry,
+        halo: Option<&mut Box<dyn Halo>>,
     ) {
         let hk = self.params.kernel.h;
+        let (mut vmax, mut amax, mut rmax) = (vmax, amax, rmax);
+        if let Some(h) = halo {
+            let mut m = [vmax, amax, rmax];
+            h.max(&mut m);
+            [vmax, amax, rmax] = m;
+        }
         let cmax = p.c0() * (rmax / self.params.rho0).powi(3);
         let mut next = hk / (cmax + vmax.sqrt());
         if amax > 0.0 {
@@ -452,7 +536,7 @@ impl Fluid {
                 |a, b| (a.0.max(b.0), a.1.max(b.1), a.2.max(b.2)),
             );
         if self.params.shifting > 0.0 {
-            self.shift_particles(sub);
+            self.shift_divided(sub, s);
         }
         s.advance_body_centres(sub);
         let c = &mut s.carry;
@@ -471,6 +555,6 @@ impl Fluid {
                 c.prev_brho[b] = r;
             }
         }
-        self.propose_substep(p, (vmax, amax, rmax), &mut s.carry);
+        self.propose_substep(p, (vmax, amax, rmax), &mut s.carry, s.halo.0.as_mut());
     }
 }

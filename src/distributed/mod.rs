@@ -1,0 +1,40 @@
+//! One simulation across processes (issue 55): the fluid's particles divided among *ranks* by
+//! slabs along one axis ([`SlabHalo`]), each rank stepping the particles it owns with copies of
+//! its neighbours' particles within reach (ghosts, [`crate::fluid::halo`]), and a run loop that
+//! reduces the probes to one CSV ([`run`]).
+//!
+//! The messages go through a [`Comm`]: MPI ranks (`mpi_comm`, feature `mpi`: `mpirun -n N
+//! vcsim run MODEL`) or threads of one process ([`ThreadComm`], the same code path without
+//! MPI, for tests and for machines without it). Every rank calls the same collective
+//! operations in the same order; none is skipped by a rank-local decision (the halo's
+//! [`crate::fluid::halo::Halo::any`] makes each decision global).
+//!
+//! What runs divided so far: WCSPH fluid (symplectic stepping, Adami walls) with static walls,
+//! in 2D and 3D; the probes `Front`, `DensityError` and `FluidEnergy`. Everything else is
+//! refused before the run starts, with the reason.
+
+#[cfg(feature = "mpi")]
+pub mod mpi_comm;
+pub mod run;
+mod slab;
+mod thread_comm;
+
+pub use slab::SlabHalo;
+pub use thread_comm::ThreadComm;
+
+/// The collective operations a divided simulation needs (MPI's `MPI_Allreduce` with
+/// `MPI_MAX` and `MPI_SUM`, and `MPI_Alltoallv`), over `f64` payloads (particle ids are
+/// exact in them up to 2⁵³).
+pub trait Comm: Send + Sync {
+    /// This rank (0-based).
+    fn rank(&self) -> usize;
+    /// The number of ranks.
+    fn size(&self) -> usize;
+    /// Element-wise maximum of `v` over all ranks, in place.
+    fn max(&self, v: &mut [f64]);
+    /// Element-wise sum of `v` over all ranks, in place (summed in rank order, so every rank
+    /// gets the same bits).
+    fn sum(&self, v: &mut [f64]);
+    /// All-to-all: `send[r]` goes to rank r; returns what each rank sent here, by rank.
+    fn exchange(&self, send: &[Vec<f64>]) -> Vec<Vec<f64>>;
+}

@@ -1,0 +1,346 @@
+//! The fluid divided into slabs along one axis, one per rank, rebalanced at every
+//! redistribution so that each rank owns as many particles as the others (to within a
+//! histogram bin); the [`Halo`] of [`crate::fluid::halo`] over a [`Comm`].
+//!
+//! **Slabs.** Rank r owns the particles whose coordinate c along the axis (the fluid's longest
+//! extent at the start) lies in `[cut_{r−1}, cut_r)` (the first and last slabs open). The cuts
+//! are the quantiles k/N of the owned particles' coordinates, read from a histogram of 4 096
+//! bins summed over the ranks (one `MPI_Allreduce`), so every rank computes the same cuts.
+//!
+//! **Ghosts.** A particle within `width` of another rank's slab is copied there as a ghost at
+//! each redistribution (every neighbour search). `width` = 2 (1 + 2 s) × the kernel support,
+//! s the neighbour lists' skin fraction: two supports because an owned particle reads values
+//! its neighbours computed from their own neighbours (the Adami walls' extrapolated pressure,
+//! density gradients), and the skin twice because owned particles and ghosts may each move by
+//! up to the skin between searches. Between searches the ghost set is fixed and its values are
+//! refreshed by one exchange of 7 numbers per ghost (position, velocity, density).
+//!
+//! **Migration.** At each redistribution the owned particles outside the rank's new slab go to
+//! their new owner with their velocities and carried densities.
+
+use super::Comm;
+use crate::fluid::halo::Halo;
+use crate::fluid::Fluid;
+use crate::math::{Real, Vec3};
+use std::time::Instant;
+
+/// Histogram bins for the cuts.
+const BINS: usize = 4096;
+
+/// Values per particle sent at a migration or a ghost copy: id, position, velocity, density.
+const MOVE: usize = 8;
+
+/// Values per ghost at a refresh: position, velocity, density.
+const REFRESH: usize = 7;
+
+/// What the exchange cost, accumulated over a run.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HaloStats {
+    /// Ghosts held after the last redistribution.
+    pub ghosts: usize,
+    /// Particles owned after the last redistribution.
+    pub owned: usize,
+    /// Redistributions (searches).
+    pub redistributions: u64,
+    /// Ghost refreshes.
+    pub refreshes: u64,
+    /// Particles that changed owner.
+    pub migrated: u64,
+    /// Numbers (f64) sent by this rank, all exchanges.
+    pub values_sent: u64,
+    /// Wall time in collective operations (s), waiting for other ranks included.
+    pub comm_seconds: f64,
+}
+
+/// A fluid's slab of one rank and its exchange with the others (see the module doc).
+pub struct SlabHalo {
+    comm: Box<dyn Comm>,
+    axis: usize,
+    /// The upper ends of slabs 0..N−1 (m); slab r is `[cuts[r−1], cuts[r])`.
+    cuts: Vec<Real>,
+    width: Real,
+    owned: Vec<bool>,
+    owned_scratch: Vec<bool>,
+    /// Ids sent to / received from each rank as ghosts at the last redistribution, in the
+    /// order sent.
+    send_ids: Vec<Vec<u32>>,
+    ghost_ids: Vec<Vec<u32>>,
+    /// The same particles' indices now.
+    send_idx: Vec<Vec<u32>>,
+    recv_idx: Vec<Vec<u32>>,
+    /// Local index of each particle id (ids are global: every rank built the same fluid).
+    index_of: Vec<u32>,
+    /// Message buffers, one per rank.
+    out: Vec<Vec<f64>>,
+    /// Accumulated cost.
+    pub stats: HaloStats,
+}
+
+impl SlabHalo {
+    /// Rank `comm.rank()`'s slab of `fluid`, which holds the whole fluid on every rank (built
+    /// from the same model): keeps the particles of this rank's slab (and their entries of
+    /// `rho`, if it is not empty) and drops the rest. The slabs cut the longest side of the box
+    /// around the fluid and its walls; ghosts reach `width_supports` kernel supports beyond a
+    /// slab (default 2 (1 + 2 × the skin), the module doc).
+    pub fn claim(
+        comm: Box<dyn Comm>,
+        fluid: &mut Fluid,
+        rho: &mut Vec<Real>,
+        width_supports: Option<Real>,
+    ) -> SlabHalo {
+        let (lo, hi) = extent(fluid.pos.iter().chain(&fluid.boundary));
+        let axis = (0..3)
+            .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
+            .unwrap_or(0);
+        let n = comm.size();
+        let skin = crate::fluid::wcsph::SKIN;
+        let mut h = SlabHalo {
+            axis,
+            cuts: Vec::new(),
+            width: width_supports.unwrap_or(2.0 * (1.0 + 2.0 * skin))
+                * fluid.params.kernel.support(),
+            owned: vec![true; fluid.len()],
+            owned_scratch: Vec::new(),
+            send_ids: vec![Vec::new(); n],
+            ghost_ids: vec![Vec::new(); n],
+            send_idx: vec![Vec::new(); n],
+            recv_idx: vec![Vec::new(); n],
+            index_of: vec![u32::MAX; fluid.id.iter().map(|&i| i as usize + 1).max().unwrap_or(0)],
+            out: vec![Vec::new(); n],
+            stats: HaloStats::default(),
+            comm,
+        };
+        // (Every rank holds every particle: the summed histogram is N times one rank's, with
+        // the same quantiles.)
+        h.cuts = h.cuts_of(&fluid.pos);
+        let me = h.comm.rank();
+        let keep: Vec<bool> = fluid.pos.iter().map(|x| h.part_of(x) == me).collect();
+        if rho.len() != keep.len() {
+            rho.clear();
+            fluid.keep_particles(&keep, &mut Vec::new());
+        } else {
+            fluid.keep_particles(&keep, rho);
+        }
+        h.owned = vec![true; fluid.len()];
+        h.stats.owned = fluid.len();
+        h
+    }
+
+    /// The axis the slabs cut (0 = x, 1 = y, 2 = z).
+    pub fn axis(&self) -> usize {
+        self.axis
+    }
+
+    /// The slabs' upper ends (m), N − 1 of them.
+    pub fn cuts(&self) -> &[Real] {
+        &self.cuts
+    }
+
+    /// The exchange's collective operations, for the run loop's reductions.
+    pub fn comm(&self) -> &dyn Comm {
+        &*self.comm
+    }
+
+    fn part_of(&self, x: &Vec3) -> usize {
+        self.cuts.partition_point(|&c| c <= x[self.axis])
+    }
+
+    /// Cuts at the quantiles of the owned particles at `pos` (collective).
+    fn cuts_of(&mut self, pos: &[Vec3]) -> Vec<Real> {
+        let n = self.comm.size();
+        let a = self.axis;
+        let t0 = Instant::now();
+        let mut ext = [Real::NEG_INFINITY, Real::NEG_INFINITY];
+        for x in pos {
+            ext = [ext[0].max(-x[a]), ext[1].max(x[a])];
+        }
+        self.comm.max(&mut ext);
+        let (lo, hi) = (-ext[0], ext[1]);
+        let mut hist = vec![0.0; BINS];
+        let span = (hi - lo).max(1e-300);
+        let bin = |c: Real| (((c - lo) / span * BINS as Real) as usize).min(BINS - 1);
+        for x in pos {
+            hist[bin(x[a])] += 1.0;
+        }
+        self.comm.sum(&mut hist);
+        self.stats.comm_seconds += t0.elapsed().as_secs_f64();
+        let total: f64 = hist.iter().sum();
+        let mut cuts = Vec::with_capacity(n.saturating_sub(1));
+        let (mut acc, mut b) = (0.0, 0);
+        for k in 1..n {
+            let target = total * k as f64 / n as f64;
+            while b < BINS && acc + hist[b] < target {
+                acc += hist[b];
+                b += 1;
+            }
+            // Within bin b, by linear interpolation of the count.
+            let frac = if b < BINS && hist[b] > 0.0 {
+                (target - acc) / hist[b]
+            } else {
+                0.0
+            };
+            cuts.push(lo + span * (b as Real + frac) / BINS as Real);
+        }
+        cuts
+    }
+
+    /// The slab of rank r: `(lower, upper)` (m; infinite at the ends).
+    fn slab(&self, r: usize) -> (Real, Real) {
+        let lo = if r == 0 {
+            Real::NEG_INFINITY
+        } else {
+            self.cuts[r - 1]
+        };
+        let hi = self.cuts.get(r).copied().unwrap_or(Real::INFINITY);
+        (lo, hi)
+    }
+
+    fn exchange(&mut self) -> Vec<Vec<f64>> {
+        let t0 = Instant::now();
+        self.stats.values_sent += self.out.iter().map(|m| m.len() as u64).sum::<u64>();
+        let got = self.comm.exchange(&self.out);
+        self.out.iter_mut().for_each(Vec::clear);
+        self.stats.comm_seconds += t0.elapsed().as_secs_f64();
+        got
+    }
+
+    /// Packs particle i (id, position, velocity, density) for rank r.
+    fn pack(&mut self, r: usize, f: &Fluid, rho: &[Real], i: usize) {
+        let (x, v) = (f.pos[i], f.vel[i]);
+        self.out[r].extend([f.id[i] as f64, x.x, x.y, x.z, v.x, v.y, v.z, rho[i]]);
+    }
+
+    /// Appends the particles of `got` (packed by [`SlabHalo::pack`]) to the fluid; returns
+    /// their ids by sending rank.
+    fn unpack(f: &mut Fluid, rho: &mut Vec<Real>, got: &[Vec<f64>]) -> Vec<Vec<u32>> {
+        got.iter()
+            .map(|m| {
+                m.chunks_exact(MOVE)
+                    .map(|c| {
+                        let id = c[0] as u32;
+                        let x = Vec3::new(c[1], c[2], c[3]);
+                        let v = Vec3::new(c[4], c[5], c[6]);
+                        f.push_particle(id, x, v, c[7], rho);
+                        id
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// The smallest and largest coordinates of `pos` (m).
+fn extent<'a>(pos: impl Iterator<Item = &'a Vec3>) -> (Vec3, Vec3) {
+    pos.fold(
+        (Vec3::repeat(Real::INFINITY), Vec3::repeat(Real::NEG_INFINITY)),
+        |(lo, hi), x| (lo.inf(x), hi.sup(x)),
+    )
+}
+
+impl Halo for SlabHalo {
+    fn max(&mut self, v: &mut [Real]) {
+        let t0 = Instant::now();
+        self.comm.max(v);
+        self.stats.comm_seconds += t0.elapsed().as_secs_f64();
+    }
+
+    fn sum(&mut self, v: &mut [Real]) {
+        let t0 = Instant::now();
+        self.comm.sum(v);
+        self.stats.comm_seconds += t0.elapsed().as_secs_f64();
+    }
+
+    fn redistribute(&mut self, f: &mut Fluid, rho: &mut Vec<Real>) {
+        let (me, n) = (self.comm.rank(), self.comm.size());
+        if self.owned.len() == f.len() {
+            let owned = std::mem::take(&mut self.owned);
+            f.keep_particles(&owned, rho);
+        }
+        self.cuts = self.cuts_of(&f.pos);
+        // Migration.
+        let mut keep = vec![true; f.len()];
+        for (i, k) in keep.iter_mut().enumerate() {
+            let r = self.part_of(&f.pos[i]);
+            if r != me {
+                self.pack(r, f, rho, i);
+                *k = false;
+            }
+        }
+        let got = self.exchange();
+        self.stats.migrated += keep.iter().filter(|k| !**k).count() as u64;
+        f.keep_particles(&keep, rho);
+        Self::unpack(f, rho, &got);
+        let owned = f.len();
+        // Ghosts.
+        let w = self.width;
+        let slabs: Vec<(Real, Real)> = (0..n).map(|r| self.slab(r)).collect();
+        self.send_ids.iter_mut().for_each(Vec::clear);
+        for i in 0..owned {
+            let c = f.pos[i][self.axis];
+            for (r, &(lo, hi)) in slabs.iter().enumerate() {
+                if r != me && c > lo - w && c < hi + w {
+                    self.pack(r, f, rho, i);
+                    self.send_ids[r].push(f.id[i]);
+                }
+            }
+        }
+        let got = self.exchange();
+        self.ghost_ids = Self::unpack(f, rho, &got);
+        self.owned.clear();
+        self.owned.resize(owned, true);
+        self.owned.resize(f.len(), false);
+        self.stats.owned = owned;
+        self.stats.ghosts = f.len() - owned;
+        self.stats.redistributions += 1;
+    }
+
+    fn reordered(&mut self, f: &Fluid) {
+        f.reorder_like_last_search(&mut self.owned, &mut self.owned_scratch);
+        for (k, &id) in f.id.iter().enumerate() {
+            self.index_of[id as usize] = k as u32;
+        }
+        let index_of = &self.index_of;
+        for (idx, ids) in self
+            .send_idx
+            .iter_mut()
+            .zip(&self.send_ids)
+            .chain(self.recv_idx.iter_mut().zip(&self.ghost_ids))
+        {
+            idx.clear();
+            idx.extend(ids.iter().map(|&id| index_of[id as usize]));
+        }
+    }
+
+    fn refresh(&mut self, pos: &mut [Vec3], vel: &mut [Vec3], rho: &mut [Real]) {
+        for r in 0..self.comm.size() {
+            let (out, idx) = (&mut self.out[r], &self.send_idx[r]);
+            for &i in idx {
+                let (x, v) = (pos[i as usize], vel[i as usize]);
+                out.extend([x.x, x.y, x.z, v.x, v.y, v.z, rho[i as usize]]);
+            }
+        }
+        let got = self.exchange();
+        for (m, idx) in got.iter().zip(&self.recv_idx) {
+            assert_eq!(
+                m.len(),
+                idx.len() * REFRESH,
+                "a rank refreshed another set of ghosts than it sent"
+            );
+            for (c, &i) in m.chunks_exact(REFRESH).zip(idx) {
+                let i = i as usize;
+                pos[i] = Vec3::new(c[0], c[1], c[2]);
+                vel[i] = Vec3::new(c[3], c[4], c[5]);
+                rho[i] = c[6];
+            }
+        }
+        self.stats.refreshes += 1;
+    }
+
+    fn owned(&self) -> &[bool] {
+        &self.owned
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
+    }
+}

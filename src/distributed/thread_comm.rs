@@ -1,0 +1,99 @@
+//! [`Comm`] between threads of one process: ranks as threads, messages through shared
+//! mailboxes and a barrier. For tests of the divided run without MPI, and for machines
+//! without it.
+
+use super::Comm;
+use std::sync::{Arc, Barrier, Mutex};
+
+struct Shared {
+    size: usize,
+    barrier: Barrier,
+    /// `boxes[from * size + to]`.
+    boxes: Mutex<Vec<Vec<f64>>>,
+}
+
+/// One rank's end of a group of threads ([`ThreadComm::group`]).
+pub struct ThreadComm {
+    rank: usize,
+    shared: Arc<Shared>,
+}
+
+impl ThreadComm {
+    /// `size` connected ranks, one per thread that will use it.
+    pub fn group(size: usize) -> Vec<ThreadComm> {
+        let size = size.max(1);
+        let shared = Arc::new(Shared {
+            size,
+            barrier: Barrier::new(size),
+            boxes: Mutex::new(vec![Vec::new(); size * size]),
+        });
+        (0..size)
+            .map(|rank| ThreadComm {
+                rank,
+                shared: shared.clone(),
+            })
+            .collect()
+    }
+
+    fn boxes(&self) -> std::sync::MutexGuard<'_, Vec<Vec<f64>>> {
+        // (A rank that panicked poisons the lock; the others then fail too, which is right.)
+        self.shared
+            .boxes
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Every rank's `v`, by rank.
+    fn all(&self, v: &[f64]) -> Vec<Vec<f64>> {
+        let send = vec![v.to_vec(); self.size()];
+        self.exchange(&send)
+    }
+}
+
+impl Comm for ThreadComm {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+
+    fn size(&self) -> usize {
+        self.shared.size
+    }
+
+    fn max(&self, v: &mut [f64]) {
+        for other in self.all(v) {
+            for (a, b) in v.iter_mut().zip(other) {
+                *a = a.max(b);
+            }
+        }
+    }
+
+    fn sum(&self, v: &mut [f64]) {
+        let all = self.all(v);
+        v.iter_mut().for_each(|a| *a = 0.0);
+        for other in all {
+            for (a, b) in v.iter_mut().zip(other) {
+                *a += b;
+            }
+        }
+    }
+
+    fn exchange(&self, send: &[Vec<f64>]) -> Vec<Vec<f64>> {
+        let n = self.size();
+        assert_eq!(send.len(), n, "one message per rank");
+        {
+            let mut b = self.boxes();
+            for (to, m) in send.iter().enumerate() {
+                b[self.rank * n + to].clone_from(m);
+            }
+        }
+        self.shared.barrier.wait();
+        let got = {
+            let mut b = self.boxes();
+            (0..n)
+                .map(|from| std::mem::take(&mut b[from * n + self.rank]))
+                .collect()
+        };
+        self.shared.barrier.wait();
+        got
+    }
+}

@@ -1,0 +1,204 @@
+//! One simulation divided among ranks (issue 55), ranks as threads of this process
+//! ([`vcsim::distributed::ThreadComm`], the same exchange code as under MPI): the WCSPH dam
+//! break on 1, 2 and 4 ranks against the run in one process, at every output: the surge front
+//! within 1 % (of the tank's length: 0.6 % of the front's travel at the coarsest), the largest
+//! compression within 0.1 percentage point, every particle owned once. One rank must give the
+//! undivided run's numbers exactly (the exchange adds nothing when there is no other rank).
+//!
+//! The fronts of the divided runs differ from the undivided one only by the order of the
+//! sums (each rank sorts its own particles into cell order), which a dam break amplifies
+//! slowly; the 1 % of issue 55's first criterion is the tolerance.
+
+use std::path::Path;
+use vcsim::distributed::run::{prepare_with_width, run, DividedOptions, DividedReport};
+use vcsim::distributed::ThreadComm;
+
+/// 2D dam break, Koshizuka & Oka's geometry at L/20 (`models/dam_break_2d_wcsph.ron`).
+const DAM_2D: &str = r#"Model(
+    scene: (dimension: Two, gravity: (0, -9.81)),
+    time: (dt: 0.0005, end: 0.25),
+    bodies: [
+        (name: "floor", kind: Static, shape: Cuboid(half_extents: (0.342, 0.03)), position: (0.292, -0.03)),
+        (name: "left", kind: Static, shape: Cuboid(half_extents: (0.03, 0.2)), position: (-0.03, 0.17)),
+        (name: "right", kind: Static, shape: Cuboid(half_extents: (0.03, 0.2)), position: (0.614, 0.17)),
+    ],
+    fluid: (method: Wcsph(), spacing: 0.0073, regions: [Box(min: (0, 0), max: (0.146, 0.292))]),
+    output: (every: 0.01, vtk: false, plot: false),
+    probes: [Front(1, 0, 0), DensityError, FluidEnergy],
+)
+"#;
+
+fn world(text: &str) -> (vcsim::pipeline::World, Vec<vcsim::probe::Probe>) {
+    let m = vcsim::model::parse_str(Path::new("dam.ron"), text).unwrap();
+    let w = vcsim::model::build_world(&m).unwrap();
+    let p = vcsim::model::resolve_probes(&m, &w).unwrap();
+    (w, p)
+}
+
+/// The model on `n` ranks (threads, each with its own one-thread pool), ghosts reaching
+/// `width` kernel supports (`None`: the default).
+fn divided(text: &str, n: usize, end: f64, width: Option<f64>) -> Vec<DividedReport> {
+    let out = std::env::temp_dir().join(format!("vcsim-divided-{}-{n}", std::process::id()));
+    let handles: Vec<_> = ThreadComm::group(n)
+        .into_iter()
+        .map(|comm| {
+            let (text, out) = (text.to_string(), out.clone());
+            std::thread::spawn(move || {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .build()
+                    .unwrap();
+                pool.install(|| {
+                    let (mut w, probes) = world(&text);
+                    prepare_with_width(&mut w, &probes, Box::new(comm), width).unwrap();
+                    let opts = DividedOptions {
+                        out,
+                        end,
+                        every: 0.01,
+                    };
+                    run(&mut w, &probes, &opts).unwrap()
+                })
+            })
+        })
+        .collect();
+    let r = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    let _ = std::fs::remove_dir_all(&out);
+    r
+}
+
+/// The undivided run: (time, front, largest compression) at each output.
+fn whole(text: &str, end: f64) -> Vec<[f64; 3]> {
+    let (mut w, probes) = world(text);
+    let steps = (end / w.dt).round() as usize;
+    let every = (0.01 / w.dt).round() as usize;
+    let mut rows = Vec::new();
+    let mut vals = Vec::new();
+    for k in 0..=steps {
+        if k > 0 {
+            w.step();
+        }
+        if k % every == 0 {
+            vals.clear();
+            vcsim::probe::Probe::sample_all(&probes, &w, &mut vals);
+            rows.push([w.time, vals[0], vals[1]]);
+        }
+    }
+    rows
+}
+
+#[test]
+fn dam_break_2d_on_1_2_4_ranks_matches_one_process() {
+    let end = 0.25;
+    let reference = whole(DAM_2D, end);
+    let largest = reference.iter().map(|r| r[2]).fold(0.0, f64::max);
+    for n in [1, 2, 4] {
+        let reports = divided(DAM_2D, n, end, None);
+        let r = &reports[0];
+        assert!(!r.stopped);
+        assert_eq!(r.particles, 800, "{n} ranks: every particle owned once");
+        assert_eq!(r.owned.len(), n);
+        if n > 1 {
+            assert!(r.ghosts.iter().all(|&g| g > 0), "{n} ranks: {:?}", r.ghosts);
+            assert!(
+                r.owned.iter().all(|&o| o.abs_diff(800 / n) <= 800 / n / 10),
+                "{n} ranks: slabs balanced to 10 %, {:?}",
+                r.owned
+            );
+        }
+        // Every rank reports the same reduced rows.
+        for other in &reports[1..] {
+            assert_eq!(other.rows, r.rows);
+        }
+        assert_eq!(r.rows.len(), reference.len());
+        let mut worst = 0.0f64;
+        for (row, want) in r.rows.iter().zip(&reference) {
+            assert!((row[0] - want[0]).abs() < 1e-9);
+            worst = worst.max((row[1] - want[1]).abs() / want[1]);
+            if n == 1 {
+                assert_eq!((row[1], row[2]), (want[1], want[2]), "one rank at t = {}", row[0]);
+            }
+        }
+        let dc = (r.largest_compression - largest).abs();
+        eprintln!(
+            "{n} ranks: fronts within {:.3} %, largest compression {:.4} % against {:.4} %; \
+             owned {:?}, ghosts {:?}, migrated {}",
+            100.0 * worst,
+            100.0 * r.largest_compression,
+            100.0 * largest,
+            r.owned,
+            r.ghosts,
+            r.migrated
+        );
+        assert!(worst < 0.01, "{n} ranks: a front off by {worst}");
+        assert!(dc < 1e-3, "{n} ranks: largest compression off by {dc}");
+    }
+}
+
+/// Every particle's position after `end` (s), by id: undivided, or owned by one of `n` ranks
+/// with ghosts reaching `width` supports.
+fn positions(text: &str, n: usize, end: f64, width: Option<f64>) -> Vec<[f64; 3]> {
+    let handles: Vec<_> = ThreadComm::group(n)
+        .into_iter()
+        .map(|comm| {
+            let text = text.to_string();
+            std::thread::spawn(move || {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(1)
+                    .build()
+                    .unwrap();
+                pool.install(|| {
+                    let (mut w, probes) = world(&text);
+                    if n > 0 {
+                        prepare_with_width(&mut w, &probes, Box::new(comm), width).unwrap();
+                    }
+                    for _ in 0..(end / w.dt).round() as usize {
+                        w.step();
+                    }
+                    let owned: Vec<bool> = match w.fluid_method.halo() {
+                        Some(h) => h.owned().to_vec(),
+                        None => vec![true; w.fluid.as_ref().unwrap().len()],
+                    };
+                    let f = w.fluid.as_ref().unwrap();
+                    (0..f.len())
+                        .filter(|&i| owned[i])
+                        .map(|i| (f.id[i], f.pos[i]))
+                        .collect::<Vec<_>>()
+                })
+            })
+        })
+        .collect();
+    let mut all = vec![[f64::NAN; 3]; 800];
+    for h in handles {
+        for (id, x) in h.join().unwrap() {
+            assert!(all[id as usize][0].is_nan(), "particle {id} owned twice");
+            all[id as usize] = [x.x, x.y, x.z];
+        }
+    }
+    all
+}
+
+fn largest_gap(a: &[[f64; 3]], b: &[[f64; 3]]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(p, q)| (0..3).map(|k| (p[k] - q[k]).abs()).fold(0.0, f64::max))
+        .fold(0.0, f64::max)
+}
+
+/// Over the first steps, before round-off has grown, every particle of a divided run is where
+/// the undivided run puts it to 1e-12 m (the spacing is 7.3e-3 m): no ghost is missing, none
+/// is stale. Ghosts reaching only one support leave the walls' extrapolated pressures short of
+/// fluid neighbours, and the same check sees it.
+#[test]
+fn first_steps_divided_match_every_particle_to_round_off() {
+    let end = 0.01;
+    let reference = positions(DAM_2D, 1, end, None);
+    for n in [2, 4] {
+        let gap = largest_gap(&positions(DAM_2D, n, end, None), &reference);
+        eprintln!("{n} ranks: largest position gap {gap:.2e} m");
+        assert!(gap < 1e-12, "{n} ranks: a particle {gap} m from where one process puts it");
+    }
+    let short = largest_gap(&positions(DAM_2D, 2, end, Some(1.0)), &reference);
+    eprintln!("ghosts one support deep: {short:.2e} m");
+    assert!(short > 1e-10, "one support of ghosts should not be enough: {short}");
+}
+
