@@ -28,6 +28,24 @@ const DAM_2D: &str = r#"Model(
 )
 "#;
 
+/// 3D dam break: a column 0.4 × 0.1 × 0.2 m in a tank 1.2 m long and 0.1 m wide, spacing
+/// 0.025 m (512 particles; the shape of `models/dam_break_3d_apgd.ron`, 004 §4.2).
+const DAM_3D: &str = r#"Model(
+    scene: (dimension: Three, gravity: (0, 0, -9.81)),
+    time: (dt: 0.001, end: 0.3),
+    bodies: [
+        (name: "floor", kind: Static, shape: Cuboid(half_extents: (0.7, 0.14, 0.04)), position: (0.6, 0.05, -0.04)),
+        (name: "back", kind: Static, shape: Cuboid(half_extents: (0.04, 0.14, 0.2)), position: (-0.04, 0.05, 0.2)),
+        (name: "end", kind: Static, shape: Cuboid(half_extents: (0.04, 0.14, 0.2)), position: (1.24, 0.05, 0.2)),
+        (name: "side_a", kind: Static, shape: Cuboid(half_extents: (0.6, 0.04, 0.2)), position: (0.6, -0.04, 0.2)),
+        (name: "side_b", kind: Static, shape: Cuboid(half_extents: (0.6, 0.04, 0.2)), position: (0.6, 0.14, 0.2)),
+    ],
+    fluid: (method: Wcsph(), spacing: 0.025, regions: [Box(min: (0, 0, 0), max: (0.4, 0.1, 0.2))]),
+    output: (every: 0.01, vtk: false, plot: false),
+    probes: [Front(1, 0, 0), DensityError],
+)
+"#;
+
 fn world(text: &str) -> (vcsim::pipeline::World, Vec<vcsim::probe::Probe>) {
     let m = vcsim::model::parse_str(Path::new("dam.ron"), text).unwrap();
     let w = vcsim::model::build_world(&m).unwrap();
@@ -86,21 +104,26 @@ fn whole(text: &str, end: f64) -> Vec<[f64; 3]> {
     rows
 }
 
-#[test]
-fn dam_break_2d_on_1_2_4_ranks_matches_one_process() {
-    let end = 0.25;
-    let reference = whole(DAM_2D, end);
+/// The model on 1, 2 and 4 ranks against one process: every particle owned once, slabs
+/// balanced, the same reduced rows on every rank, fronts within 1 % at every output, the
+/// largest compression within 0.1 percentage point; one rank gives the same numbers.
+fn matches_one_process(text: &str, particles: usize, end: f64) {
+    let reference = whole(text, end);
     let largest = reference.iter().map(|r| r[2]).fold(0.0, f64::max);
     for n in [1, 2, 4] {
-        let reports = divided(DAM_2D, n, end, None);
+        let reports = divided(text, n, end, None);
         let r = &reports[0];
         assert!(!r.stopped);
-        assert_eq!(r.particles, 800, "{n} ranks: every particle owned once");
+        assert_eq!(
+            r.particles, particles,
+            "{n} ranks: every particle owned once"
+        );
         assert_eq!(r.owned.len(), n);
         if n > 1 {
             assert!(r.ghosts.iter().all(|&g| g > 0), "{n} ranks: {:?}", r.ghosts);
+            let fair = particles / n;
             assert!(
-                r.owned.iter().all(|&o| o.abs_diff(800 / n) <= 800 / n / 10),
+                r.owned.iter().all(|&o| o.abs_diff(fair) <= fair / 10),
                 "{n} ranks: slabs balanced to 10 %, {:?}",
                 r.owned
             );
@@ -115,12 +138,17 @@ fn dam_break_2d_on_1_2_4_ranks_matches_one_process() {
             assert!((row[0] - want[0]).abs() < 1e-9);
             worst = worst.max((row[1] - want[1]).abs() / want[1]);
             if n == 1 {
-                assert_eq!((row[1], row[2]), (want[1], want[2]), "one rank at t = {}", row[0]);
+                assert_eq!(
+                    (row[1], row[2]),
+                    (want[1], want[2]),
+                    "one rank at t = {}",
+                    row[0]
+                );
             }
         }
         let dc = (r.largest_compression - largest).abs();
         eprintln!(
-            "{n} ranks: fronts within {:.3} %, largest compression {:.4} % against {:.4} %; \
+            "{n} ranks: fronts within {:.2e} %, largest compression {:.4} % against {:.4} %; \
              owned {:?}, ghosts {:?}, migrated {}",
             100.0 * worst,
             100.0 * r.largest_compression,
@@ -134,9 +162,20 @@ fn dam_break_2d_on_1_2_4_ranks_matches_one_process() {
     }
 }
 
+#[test]
+fn dam_break_2d_on_1_2_4_ranks_matches_one_process() {
+    matches_one_process(DAM_2D, 800, 0.25);
+}
+
+#[test]
+fn dam_break_3d_on_1_2_4_ranks_matches_one_process() {
+    matches_one_process(DAM_3D, 512, 0.3);
+}
+
 /// Every particle's position after `end` (s), by id: undivided, or owned by one of `n` ranks
 /// with ghosts reaching `width` supports.
 fn positions(text: &str, n: usize, end: f64, width: Option<f64>) -> Vec<[f64; 3]> {
+    let total = world(text).0.fluid.unwrap().len();
     let handles: Vec<_> = ThreadComm::group(n)
         .into_iter()
         .map(|comm| {
@@ -167,7 +206,7 @@ fn positions(text: &str, n: usize, end: f64, width: Option<f64>) -> Vec<[f64; 3]
             })
         })
         .collect();
-    let mut all = vec![[f64::NAN; 3]; 800];
+    let mut all = vec![[f64::NAN; 3]; total];
     for h in handles {
         for (id, x) in h.join().unwrap() {
             assert!(all[id as usize][0].is_nan(), "particle {id} owned twice");
@@ -190,15 +229,22 @@ fn largest_gap(a: &[[f64; 3]], b: &[[f64; 3]]) -> f64 {
 /// fluid neighbours, and the same check sees it.
 #[test]
 fn first_steps_divided_match_every_particle_to_round_off() {
-    let end = 0.01;
-    let reference = positions(DAM_2D, 1, end, None);
-    for n in [2, 4] {
-        let gap = largest_gap(&positions(DAM_2D, n, end, None), &reference);
-        eprintln!("{n} ranks: largest position gap {gap:.2e} m");
-        assert!(gap < 1e-12, "{n} ranks: a particle {gap} m from where one process puts it");
+    for (text, end) in [(DAM_2D, 0.01), (DAM_3D, 0.02)] {
+        let reference = positions(text, 1, end, None);
+        for n in [2, 4] {
+            let gap = largest_gap(&positions(text, n, end, None), &reference);
+            eprintln!("{n} ranks: largest position gap {gap:.2e} m");
+            assert!(
+                gap < 1e-12,
+                "{n} ranks: a particle {gap} m from where one process puts it"
+            );
+        }
     }
-    let short = largest_gap(&positions(DAM_2D, 2, end, Some(1.0)), &reference);
+    let reference = positions(DAM_2D, 1, 0.01, None);
+    let short = largest_gap(&positions(DAM_2D, 2, 0.01, Some(1.0)), &reference);
     eprintln!("ghosts one support deep: {short:.2e} m");
-    assert!(short > 1e-10, "one support of ghosts should not be enough: {short}");
+    assert!(
+        short > 1e-10,
+        "one support of ghosts should not be enough: {short}"
+    );
 }
-

@@ -5,6 +5,9 @@
 //! `target/mpi`; without `mpirun` that part is skipped with a message, unless
 //! `VCSIM_REQUIRE_MPI` is set (CI sets it, so there it cannot be skipped).
 
+mod common;
+
+use common::mpi::mpi_build;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -80,42 +83,6 @@ fn scratch() -> PathBuf {
     std::fs::write(d.join("column.ron"), COLUMN).unwrap();
     std::fs::write(d.join("s.ron"), STUDY).unwrap();
     d
-}
-
-/// vcsim built with the `mpi` feature, or `None` (with a message) when OpenMPI is missing.
-fn mpi_build() -> Option<PathBuf> {
-    let required = std::env::var_os("VCSIM_REQUIRE_MPI").is_some();
-    if Command::new("mpirun").arg("--version").output().is_err() {
-        assert!(
-            !required,
-            "VCSIM_REQUIRE_MPI is set but mpirun is not installed"
-        );
-        eprintln!("mpirun not found: the MPI part of this test is skipped (install openmpi-bin, libopenmpi-dev and libclang-dev)");
-        return None;
-    }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let target = root.join("target").join("mpi");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let o = Command::new(cargo)
-        .current_dir(root)
-        .args([
-            "build",
-            "--release",
-            "--features",
-            "mpi",
-            "--bin",
-            "vcsim",
-            "--target-dir",
-        ])
-        .arg(&target)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "building with --features mpi failed:\n{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    Some(target.join("release").join("vcsim"))
 }
 
 #[test]

@@ -19,6 +19,7 @@ macro_rules! errln {
         let _ = writeln!(std::io::stderr(), $($t)*);
     }};
 }
+mod divided;
 use crate::model::{build_world_with, load_file_with};
 use crate::registry::Registry;
 use clap::{Parser, Subcommand};
@@ -386,6 +387,9 @@ fn run_checked(a: RunArgs, registry: &Registry) -> Result<ExitCode, ExitCode> {
     world.active_wait = crate::pipeline::active_wait_wanted();
     let probes = crate::model::resolve_probes(&model, &world)
         .map_err(|e| report_model_error(e.locate(path, &source)))?;
+    if let Some(code) = divided::run_divided(&a, &model, &mut world, &probes, &out, end) {
+        return Ok(code);
+    }
     let resume = match checkpoint {
         None => {
             if print_warnings(path, &source, &model, &world, a.deny_warnings) {

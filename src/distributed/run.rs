@@ -48,12 +48,36 @@ pub struct DividedReport {
     pub comm_seconds: Vec<f64>,
     /// Particles that changed rank, all ranks.
     pub migrated: u64,
-    /// The probe columns and one row per output (time first).
+    /// The probe columns and one row per output (`t`, the time, first).
     pub columns: Vec<String>,
     /// See `columns`.
     pub rows: Vec<Vec<Real>>,
     /// Largest compression over the outputs (dimensionless).
     pub largest_compression: Real,
+}
+
+impl DividedReport {
+    /// The summary, as `vcsim run` prints it under `mpirun`.
+    pub fn text(&self) -> String {
+        let comm = self.comm_seconds.iter().copied().fold(0.0, f64::max);
+        format!(
+            "  ranks            {}\n  steps            {} to t = {:.6} s\n  wall time        \
+             {:.2} s\n  particles        {} (owned per rank {:?})\n  ghosts per rank  {:?}\n  \
+             migrated         {}\n  collectives      {:.2} s on the busiest rank ({:.1} % of \
+             the wall time, waiting for other ranks included)\n  largest compression {:.3} %",
+            self.owned.len(),
+            self.steps,
+            self.time,
+            self.wall,
+            self.particles,
+            self.owned,
+            self.ghosts,
+            self.migrated,
+            comm,
+            100.0 * comm / self.wall.max(1e-9),
+            100.0 * self.largest_compression
+        )
+    }
 }
 
 /// Divides `world`'s fluid among the ranks of `comm` (the world holds the whole model on
@@ -173,7 +197,7 @@ pub fn run(
     opts: &DividedOptions,
 ) -> Result<DividedReport, String> {
     let rank = slab(world).comm().rank();
-    let mut columns = vec!["time".to_string()];
+    let mut columns = vec!["t".to_string()];
     for p in probes {
         columns.extend(p.columns(world));
     }
@@ -202,7 +226,9 @@ pub fn run(
         let mut row = vec![world.time];
         row.extend(sample(world, probes));
         if let Some(f) = csv.as_mut() {
-            let text: Vec<String> = row.iter().map(|v| format!("{v:e}")).collect();
+            // (As a run in one process writes `probes.csv`.)
+            let mut text = vec![format!("{:.9}", row[0])];
+            text.extend(row[1..].iter().map(|v| format!("{v:.12e}")));
             writeln!(f, "{}", text.join(",")).map_err(|e| e.to_string())?;
             f.flush().map_err(|e| e.to_string())?;
         }

@@ -232,7 +232,10 @@ impl SlabHalo {
 /// The smallest and largest coordinates of `pos` (m).
 fn extent<'a>(pos: impl Iterator<Item = &'a Vec3>) -> (Vec3, Vec3) {
     pos.fold(
-        (Vec3::repeat(Real::INFINITY), Vec3::repeat(Real::NEG_INFINITY)),
+        (
+            Vec3::repeat(Real::INFINITY),
+            Vec3::repeat(Real::NEG_INFINITY),
+        ),
         |(lo, hi), x| (lo.inf(x), hi.sup(x)),
     )
 }

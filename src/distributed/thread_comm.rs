@@ -37,10 +37,7 @@ impl ThreadComm {
 
     fn boxes(&self) -> std::sync::MutexGuard<'_, Vec<Vec<f64>>> {
         // (A rank that panicked poisons the lock; the others then fail too, which is right.)
-        self.shared
-            .boxes
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
+        self.shared.boxes.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Every rank's `v`, by rank.

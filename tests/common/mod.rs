@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod fluid_checks;
+pub mod mpi;
 pub mod quotes;
 
 use std::path::Path;

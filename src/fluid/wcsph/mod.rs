@@ -152,7 +152,11 @@ impl Clone for HaloSlot {
 
 impl std::fmt::Debug for HaloSlot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "HaloSlot({})", if self.0.is_some() { "divided" } else { "none" })
+        write!(
+            f,
+            "HaloSlot({})",
+            if self.0.is_some() { "divided" } else { "none" }
+        )
     }
 }
 
