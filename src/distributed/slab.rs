@@ -16,19 +16,21 @@
 //! refreshed by one exchange of 7 numbers per ghost (position, velocity, density).
 //!
 //! **Migration.** At each redistribution the owned particles outside the rank's new slab go to
-//! their new owner with their velocities and carried densities.
+//! their new owner with their velocities and the values the method carries for them.
+//!
+//! **Boundary particles** are on every rank (static walls). Values a method carries for them
+//! (dynamic walls' densities) are integrated by each rank from its own fluid, right where the
+//! rank's owned particles can see them; at each redistribution every boundary particle takes
+//! the values of the rank whose slab holds it (one sum over the ranks).
 
 use super::Comm;
-use crate::fluid::halo::Halo;
+use crate::fluid::halo::{Carried, Halo};
 use crate::fluid::Fluid;
 use crate::math::{Real, Vec3};
 use std::time::Instant;
 
 /// Histogram bins for the cuts.
 const BINS: usize = 4096;
-
-/// Values per particle sent at a migration or a ghost copy: id, position, velocity, density.
-const MOVE: usize = 8;
 
 /// Values per ghost at a refresh: position, velocity, density.
 const REFRESH: usize = 7;
@@ -115,12 +117,13 @@ impl SlabHalo {
         h.cuts = h.cuts_of(&fluid.pos);
         let me = h.comm.rank();
         let keep: Vec<bool> = fluid.pos.iter().map(|x| h.part_of(x) == me).collect();
-        if rho.len() != keep.len() {
-            rho.clear();
-            fluid.keep_particles(&keep, &mut Vec::new());
-        } else {
-            fluid.keep_particles(&keep, rho);
-        }
+        fluid.keep_particles(
+            &keep,
+            &mut Carried {
+                scalars: vec![rho],
+                ..Default::default()
+            },
+        );
         h.owned = vec![true; fluid.len()];
         h.stats.owned = fluid.len();
         h
@@ -204,28 +207,36 @@ impl SlabHalo {
         got
     }
 
-    /// Packs particle i (id, position, velocity, density) for rank r.
-    fn pack(&mut self, r: usize, f: &Fluid, rho: &[Real], i: usize) {
-        let (x, v) = (f.pos[i], f.vel[i]);
-        self.out[r].extend([f.id[i] as f64, x.x, x.y, x.z, v.x, v.y, v.z, rho[i]]);
-    }
-
-    /// Appends the particles of `got` (packed by [`SlabHalo::pack`]) to the fluid; returns
-    /// their ids by sending rank.
-    fn unpack(f: &mut Fluid, rho: &mut Vec<Real>, got: &[Vec<f64>]) -> Vec<Vec<u32>> {
+    /// Appends the particles of `got` (packed by [`Fluid::pack_particle`]) to the fluid;
+    /// returns their ids by sending rank.
+    fn unpack(f: &mut Fluid, c: &mut Carried<'_>, got: &[Vec<f64>]) -> Vec<Vec<u32>> {
+        let width = c.width();
         got.iter()
             .map(|m| {
-                m.chunks_exact(MOVE)
-                    .map(|c| {
-                        let id = c[0] as u32;
-                        let x = Vec3::new(c[1], c[2], c[3]);
-                        let v = Vec3::new(c[4], c[5], c[6]);
-                        f.push_particle(id, x, v, c[7], rho);
-                        id
+                m.chunks_exact(width)
+                    .map(|p| {
+                        f.push_packed(p, c);
+                        p[0] as u32
                     })
                     .collect()
             })
             .collect()
+    }
+
+    /// The boundary particles' carried values from the rank whose slab holds each (a sum over
+    /// the ranks of each rank's own, zero elsewhere; collective).
+    fn reconcile_walls(&mut self, f: &Fluid, c: &mut Carried<'_>) {
+        let (me, nb) = (self.comm.rank(), f.boundary.len());
+        let mine: Vec<bool> = f.boundary.iter().map(|x| self.part_of(x) == me).collect();
+        for a in c.walls.iter_mut().filter(|a| a.len() == nb) {
+            a.iter_mut()
+                .zip(&mine)
+                .filter(|(_, &m)| !m)
+                .for_each(|(v, _)| *v = 0.0);
+            let t0 = Instant::now();
+            self.comm.sum(a);
+            self.stats.comm_seconds += t0.elapsed().as_secs_f64();
+        }
     }
 }
 
@@ -253,42 +264,43 @@ impl Halo for SlabHalo {
         self.stats.comm_seconds += t0.elapsed().as_secs_f64();
     }
 
-    fn redistribute(&mut self, f: &mut Fluid, rho: &mut Vec<Real>) {
+    fn redistribute(&mut self, f: &mut Fluid, c: &mut Carried<'_>) {
         let (me, n) = (self.comm.rank(), self.comm.size());
         if self.owned.len() == f.len() {
             let owned = std::mem::take(&mut self.owned);
-            f.keep_particles(&owned, rho);
+            f.keep_particles(&owned, c);
         }
         self.cuts = self.cuts_of(&f.pos);
+        self.reconcile_walls(f, c);
         // Migration.
         let mut keep = vec![true; f.len()];
         for (i, k) in keep.iter_mut().enumerate() {
             let r = self.part_of(&f.pos[i]);
             if r != me {
-                self.pack(r, f, rho, i);
+                f.pack_particle(i, c, &mut self.out[r]);
                 *k = false;
             }
         }
         let got = self.exchange();
         self.stats.migrated += keep.iter().filter(|k| !**k).count() as u64;
-        f.keep_particles(&keep, rho);
-        Self::unpack(f, rho, &got);
+        f.keep_particles(&keep, c);
+        Self::unpack(f, c, &got);
         let owned = f.len();
         // Ghosts.
         let w = self.width;
         let slabs: Vec<(Real, Real)> = (0..n).map(|r| self.slab(r)).collect();
         self.send_ids.iter_mut().for_each(Vec::clear);
         for i in 0..owned {
-            let c = f.pos[i][self.axis];
+            let x = f.pos[i][self.axis];
             for (r, &(lo, hi)) in slabs.iter().enumerate() {
-                if r != me && c > lo - w && c < hi + w {
-                    self.pack(r, f, rho, i);
+                if r != me && x > lo - w && x < hi + w {
+                    f.pack_particle(i, c, &mut self.out[r]);
                     self.send_ids[r].push(f.id[i]);
                 }
             }
         }
         let got = self.exchange();
-        self.ghost_ids = Self::unpack(f, rho, &got);
+        self.ghost_ids = Self::unpack(f, c, &got);
         self.owned.clear();
         self.owned.resize(owned, true);
         self.owned.resize(f.len(), false);

@@ -44,9 +44,11 @@ pub trait Halo: Send + Sync {
     }
 
     /// Before a neighbour search: drops the ghosts, hands the owned particles that left this
-    /// part to their owners (with their carried densities `rho`, kg/m³), and appends the other
-    /// parts' particles within reach as ghosts.
-    fn redistribute(&mut self, fluid: &mut Fluid, rho: &mut Vec<Real>);
+    /// part to their owners (with the values the method carries for them, `carried`), and
+    /// appends the other parts' particles within reach as ghosts; the boundary particles'
+    /// carried values are made the same on every part (each from the part whose slab holds
+    /// the particle).
+    fn redistribute(&mut self, fluid: &mut Fluid, carried: &mut Carried<'_>);
 
     /// After the neighbour search that followed [`Halo::redistribute`]: the particles' new
     /// order ([`Fluid::reorder_like_last_search`]).
@@ -63,9 +65,31 @@ pub trait Halo: Send + Sync {
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
 }
 
+/// What a fluid method carries per particle besides [`Fluid`]'s own arrays, handed to
+/// [`Halo::redistribute`]: per fluid particle (`scalars`, `vectors`: moved with their
+/// particles; an array of another length than the particles is not in use and is left alone),
+/// and per boundary particle (`walls`: made the same on every part).
+#[derive(Default)]
+pub struct Carried<'a> {
+    /// Per fluid particle, one number each (e.g. WCSPH's density, kg/m³).
+    pub scalars: Vec<&'a mut Vec<Real>>,
+    /// Per fluid particle, one vector each (e.g. Verlet's previous velocity, m/s).
+    pub vectors: Vec<&'a mut Vec<Vec3>>,
+    /// Per boundary particle (e.g. dynamic walls' densities, kg/m³).
+    pub walls: Vec<&'a mut Vec<Real>>,
+}
+
+impl Carried<'_> {
+    /// Numbers per particle that a move or a ghost copy sends: id, position, velocity, then
+    /// the scalars and vectors.
+    pub fn width(&self) -> usize {
+        7 + self.scalars.len() + 3 * self.vectors.len()
+    }
+}
+
 impl Fluid {
-    /// Keeps the particles `i` with `keep[i]` (in order), with their entries of `rho`.
-    pub fn keep_particles(&mut self, keep: &[bool], rho: &mut Vec<Real>) {
+    /// Keeps the particles `i` with `keep[i]` (in order), with their carried values.
+    pub fn keep_particles(&mut self, keep: &[bool], carried: &mut Carried<'_>) {
         fn retain<T: Copy>(v: &mut Vec<T>, keep: &[bool]) {
             if v.len() == keep.len() {
                 let mut k = keep.iter();
@@ -77,21 +101,47 @@ impl Fluid {
         retain(&mut self.id, keep);
         retain(&mut self.pressure, keep);
         retain(&mut self.density_error, keep);
-        retain(rho, keep);
+        carried.scalars.iter_mut().for_each(|a| retain(a, keep));
+        carried.vectors.iter_mut().for_each(|a| retain(a, keep));
     }
 
-    /// Appends a particle with id `id` at `x` (m) with velocity `v` (m/s) and density `rho`
-    /// (kg/m³, appended to `rhos`).
-    pub fn push_particle(&mut self, id: u32, x: Vec3, v: Vec3, rho: Real, rhos: &mut Vec<Real>) {
+    /// Appends a particle packed as [`Carried::width`] numbers (`p`: id, position (m),
+    /// velocity (m/s), then the carried values in order; those of arrays not in use ignored).
+    pub fn push_packed(&mut self, p: &[Real], carried: &mut Carried<'_>) {
         let n = self.pos.len();
         for a in [&mut self.pressure, &mut self.density_error] {
             if a.len() == n {
                 a.push(0.0);
             }
         }
-        self.pos.push(x);
-        self.vel.push(v);
-        self.id.push(id);
-        rhos.push(rho);
+        let mut k = 7;
+        for a in carried.scalars.iter_mut() {
+            if a.len() == n {
+                a.push(p[k]);
+            }
+            k += 1;
+        }
+        for a in carried.vectors.iter_mut() {
+            if a.len() == n {
+                a.push(Vec3::new(p[k], p[k + 1], p[k + 2]));
+            }
+            k += 3;
+        }
+        self.id.push(p[0] as u32);
+        self.pos.push(Vec3::new(p[1], p[2], p[3]));
+        self.vel.push(Vec3::new(p[4], p[5], p[6]));
+    }
+
+    /// Packs particle `i` for [`Fluid::push_packed`] onto `out` (an array not in use sends 0).
+    pub fn pack_particle(&self, i: usize, carried: &Carried<'_>, out: &mut Vec<Real>) {
+        let (x, v, n) = (self.pos[i], self.vel[i], self.len());
+        out.extend([self.id[i] as Real, x.x, x.y, x.z, v.x, v.y, v.z]);
+        for a in &carried.scalars {
+            out.push(if a.len() == n { a[i] } else { 0.0 });
+        }
+        for a in &carried.vectors {
+            let w = if a.len() == n { a[i] } else { Vec3::zeros() };
+            out.extend([w.x, w.y, w.z]);
+        }
     }
 }

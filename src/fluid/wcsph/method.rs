@@ -80,23 +80,6 @@ impl crate::fluid::FluidMethod for Wcsph {
     }
 
     fn set_halo(&mut self, halo: Box<dyn crate::fluid::halo::Halo>) -> Result<(), String> {
-        use super::{Stepping, WallTreatment};
-        if !matches!(self.params.stepping, Stepping::Symplectic) {
-            return Err(
-                "a WCSPH fluid divided among processes steps `Symplectic` only so far \
-                        (`stepping: Verlet(..)` carries a second state the exchange does not \
-                        send yet)"
-                    .into(),
-            );
-        }
-        if self.params.walls == WallTreatment::Dynamic {
-            return Err(
-                "a WCSPH fluid divided among processes needs `walls: Adami` so far \
-                        (dynamic wall particles carry densities that each process would \
-                        integrate from its own fluid)"
-                    .into(),
-            );
-        }
         self.scratch.halo.0 = Some(halo);
         Ok(())
     }

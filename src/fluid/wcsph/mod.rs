@@ -75,6 +75,7 @@
 //! the largest fluid or boundary displacement since the search exceeds the skin); particles are
 //! re-sorted into cell order at each search.
 
+mod divided;
 mod forces;
 mod method;
 mod params;
@@ -86,6 +87,7 @@ use crate::math::{Real, Vec3};
 use rayon::prelude::*;
 
 pub use super::method::SubStepInfo;
+pub use divided::HaloSlot;
 pub use method::{default_sound_speed, Wcsph};
 pub use params::{Diffusion, Stepping, WallTreatment, WcsphParams};
 
@@ -137,27 +139,6 @@ pub struct WcsphScratch {
     /// The exchange with the other parts of a fluid divided among processes
     /// ([`super::halo`]); none for a fluid in one process.
     pub(crate) halo: HaloSlot,
-}
-
-/// A fluid method's [`Halo`], if it has one. A clone has none (the exchange belongs to one
-/// process's fluid).
-#[derive(Default)]
-pub struct HaloSlot(pub Option<Box<dyn Halo>>);
-
-impl Clone for HaloSlot {
-    fn clone(&self) -> Self {
-        HaloSlot(None)
-    }
-}
-
-impl std::fmt::Debug for HaloSlot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "HaloSlot({})",
-            if self.0.is_some() { "divided" } else { "none" }
-        )
-    }
 }
 
 impl WcsphScratch {
@@ -319,51 +300,6 @@ impl Fluid {
             .collect()
     }
 
-    /// A neighbour search, if one is due on any part of the fluid: the first of a model step,
-    /// or some particle may have entered another's support since the last. A divided fluid
-    /// exchanges its particles first ([`Halo::redistribute`]).
-    fn search_if_due(&mut self, s: &mut WcsphScratch) {
-        let mut due = !s.searched || !self.within_skin(s);
-        if let Some(h) = s.halo.0.as_mut() {
-            due = h.any(due);
-            if due {
-                h.redistribute(self, &mut s.carry.rho);
-            }
-        }
-        if !due {
-            return;
-        }
-        self.search(SKIN * self.params.kernel.support());
-        // The carried densities and Verlet's previous sub-step follow their particles
-        // into cell order.
-        self.reorder_like_last_search(&mut s.carry.prev_vel, &mut s.perm_vel);
-        self.reorder_like_last_search(&mut s.carry.rho, &mut s.perm_rho);
-        self.reorder_like_last_search(&mut s.carry.prev_rho, &mut s.perm_rho);
-        if let Some(h) = s.halo.0.as_mut() {
-            h.reordered(self);
-        }
-        s.x_search.clone_from(&self.pos);
-        s.b_search.clone_from(&self.boundary);
-        s.searched = true;
-    }
-
-    /// Particle shifting ([`super::lind_shifting`]) with its speed scale over the whole fluid
-    /// when it is divided.
-    fn shift_divided(&mut self, sub: Real, s: &mut WcsphScratch) {
-        let umax = match s.halo.0.as_mut() {
-            Some(h) => self.relative_speed_max(Some(&mut **h)),
-            None => self.relative_speed_max(None),
-        };
-        self.shift_particles_at(sub, umax);
-    }
-
-    /// A divided fluid's ghosts take their owners' positions, velocities and densities.
-    fn refresh_ghosts(&mut self, s: &mut WcsphScratch) {
-        if let Some(h) = s.halo.0.as_mut() {
-            h.refresh(&mut self.pos, &mut self.vel, &mut s.carry.rho);
-        }
-    }
-
     /// Whether no particle can have entered another's support since the last search.
     fn within_skin(&self, s: &WcsphScratch) -> bool {
         if s.x_search.len() != self.len() || s.b_search.len() != self.boundary.len() {
@@ -513,6 +449,7 @@ impl Fluid {
         c.verlet_count = (c.verlet_count + 1) % every.max(1);
         let (acc, drho) = (&s.acc, &s.drho);
         let (two, half2) = (2.0 * sub, 0.5 * sub * sub);
+        let owned = s.halo.0.as_ref().map(|h| h.owned());
         let (vmax, amax, rmax) = self
             .pos
             .par_iter_mut()
@@ -533,14 +470,19 @@ impl Fluid {
                     *r = *pr + drho[i] * two;
                 }
                 (*pv, *pr) = (vn, rn);
+                if owned.is_some_and(|o| !o[i]) {
+                    return (0.0, 0.0, 0.0);
+                }
                 (v.norm_squared(), acc[i].norm_squared(), *r)
             })
             .reduce(
                 || (0.0, 0.0, self.params.rho0),
                 |a, b| (a.0.max(b.0), a.1.max(b.1), a.2.max(b.2)),
             );
+        self.refresh_ghosts(s);
         if self.params.shifting > 0.0 {
             self.shift_divided(sub, s);
+            self.refresh_ghosts(s);
         }
         s.advance_body_centres(sub);
         let c = &mut s.carry;
