@@ -73,6 +73,7 @@ fn divided(text: &str, n: usize, end: f64, width: Option<f64>) -> Vec<DividedRep
                         out,
                         end,
                         every: 0.01,
+                        vtk: false,
                     };
                     run(&mut w, &probes, &opts).unwrap()
                 })

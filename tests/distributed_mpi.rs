@@ -22,7 +22,7 @@ const DAM: &str = r#"Model(
         (name: "right", kind: Static, shape: Cuboid(half_extents: (0.03, 0.2)), position: (0.614, 0.17)),
     ],
     fluid: (method: Wcsph(), spacing: 0.0073, regions: [Box(min: (0, 0), max: (0.146, 0.292))]),
-    output: (every: 0.01, vtk: false, plot: false),
+    output: (every: 0.01, plot: false),
     probes: [Front(1, 0, 0), DensityError, FluidEnergy],
 )
 "#;
@@ -78,6 +78,34 @@ fn probes(dir: &Path) -> (Vec<String>, Vec<Vec<f64>>) {
     (head, rows)
 }
 
+/// Each output's frame: `fluid.pvd` lists one `.pvtu` per output, each joining `n` pieces
+/// that hold every particle once.
+fn frames_join(out: &Path, n: usize, particles: usize, outputs: usize) {
+    let pvd = std::fs::read_to_string(out.join("fluid.pvd")).unwrap();
+    let listed: Vec<&str> = pvd
+        .lines()
+        .filter_map(|l| l.split("file=\"").nth(1)?.split('"').next())
+        .collect();
+    assert_eq!(listed.len(), outputs);
+    for f in listed {
+        let pvtu = std::fs::read_to_string(out.join(f)).unwrap();
+        let pieces: Vec<&str> = pvtu
+            .lines()
+            .filter_map(|l| l.split("Source=\"").nth(1)?.split('"').next())
+            .collect();
+        assert_eq!(pieces.len(), n, "{pvtu}");
+        let mut ids = Vec::new();
+        for p in pieces {
+            let text = std::fs::read_to_string(out.join("frames").join(p)).unwrap();
+            let (_, tail) = text.split_once("Name=\"id\" format=\"ascii\">").unwrap();
+            let body = tail.split("</DataArray>").next().unwrap();
+            ids.extend(body.split_whitespace().map(|w| w.parse::<usize>().unwrap()));
+        }
+        ids.sort_unstable();
+        assert_eq!(ids, (0..particles).collect::<Vec<_>>(), "{f}: every particle once");
+    }
+}
+
 #[test]
 fn dam_break_under_mpirun_matches_one_process() {
     let Some(bin) = mpi_build() else {
@@ -117,6 +145,7 @@ fn dam_break_under_mpirun_matches_one_process() {
         );
         let (h, rows) = probes(Path::new(&out));
         assert_eq!(h, head);
+        frames_join(Path::new(&out), n, 800, rows.len());
         assert_eq!(rows.len(), one.len());
         let mut worst = 0.0f64;
         for (r, w) in rows.iter().zip(&one) {

@@ -53,6 +53,7 @@ pub(super) fn run_divided(
         out: out.to_path_buf(),
         end,
         every: model.output.every.0,
+        vtk: model.output.vtk,
     };
     let report = match crate::distributed::run::run(world, probes, &opts) {
         Ok(r) => r,

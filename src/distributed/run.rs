@@ -24,6 +24,10 @@ pub struct DividedOptions {
     pub end: Real,
     /// Output interval (s).
     pub every: Real,
+    /// Whether each rank writes its particles at each output as a piece of one VTK frame
+    /// (`frames/fluid_FRAME_RANK.vtu`, joined by rank 0's `frames/fluid_FRAME.pvtu` and
+    /// `fluid.pvd`).
+    pub vtk: bool,
 }
 
 /// What a divided run did (the same on every rank, apart from `ghosts` and `comm_seconds`,
@@ -48,6 +52,8 @@ pub struct DividedReport {
     pub comm_seconds: Vec<f64>,
     /// Particles that changed rank, all ranks.
     pub migrated: u64,
+    /// Each rank's peak resident memory (bytes; Linux's `VmHWM`, 0 where it cannot be read).
+    pub peak_memory: Vec<u64>,
     /// The probe columns and one row per output (`t`, the time, first).
     pub columns: Vec<String>,
     /// See `columns`.
@@ -64,7 +70,8 @@ impl DividedReport {
             "  ranks            {}\n  steps            {} to t = {:.6} s\n  wall time        \
              {:.2} s\n  particles        {} (owned per rank {:?})\n  ghosts per rank  {:?}\n  \
              migrated         {}\n  collectives      {:.2} s on the busiest rank ({:.1} % of \
-             the wall time, waiting for other ranks included)\n  largest compression {:.3} %",
+             the wall time, waiting for other ranks included)\n  peak memory      {:?} MB \
+             per rank\n  largest compression {:.3} %",
             self.owned.len(),
             self.steps,
             self.time,
@@ -75,6 +82,10 @@ impl DividedReport {
             self.migrated,
             comm,
             100.0 * comm / self.wall.max(1e-9),
+            self.peak_memory
+                .iter()
+                .map(|&b| (b as f64 / 1e6).round() as u64)
+                .collect::<Vec<_>>(),
             100.0 * self.largest_compression
         )
     }
@@ -222,9 +233,24 @@ pub fn run(
     let (dt, start) = (world.dt, world.time);
     let steps = ((opts.end - start) / dt - 1e-9).ceil().max(0.0) as u64;
     let every = ((opts.every / dt).round() as u64).max(1);
+    let size = slab(world).comm().size();
+    let mut vtk = match opts.vtk {
+        true => Some(
+            crate::io::vtk::VtkWriter::new(&opts.out, world)
+                .map_err(|e| format!("cannot write frames in {}: {e}", opts.out.display()))?,
+        ),
+        false => None,
+    };
+    let mut frame = 0;
     let mut output = |world: &mut World, report: &mut DividedReport| -> Result<(), String> {
         let mut row = vec![world.time];
         row.extend(sample(world, probes));
+        if let Some(v) = vtk.as_mut() {
+            let owned = slab(world).owned().to_vec();
+            v.write_fluid_piece(world, frame, (rank, size), &owned)
+                .map_err(|e| format!("cannot write frame {frame}: {e}"))?;
+            frame += 1;
+        }
         if let Some(f) = csv.as_mut() {
             // (As a run in one process writes `probes.csv`.)
             let mut text = vec![format!("{:.9}", row[0])];
@@ -258,22 +284,37 @@ fn finish(world: &mut World, mut report: DividedReport) -> Result<DividedReport,
     let h = slab(world);
     let (n, r) = (h.comm().size(), h.comm().rank());
     let st = h.stats;
-    let mut per = vec![0.0; 3 * n + 1];
+    let mut per = vec![0.0; 4 * n + 1];
     per[r] = st.owned as f64;
     per[n + r] = st.ghosts as f64;
     per[2 * n + r] = st.comm_seconds;
-    per[3 * n] = st.migrated as f64;
+    per[3 * n + r] = peak_memory() as f64;
+    per[4 * n] = st.migrated as f64;
     h.comm().sum(&mut per);
     report.owned = per[..n].iter().map(|&v| v as usize).collect();
     report.ghosts = per[n..2 * n].iter().map(|&v| v as usize).collect();
     report.comm_seconds = per[2 * n..3 * n].to_vec();
-    report.migrated = per[3 * n] as u64;
+    report.peak_memory = per[3 * n..4 * n].iter().map(|&v| v as u64).collect();
+    report.migrated = per[4 * n] as u64;
     report.particles = report.owned.iter().sum();
     let col = report.columns.iter().position(|c| c == "max_compression");
     report.largest_compression = col
         .map(|c| report.rows.iter().map(|r| r[c]).fold(0.0, Real::max))
         .unwrap_or(0.0);
     Ok(report)
+}
+
+/// This process's peak resident memory (bytes): `VmHWM` of `/proc/self/status` (Linux); 0
+/// where it cannot be read.
+pub fn peak_memory() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("VmHWM:"))?;
+            let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kb * 1024)
+        })
+        .unwrap_or(0)
 }
 
 /// The largest coordinate of the owned particles along `d` over all ranks (m; collective),

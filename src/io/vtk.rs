@@ -148,74 +148,46 @@ impl VtkWriter {
             return Ok(());
         };
         let name = format!("frames/fluid_{frame:06}.vtu");
-        let n = f.len();
-        let l = f.params.spacing;
-        let smooth = f.smoothed_pressure();
-        let planar = (world.dofs == crate::body::Dofs::Planar) as i32;
-        // Streamed to the file, not built in memory: a 3D frame of 200 000 particles is
-        // 52 MB of text, which a kept buffer added to the run's peak memory.
-        write_atomic_with(&self.dir.join(&name), |b| {
-            write!(
-            b,
-            "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n<FieldData>\n<DataArray type=\"Float64\" Name=\"spacing\" NumberOfTuples=\"1\" format=\"ascii\">{l:e}</DataArray>\n<DataArray type=\"Int32\" Name=\"planar\" NumberOfTuples=\"1\" format=\"ascii\">{planar}</DataArray>\n</FieldData>\n<Piece NumberOfPoints=\"{n}\" NumberOfCells=\"{n}\">\n<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n"
-        )?;
-            for p in &f.pos {
-                writeln!(b, "{:.9e} {:.9e} {:.9e}", p.x, p.y, p.z)?;
-            }
-            b.write_all(b"</DataArray>\n</Points>\n<Cells>\n<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n")?;
-            for k in 0..n {
-                write!(b, "{k} ")?;
-            }
-            b.write_all(
-                b"\n</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n",
-            )?;
-            for k in 1..=n {
-                write!(b, "{k} ")?;
-            }
-            b.write_all(
-                b"\n</DataArray>\n<DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n",
-            )?;
-            for _ in 0..n {
-                b.write_all(b"1 ")?;
-            }
-            b.write_all(
-            b"\n</DataArray>\n</Cells>\n<PointData Scalars=\"pressure\" Vectors=\"velocity\">\n",
-        )?;
-            b.write_all(b"<DataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\" format=\"ascii\">\n")?;
-            for v in &f.vel {
-                writeln!(b, "{:.6e} {:.6e} {:.6e}", v.x, v.y, v.z)?;
-            }
-            b.write_all(b"</DataArray>\n")?;
-            let mut fields: Vec<(&str, &[Real])> = vec![
-                ("pressure", &f.pressure),
-                ("smoothed_pressure", &smooth),
-                ("density_error", &f.density_error),
-            ];
-            // The method's own fields, after the shared ones.
-            world
-                .fluid_method
-                .point_fields(&mut |name, values| fields.push((name, values)));
-            for (label, values) in fields.into_iter().filter(|(_, v)| v.len() == n) {
-                writeln!(
-                    b,
-                    "<DataArray type=\"Float64\" Name=\"{label}\" format=\"ascii\">"
-                )?;
-                for x in values.iter() {
-                    write!(b, "{x:.6e} ")?;
-                }
-                b.write_all(b"\n</DataArray>\n")?;
-            }
-            b.write_all(b"<DataArray type=\"UInt32\" Name=\"id\" format=\"ascii\">\n")?;
-            for id in &f.id {
-                write!(b, "{id} ")?;
-            }
-            b.write_all(
-                b"\n</DataArray>\n</PointData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n",
-            )?;
-            Ok(())
-        })?;
+        let all: Vec<usize> = (0..f.len()).collect();
+        write_fluid_vtu(&self.dir.join(&name), world, &all)?;
         self.fluid_frames.push((world.time, name));
         Ok(())
+    }
+
+    /// A fluid divided among ranks ([`crate::distributed`]): this rank's piece of frame
+    /// `frame`, its owned particles (`owned`), as `frames/fluid_FRAME_RANK.vtu`; rank 0 also
+    /// writes `frames/fluid_FRAME.pvtu`, which joins the `ranks` pieces into one data set, and
+    /// lists it in `fluid.pvd` (ParaView opens the run as one).
+    pub fn write_fluid_piece(
+        &mut self,
+        world: &World,
+        frame: usize,
+        (rank, ranks): (usize, usize),
+        owned: &[bool],
+    ) -> std::io::Result<()> {
+        let piece = |r: usize| format!("fluid_{frame:06}_{r}.vtu");
+        let mine: Vec<usize> = (0..owned.len()).filter(|&i| owned[i]).collect();
+        let frames = self.dir.join("frames");
+        write_fluid_vtu(&frames.join(piece(rank)), world, &mine)?;
+        if rank > 0 {
+            return Ok(());
+        }
+        let mut t = String::from(
+            "<?xml version=\"1.0\"?>\n<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\">\n<PUnstructuredGrid GhostLevel=\"0\">\n<PPoints>\n<PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n</PPoints>\n<PPointData Scalars=\"pressure\" Vectors=\"velocity\">\n<PDataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\"/>\n",
+        );
+        let n = world.fluid.as_ref().map_or(0, |f| f.len());
+        for label in field_names(world, n) {
+            let _ = writeln!(t, "<PDataArray type=\"Float64\" Name=\"{label}\"/>");
+        }
+        t.push_str("<PDataArray type=\"UInt32\" Name=\"id\"/>\n</PPointData>\n");
+        for r in 0..ranks {
+            let _ = writeln!(t, "<Piece Source=\"{}\"/>", piece(r));
+        }
+        t.push_str("</PUnstructuredGrid>\n</VTKFile>\n");
+        let name = format!("frames/fluid_{frame:06}.pvtu");
+        write_atomic(&self.dir.join(&name), t.as_bytes())?;
+        self.fluid_frames.push((world.time, name));
+        self.write_collection()
     }
 
     /// Writes the `.pvd` collections (`bodies.pvd`, and `fluid.pvd` for fluid models) of all
@@ -242,6 +214,93 @@ impl VtkWriter {
         }
         Ok(())
     }
+}
+
+/// The fluid particles `idx` of `world` as one `.vtu` file at `path` (the fields of
+/// [`VtkWriter::write_fluid_frame`]).
+fn write_fluid_vtu(path: &Path, world: &World, idx: &[usize]) -> std::io::Result<()> {
+    let Some(f) = world.fluid.as_ref() else {
+        return Ok(());
+    };
+    let n = idx.len();
+    let l = f.params.spacing;
+    let smooth = f.smoothed_pressure();
+    let planar = (world.dofs == crate::body::Dofs::Planar) as i32;
+    // Streamed to the file, not built in memory: a 3D frame of 200 000 particles is
+    // 52 MB of text, which a kept buffer added to the run's peak memory.
+    write_atomic_with(path, |b| {
+        write!(
+        b,
+        "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n<FieldData>\n<DataArray type=\"Float64\" Name=\"spacing\" NumberOfTuples=\"1\" format=\"ascii\">{l:e}</DataArray>\n<DataArray type=\"Int32\" Name=\"planar\" NumberOfTuples=\"1\" format=\"ascii\">{planar}</DataArray>\n</FieldData>\n<Piece NumberOfPoints=\"{n}\" NumberOfCells=\"{n}\">\n<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n"
+    )?;
+        for p in idx.iter().map(|&i| f.pos[i]) {
+            writeln!(b, "{:.9e} {:.9e} {:.9e}", p.x, p.y, p.z)?;
+        }
+        b.write_all(b"</DataArray>\n</Points>\n<Cells>\n<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n")?;
+        for k in 0..n {
+            write!(b, "{k} ")?;
+        }
+        b.write_all(
+            b"\n</DataArray>\n<DataArray type=\"Int64\" Name=\"offsets\" format=\"ascii\">\n",
+        )?;
+        for k in 1..=n {
+            write!(b, "{k} ")?;
+        }
+        b.write_all(
+            b"\n</DataArray>\n<DataArray type=\"UInt8\" Name=\"types\" format=\"ascii\">\n",
+        )?;
+        for _ in 0..n {
+            b.write_all(b"1 ")?;
+        }
+        b.write_all(
+        b"\n</DataArray>\n</Cells>\n<PointData Scalars=\"pressure\" Vectors=\"velocity\">\n",
+    )?;
+        b.write_all(b"<DataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\" format=\"ascii\">\n")?;
+        for v in idx.iter().map(|&i| f.vel[i]) {
+            writeln!(b, "{:.6e} {:.6e} {:.6e}", v.x, v.y, v.z)?;
+        }
+        b.write_all(b"</DataArray>\n")?;
+        let mut fields: Vec<(&str, &[Real])> = vec![
+            ("pressure", &f.pressure),
+            ("smoothed_pressure", &smooth),
+            ("density_error", &f.density_error),
+        ];
+        // The method's own fields, after the shared ones.
+        world
+            .fluid_method
+            .point_fields(&mut |name, values| fields.push((name, values)));
+        for (label, values) in fields.into_iter().filter(|(_, v)| v.len() == f.len()) {
+            writeln!(
+                b,
+                "<DataArray type=\"Float64\" Name=\"{label}\" format=\"ascii\">"
+            )?;
+            for x in idx.iter().map(|&i| values[i]) {
+                write!(b, "{x:.6e} ")?;
+            }
+            b.write_all(b"\n</DataArray>\n")?;
+        }
+        b.write_all(b"<DataArray type=\"UInt32\" Name=\"id\" format=\"ascii\">\n")?;
+        for id in idx.iter().map(|&i| f.id[i]) {
+            write!(b, "{id} ")?;
+        }
+        b.write_all(
+            b"\n</DataArray>\n</PointData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n",
+        )?;
+        Ok(())
+    })
+}
+
+
+/// The names of the scalar point fields a fluid frame holds after `velocity` (the shared ones,
+/// then the method's), for a fluid of `n` particles.
+fn field_names(world: &World, n: usize) -> Vec<&'static str> {
+    let mut names = vec!["pressure", "smoothed_pressure", "density_error"];
+    world.fluid_method.point_fields(&mut |name, values| {
+        if values.len() == n {
+            names.push(name)
+        }
+    });
+    names
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder renamed over it, so the
