@@ -1,8 +1,8 @@
 //! `mpirun -n N vcsim run MODEL` (issue 55): the 2D WCSPH dam break divided among 2 and 4 MPI
 //! ranks (oversubscribed on a small machine) against the same model in one process: the same
 //! `probes.csv` columns and times, fronts within 1 % at every output, the largest compression
-//! within 0.1 percentage point; a model that cannot run divided is refused before anything is
-//! written; SIGINT to `mpirun` leaves `probes.csv` with whole rows up to the last output.
+//! within 0.1 percentage point; each output's VTK pieces join into one frame holding every
+//! particle once; a model that cannot run divided is refused before anything is written; SIGINT to `mpirun` leaves `probes.csv` with whole rows up to the last output.
 //!
 //! Needs OpenMPI: without `mpirun` the test is skipped with a message, unless
 //! `VCSIM_REQUIRE_MPI` is set (CI sets it).
@@ -33,14 +33,7 @@ fn scratch(test: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     std::fs::write(d.join("dam.ron"), DAM).unwrap();
-    std::fs::write(
-        d.join("box.ron"),
-        DAM.replace(
-            "    ],\n    fluid",
-            "        (name: \"box\", shape: Cuboid(half_extents: (0.02, 0.02)), position: (0.4, 0.2), mass: 0.5),\n    ],\n    fluid",
-        ),
-    )
-    .unwrap();
+    std::fs::write(d.join("rows.ron"), DAM.replace("method: Wcsph(), ", "")).unwrap();
     d
 }
 
@@ -102,7 +95,11 @@ fn frames_join(out: &Path, n: usize, particles: usize, outputs: usize) {
             ids.extend(body.split_whitespace().map(|w| w.parse::<usize>().unwrap()));
         }
         ids.sort_unstable();
-        assert_eq!(ids, (0..particles).collect::<Vec<_>>(), "{f}: every particle once");
+        assert_eq!(
+            ids,
+            (0..particles).collect::<Vec<_>>(),
+            "{f}: every particle once"
+        );
     }
 }
 
@@ -160,14 +157,17 @@ fn dam_break_under_mpirun_matches_one_process() {
         assert!(worst < 0.01, "{n} ranks: a front off by {worst}");
         assert!((c - largest).abs() < 1e-3);
     }
-    // A moving body is refused before anything is written.
-    let bad = path("box.ron");
+    // The constraint method (not divided yet) is refused before anything is written.
+    let bad = path("rows.ron");
     let o = mpirun(&bin, 2, &["run", &bad, "--out", &path("bad"), "--quiet"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{text}");
-    assert!(text.contains("body `box` moves"), "{text}");
+    assert!(
+        text.contains("constraint (monolithic) does not run divided"),
+        "{text}"
+    );
     assert!(!d.join("bad").join("probes.csv").exists());
 }
 

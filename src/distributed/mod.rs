@@ -9,9 +9,12 @@
 //! operations in the same order; none is skipped by a rank-local decision (the halo's
 //! [`crate::fluid::halo::Halo::any`] makes each decision global).
 //!
-//! What runs divided so far: WCSPH fluid (symplectic stepping, Adami walls) with static walls,
-//! in 2D and 3D; the probes `Front`, `DensityError` and `FluidEnergy`. Everything else is
-//! refused before the run starts, with the reason.
+//! What runs divided so far: WCSPH fluid (either stepping, either wall treatment) with walls and
+//! bodies, in 2D and 3D. The bodies are on every rank and step the same bits everywhere: the
+//! fluid's force on each is the sum of the ranks' shares, each from its owned particles. Probes:
+//! `Front`, `DensityError`, `FluidEnergy` (reduced) and the bodies' own. The constraint method
+//! and ISPH, periodic axes and the other probes are refused before the run starts, with the
+//! reason.
 
 #[cfg(feature = "mpi")]
 pub mod mpi_comm;

@@ -109,28 +109,27 @@ pub fn prepare_with_width(
     let Some(fluid) = world.fluid.as_mut() else {
         return Err("only a fluid can be divided among processes: the model has none".into());
     };
-    if let Some(b) = world
-        .bodies
-        .iter()
-        .find(|b| b.kind != crate::body::Kind::Static)
-    {
-        return Err(format!(
-            "body `{}` moves: a run divided among processes takes static walls only so far",
-            b.name
-        ));
-    }
     if fluid.params.periodic.any() {
         return Err("a periodic fluid does not run divided among processes yet".into());
     }
     if let Some(p) = probes.iter().find(|p| {
         !matches!(
             p,
-            Probe::Front(_) | Probe::DensityError | Probe::FluidEnergy
+            Probe::Front(_)
+                | Probe::DensityError
+                | Probe::FluidEnergy
+                | Probe::Position(_)
+                | Probe::Velocity(_)
+                | Probe::AngularVelocity(_)
+                | Probe::Orientation(_)
+                | Probe::Energy
+                | Probe::FluidForce(_)
+                | Probe::JointForce(_)
         )
     }) {
         return Err(format!(
-            "probe `{}` is not measured across processes yet (Front, DensityError and \
-             FluidEnergy are)",
+            "probe `{}` is not measured across processes yet (Front, DensityError, \
+             FluidEnergy and the bodies' probes are)",
             p.title(world)
         ));
     }
@@ -179,6 +178,9 @@ fn sample(world: &mut World, probes: &[Probe]) -> Vec<Real> {
     comm.max(&mut maxima);
     comm.sum(&mut sums);
     let (mut mx, mut sm) = (maxima.into_iter(), sums.into_iter());
+    // (Bodies are on every rank, the same bits everywhere: the fluid's force on them is
+    // summed over the ranks.)
+    let world: &World = world;
     let mut row = Vec::new();
     for p in probes {
         match p {
@@ -195,7 +197,7 @@ fn sample(world: &mut World, probes: &[Probe]) -> Vec<Real> {
                 let (k, pe) = (sm.next().unwrap_or(0.0), sm.next().unwrap_or(0.0));
                 row.extend([k, pe, k + pe]);
             }
-            _ => {}
+            p => p.sample(world, &mut row),
         }
     }
     row

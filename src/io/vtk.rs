@@ -253,8 +253,8 @@ fn write_fluid_vtu(path: &Path, world: &World, idx: &[usize]) -> std::io::Result
             b.write_all(b"1 ")?;
         }
         b.write_all(
-        b"\n</DataArray>\n</Cells>\n<PointData Scalars=\"pressure\" Vectors=\"velocity\">\n",
-    )?;
+            b"\n</DataArray>\n</Cells>\n<PointData Scalars=\"pressure\" Vectors=\"velocity\">\n",
+        )?;
         b.write_all(b"<DataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\" format=\"ascii\">\n")?;
         for v in idx.iter().map(|&i| f.vel[i]) {
             writeln!(b, "{:.6e} {:.6e} {:.6e}", v.x, v.y, v.z)?;
@@ -283,13 +283,10 @@ fn write_fluid_vtu(path: &Path, world: &World, idx: &[usize]) -> std::io::Result
         for id in idx.iter().map(|&i| f.id[i]) {
             write!(b, "{id} ")?;
         }
-        b.write_all(
-            b"\n</DataArray>\n</PointData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n",
-        )?;
+        b.write_all(b"\n</DataArray>\n</PointData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n")?;
         Ok(())
     })
 }
-
 
 /// The names of the scalar point fields a fluid frame holds after `velocity` (the shared ones,
 /// then the method's), for a fluid of `n` particles.

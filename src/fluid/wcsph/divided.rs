@@ -78,4 +78,24 @@ impl Fluid {
             h.refresh(&mut self.pos, &mut self.vel, &mut s.carry.rho);
         }
     }
+
+    /// A divided fluid's force and torque on each body: the sum of the ranks' shares (each
+    /// from its owned particles), the same bits on every rank.
+    pub(super) fn reduce_body_forces(&mut self, s: &mut WcsphScratch) {
+        let Some(h) = s.halo.0.as_mut() else {
+            return;
+        };
+        let mut v: Vec<Real> = (self.body_force.iter().chain(&self.body_torque))
+            .flat_map(|f| [f.x, f.y, f.z])
+            .collect();
+        h.sum(&mut v);
+        for (f, c) in (self
+            .body_force
+            .iter_mut()
+            .chain(self.body_torque.iter_mut()))
+        .zip(v.chunks_exact(3))
+        {
+            *f = crate::math::Vec3::new(c[0], c[1], c[2]);
+        }
+    }
 }

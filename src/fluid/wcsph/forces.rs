@@ -348,6 +348,9 @@ impl Fluid {
         let (inv, binv) = (&s.inv_rho, &s.binv_rho);
         let (bdry, surf) = (&s.bdry, &self.to_surface);
         let (owner, bf) = (&self.wall_body, &self.bf);
+        // (A divided fluid: the owned particles' share; the ranks' shares are summed after the
+        // sub-steps.)
+        let owned = s.halo.0.as_deref().map(|h| h.owned());
         s.bforce.resize(bx.len(), Vec3::zeros());
         per_particle(&mut s.bforce, |b| {
             let mut fsum = Vec3::zeros();
@@ -356,6 +359,9 @@ impl Fluid {
             }
             for &i in bf.of(b) {
                 let i = i as usize;
+                if owned.is_some_and(|o| !o[i]) {
+                    continue;
+                }
                 if let Some(g) = pair.geometry(&k, per.delta(&pos[i], &bx[b])) {
                     let vib = vel[i] - bv[b];
                     let (si, sb) = (

@@ -260,6 +260,7 @@ impl Fluid {
             info.substeps += 1;
             t += sub;
         }
+        self.reduce_body_forces(s);
         let (b, rho0) = (self.tait_b(p), self.params.rho0);
         self.density_error.clear();
         self.density_error
