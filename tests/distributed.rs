@@ -285,3 +285,20 @@ fn first_steps_divided_match_every_particle_to_round_off() {
         "one support of ghosts should not be enough: {short}"
     );
 }
+
+/// More ranks than particles: two ranks own nothing and must still take part in every
+/// collective decision (a rank that skipped one, as the densities' first reference height once
+/// did, left the others waiting for ever).
+#[test]
+fn ranks_without_particles_keep_step() {
+    let text = DAM_2D.replace("max: (0.146, 0.292)", "max: (0.0146, 0.0073)");
+    let reference = whole(&text, 0.02);
+    let reports = divided(&text, 4, 0.02, None);
+    let r = &reports[0];
+    assert_eq!(r.particles, 2);
+    assert!(r.owned.contains(&0), "{:?}", r.owned);
+    assert_eq!(r.rows.len(), reference.len());
+    for (row, want) in r.rows.iter().zip(&reference) {
+        assert!((row[1] - want[1]).abs() < 1e-12, "t = {}", row[0]);
+    }
+}

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 #[cfg(feature = "mpi")]
 pub(super) fn run_divided(
     a: &RunArgs,
-    model: &crate::model::Model,
+    (path, source, model): (&Path, &str, &crate::model::Model),
     world: &mut World,
     probes: &[Probe],
     out: &Path,
@@ -31,6 +31,15 @@ pub(super) fn run_divided(
             let _ = writeln!(std::io::stderr(), "{text}");
         }
     };
+    // The model's warnings, printed by rank 0; with --deny-warnings every rank stops.
+    let mut deny = [0.0];
+    if rank == 0 && super::print_warnings(path, source, model, world, a.deny_warnings) {
+        deny[0] = 1.0;
+    }
+    comm.max(&mut deny);
+    if deny[0] > 0.0 {
+        return Some(ExitCode::from(2));
+    }
     if a.resume.is_some() || a.checkpoint_every.is_some() {
         say(
             "error: a run divided among MPI ranks does not write or resume checkpoints yet \
@@ -45,7 +54,7 @@ pub(super) fn run_divided(
     }
     say(format!(
         "running {} divided among {size} MPI ranks to t = {end} s, output in {}",
-        a.model.as_deref().unwrap_or(Path::new("?")).display(),
+        path.display(),
         out.display()
     ));
     let _ = super::catch_signals();
@@ -78,7 +87,7 @@ pub(super) fn run_divided(
 #[cfg(not(feature = "mpi"))]
 pub(super) fn run_divided(
     _: &RunArgs,
-    _: &crate::model::Model,
+    _: (&Path, &str, &crate::model::Model),
     _: &mut World,
     _: &[Probe],
     _: &Path,

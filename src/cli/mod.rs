@@ -387,7 +387,8 @@ fn run_checked(a: RunArgs, registry: &Registry) -> Result<ExitCode, ExitCode> {
     world.active_wait = crate::pipeline::active_wait_wanted();
     let probes = crate::model::resolve_probes(&model, &world)
         .map_err(|e| report_model_error(e.locate(path, &source)))?;
-    if let Some(code) = divided::run_divided(&a, &model, &mut world, &probes, &out, end) {
+    let m = (path, source.as_str(), &model);
+    if let Some(code) = divided::run_divided(&a, m, &mut world, &probes, &out, end) {
         return Ok(code);
     }
     let resume = match checkpoint {

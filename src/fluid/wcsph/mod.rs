@@ -192,7 +192,13 @@ impl Fluid {
     ) -> SubStepInfo {
         let n = self.len();
         let nb = self.boundary.len();
-        if s.carry.rho.len() != n {
+        let mut start = s.carry.rho.len() != n;
+        if let Some(h) = s.halo.0.as_mut() {
+            // (Every rank of a divided fluid, also one that owns no particle: the densities'
+            // reference height is a collective minimum.)
+            start = h.any(start);
+        }
+        if start {
             let g = self.params.periodic.across(gravity);
             s.carry.rho = self.hydrostatic_densities(p, &g, s.halo.0.as_mut());
         }
