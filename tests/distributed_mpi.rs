@@ -173,10 +173,23 @@ fn dam_break_under_mpirun_matches_one_process() {
 
 #[test]
 fn sigint_to_mpirun_keeps_whole_rows() {
+    interrupted("sigint", None);
+}
+
+/// A rank killed outright (SIGKILL to the second rank's process): `mpirun` ends the job, and
+/// `probes.csv` (rank 0's) still holds whole rows only.
+#[test]
+fn a_killed_rank_leaves_whole_rows() {
+    interrupted("killed", Some("-KILL"));
+}
+
+/// Runs the dam break for long under `mpirun -n 2`, waits for five outputs, then sends SIGINT
+/// to `mpirun` (`kill_rank` None) or the given signal to the rank that is not the first.
+fn interrupted(name: &str, kill_rank: Option<&str>) {
     let Some(bin) = mpi_build() else {
         return;
     };
-    let d = scratch("sigint");
+    let d = scratch(name);
     let model = d.join("dam.ron");
     std::fs::write(&model, DAM.replace("end: 0.25", "end: 30.0")).unwrap();
     let out = d.join("out");
@@ -203,10 +216,23 @@ fn sigint_to_mpirun_keeps_whole_rows() {
         assert!(t0.elapsed().as_secs() < 120, "no output after 120 s");
         std::thread::sleep(std::time::Duration::from_millis(100));
     }
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
+    let kill = match kill_rank {
+        None => Command::new("kill")
+            .args(["-INT", &child.id().to_string()])
+            .status()
+            .unwrap(),
+        Some(signal) => {
+            // The ranks are mpirun's children (via its daemon, or directly): the vcsim
+            // processes whose output folder is this test's, the newest of them.
+            let pgrep = Command::new("pgrep")
+                .args(["-n", "-f", &format!("vcsim run .*{}", out.display())])
+                .output()
+                .unwrap();
+            let pid = String::from_utf8_lossy(&pgrep.stdout).trim().to_string();
+            assert!(!pid.is_empty(), "no rank found");
+            Command::new("kill").args([signal, &pid]).status().unwrap()
+        }
+    };
     assert!(kill.success());
     let o = child.wait_with_output().unwrap();
     assert!(!o.status.success(), "the run was stopped, not finished");
