@@ -246,3 +246,48 @@ fn wave_gauge_reading(b: divan::Bencher) {
     let p = vcsim::math::Vec3::new(1.0, 0.0, 0.0);
     b.bench_local(|| f.surface_height(&p, &w.gravity));
 }
+
+/// The WCSPH dam break (`dam_break_2d_wcsph.ron`, 800 particles) divided among `ranks` ranks
+/// as threads of this process (`vcsim::distributed::ThreadComm`, the exchange code of
+/// `mpirun`; one thread each), 20 model steps (about 140 sub-steps) from the start: with 2 the
+/// hot path of a divided run (ghost refreshes after every update, the collective sub-step,
+/// migration at each search) against 1 (the same calls, no other rank). Building and dividing
+/// the worlds is outside the timing.
+#[divan::bench(args = [1, 2], sample_count = 10, sample_size = 1)]
+fn wcsph_divided_2d(b: divan::Bencher, ranks: usize) {
+    let prepared = || -> Vec<World> {
+        let comms = vcsim::distributed::ThreadComm::group(ranks);
+        std::thread::scope(|s| {
+            let handles: Vec<_> = comms
+                .into_iter()
+                .map(|c| {
+                    s.spawn(move || {
+                        let mut w = world_at("dam_break_2d_wcsph.ron", 0);
+                        let probes = Vec::new();
+                        vcsim::distributed::run::prepare(&mut w, &probes, Box::new(c))
+                            .expect("WCSPH divides");
+                        w
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        })
+    };
+    b.with_inputs(prepared).bench_values(|worlds| {
+        std::thread::scope(|s| {
+            for mut w in worlds {
+                s.spawn(move || {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(1)
+                        .build()
+                        .expect("thread pool");
+                    pool.install(|| {
+                        for _ in 0..20 {
+                            w.step();
+                        }
+                    });
+                });
+            }
+        })
+    });
+}
