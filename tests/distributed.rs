@@ -12,6 +12,8 @@
 use std::path::Path;
 use vcsim::distributed::run::{prepare_with_width, run, DividedOptions, DividedReport};
 use vcsim::distributed::ThreadComm;
+use vcsim::pipeline::World;
+use vcsim::probe::Probe;
 
 /// 2D dam break, Koshizuka & Oka's geometry at L/20 (`models/dam_break_2d_wcsph.ron`).
 const DAM_2D: &str = r#"Model(
@@ -46,41 +48,54 @@ const DAM_3D: &str = r#"Model(
 )
 "#;
 
-fn world(text: &str) -> (vcsim::pipeline::World, Vec<vcsim::probe::Probe>) {
+fn world(text: &str) -> (World, Vec<Probe>) {
     let m = vcsim::model::parse_str(Path::new("dam.ron"), text).unwrap();
     let w = vcsim::model::build_world(&m).unwrap();
     let p = vcsim::model::resolve_probes(&m, &w).unwrap();
     (w, p)
 }
 
-/// The model on `n` ranks (threads, each with its own one-thread pool), ghosts reaching
-/// `width` kernel supports (`None`: the default).
-fn divided(text: &str, n: usize, end: f64, width: Option<f64>) -> Vec<DividedReport> {
-    let out = std::env::temp_dir().join(format!("vcsim-divided-{}-{n}", std::process::id()));
+/// `rank(world, probes, comm)` for each of `n` ranks of the model, as threads each with its own
+/// one-thread pool; the results by rank.
+fn on_ranks<T: Send + 'static>(
+    text: &str,
+    n: usize,
+    rank: impl Fn(World, Vec<Probe>, ThreadComm) -> T + Send + Sync + Clone + 'static,
+) -> Vec<T> {
     let handles: Vec<_> = ThreadComm::group(n)
         .into_iter()
         .map(|comm| {
-            let (text, out) = (text.to_string(), out.clone());
+            let (text, rank) = (text.to_string(), rank.clone());
             std::thread::spawn(move || {
                 let pool = rayon::ThreadPoolBuilder::new()
                     .num_threads(1)
                     .build()
                     .unwrap();
                 pool.install(|| {
-                    let (mut w, probes) = world(&text);
-                    prepare_with_width(&mut w, &probes, Box::new(comm), width).unwrap();
-                    let opts = DividedOptions {
-                        out,
-                        end,
-                        every: 0.01,
-                        vtk: false,
-                    };
-                    run(&mut w, &probes, &opts).unwrap()
+                    let (w, probes) = world(&text);
+                    rank(w, probes, comm)
                 })
             })
         })
         .collect();
-    let r = handles.into_iter().map(|h| h.join().unwrap()).collect();
+    handles.into_iter().map(|h| h.join().unwrap()).collect()
+}
+
+/// The model on `n` ranks (threads, each with its own one-thread pool), ghosts reaching
+/// `width` kernel supports (`None`: the default).
+fn divided(text: &str, n: usize, end: f64, width: Option<f64>) -> Vec<DividedReport> {
+    let out = std::env::temp_dir().join(format!("vcsim-divided-{}-{n}", std::process::id()));
+    let dir = out.clone();
+    let r = on_ranks(text, n, move |mut w, probes, comm| {
+        prepare_with_width(&mut w, &probes, Box::new(comm), width).unwrap();
+        let opts = DividedOptions {
+            out: dir.clone(),
+            end,
+            every: 0.01,
+            vtk: false,
+        };
+        run(&mut w, &probes, &opts).unwrap()
+    });
     let _ = std::fs::remove_dir_all(&out);
     r
 }
@@ -207,39 +222,21 @@ fn floating_box_in_the_surge_on_2_4_ranks_matches_one_process() {
 /// with ghosts reaching `width` supports.
 fn positions(text: &str, n: usize, end: f64, width: Option<f64>) -> Vec<[f64; 3]> {
     let total = world(text).0.fluid.unwrap().len();
-    let handles: Vec<_> = ThreadComm::group(n)
-        .into_iter()
-        .map(|comm| {
-            let text = text.to_string();
-            std::thread::spawn(move || {
-                let pool = rayon::ThreadPoolBuilder::new()
-                    .num_threads(1)
-                    .build()
-                    .unwrap();
-                pool.install(|| {
-                    let (mut w, probes) = world(&text);
-                    if n > 0 {
-                        prepare_with_width(&mut w, &probes, Box::new(comm), width).unwrap();
-                    }
-                    for _ in 0..(end / w.dt).round() as usize {
-                        w.step();
-                    }
-                    let owned: Vec<bool> = match w.fluid_method.halo() {
-                        Some(h) => h.owned().to_vec(),
-                        None => vec![true; w.fluid.as_ref().unwrap().len()],
-                    };
-                    let f = w.fluid.as_ref().unwrap();
-                    (0..f.len())
-                        .filter(|&i| owned[i])
-                        .map(|i| (f.id[i], f.pos[i]))
-                        .collect::<Vec<_>>()
-                })
-            })
-        })
-        .collect();
+    let parts = on_ranks(text, n, move |mut w, probes, comm| {
+        prepare_with_width(&mut w, &probes, Box::new(comm), width).unwrap();
+        for _ in 0..(end / w.dt).round() as usize {
+            w.step();
+        }
+        let owned = w.fluid_method.halo().unwrap().owned().to_vec();
+        let f = w.fluid.as_ref().unwrap();
+        (0..f.len())
+            .filter(|&i| owned[i])
+            .map(|i| (f.id[i], f.pos[i]))
+            .collect::<Vec<_>>()
+    });
     let mut all = vec![[f64::NAN; 3]; total];
-    for h in handles {
-        for (id, x) in h.join().unwrap() {
+    for part in parts {
+        for (id, x) in part {
             assert!(all[id as usize][0].is_nan(), "particle {id} owned twice");
             all[id as usize] = [x.x, x.y, x.z];
         }

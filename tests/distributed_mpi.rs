@@ -9,9 +9,9 @@
 
 mod common;
 
-use common::mpi::mpi_build;
+use common::mpi::{mpi_build, ok};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 const DAM: &str = r#"Model(
     scene: (dimension: Two, gravity: (0, -9.81)),
@@ -48,16 +48,6 @@ fn mpirun(bin: &Path, n: usize, args: &[&str]) -> Command {
     .arg(bin)
     .args(args);
     c
-}
-
-fn ok(o: Output) -> Output {
-    assert!(
-        o.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    o
 }
 
 /// `probes.csv`: the header and the rows.

@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::mpi::mpi_build;
+use common::mpi::{mpi_build, ok};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -47,16 +47,6 @@ const STUDY: &str = r#"Study(
 
 fn vcsim(bin: &Path, args: &[&str]) -> Output {
     Command::new(bin).args(args).output().unwrap()
-}
-
-fn ok(o: Output) -> Output {
-    assert!(
-        o.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    o
 }
 
 /// The table without its wall-time columns.

@@ -1,7 +1,7 @@
 //! vcsim built with the `mpi` feature, for the tests that run it under `mpirun`.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 /// vcsim built with the `mpi` feature, or `None` (with a message) when OpenMPI is missing.
 pub fn mpi_build() -> Option<PathBuf> {
@@ -37,4 +37,15 @@ pub fn mpi_build() -> Option<PathBuf> {
         String::from_utf8_lossy(&o.stderr)
     );
     Some(target.join("release").join("vcsim"))
+}
+
+/// `o` if its command succeeded; otherwise a panic with its output.
+pub fn ok(o: Output) -> Output {
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
 }
