@@ -38,6 +38,7 @@ pub trait Comm: Send + Sync {
     /// Element-wise sum of `v` over all ranks, in place (summed in rank order, so every rank
     /// gets the same bits).
     fn sum(&self, v: &mut [f64]);
-    /// All-to-all: `send[r]` goes to rank r; returns what each rank sent here, by rank.
-    fn exchange(&self, send: &[Vec<f64>]) -> Vec<Vec<f64>>;
+    /// All-to-all: `send[r]` goes to rank r; `recv[r]` becomes what rank r sent here (its
+    /// buffers reused: no allocation once the sizes settle).
+    fn exchange(&self, send: &[Vec<f64>], recv: &mut [Vec<f64>]);
 }

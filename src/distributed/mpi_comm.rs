@@ -15,6 +15,28 @@ use mpi::Count;
 pub struct MpiComm {
     _universe: mpi::environment::Universe,
     world: mpi::topology::SimpleCommunicator,
+    /// The all-to-all's counts, displacements and flat buffers, reused.
+    scratch: std::sync::Mutex<Scratch>,
+}
+
+#[derive(Default)]
+struct Scratch {
+    counts: Vec<Count>,
+    rcounts: Vec<Count>,
+    sd: Vec<Count>,
+    rd: Vec<Count>,
+    flat: Vec<f64>,
+    got: Vec<f64>,
+}
+
+/// `d[r]` = the sum of `c[..r]`.
+fn displacements(c: &[Count], d: &mut Vec<Count>) {
+    d.clear();
+    let mut acc = 0;
+    for &x in c {
+        d.push(acc);
+        acc += x;
+    }
 }
 
 // SAFETY: the communicator is a handle that MPI lets any thread use when calls are serialised
@@ -37,6 +59,7 @@ impl MpiComm {
         Some(MpiComm {
             _universe: universe,
             world,
+            scratch: Default::default(),
         })
     }
 }
@@ -68,30 +91,36 @@ impl Comm for MpiComm {
         }
     }
 
-    fn exchange(&self, send: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    fn exchange(&self, send: &[Vec<f64>], recv: &mut [Vec<f64>]) {
         let n = self.size();
-        let counts: Vec<Count> = send.iter().map(|m| m.len() as Count).collect();
-        let mut rcounts: Vec<Count> = vec![0; n];
+        let mut guard = self.scratch.lock().unwrap_or_else(|e| e.into_inner());
+        let Scratch {
+            counts,
+            rcounts,
+            sd,
+            rd,
+            flat,
+            got,
+        } = &mut *guard;
+        counts.clear();
+        counts.extend(send.iter().map(|m| m.len() as Count));
+        rcounts.clear();
+        rcounts.resize(n, 0);
         self.world.all_to_all_into(&counts[..], &mut rcounts[..]);
-        let displs = |c: &[Count]| -> Vec<Count> {
-            c.iter()
-                .scan(0, |acc, &x| {
-                    let d = *acc;
-                    *acc += x;
-                    Some(d)
-                })
-                .collect()
-        };
-        let (sd, rd) = (displs(&counts), displs(&rcounts));
-        let flat: Vec<f64> = send.iter().flatten().copied().collect();
-        let mut got = vec![0.0; rcounts.iter().map(|&c| c as usize).sum()];
+        displacements(counts, sd);
+        displacements(rcounts, rd);
+        flat.clear();
+        send.iter().for_each(|m| flat.extend_from_slice(m));
+        got.clear();
+        got.resize(rcounts.iter().map(|&c| c as usize).sum(), 0.0);
         {
             let s = Partition::new(&flat[..], &counts[..], &sd[..]);
             let mut r = PartitionMut::new(&mut got[..], &rcounts[..], &rd[..]);
             self.world.all_to_all_varcount_into(&s, &mut r);
         }
-        (0..n)
-            .map(|r| got[rd[r] as usize..(rd[r] + rcounts[r]) as usize].to_vec())
-            .collect()
+        for (r, inbox) in recv.iter_mut().enumerate() {
+            inbox.clear();
+            inbox.extend_from_slice(&got[rd[r] as usize..(rd[r] + rcounts[r]) as usize]);
+        }
     }
 }

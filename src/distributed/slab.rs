@@ -72,8 +72,9 @@ pub struct SlabHalo {
     recv_idx: Vec<Vec<u32>>,
     /// Local index of each particle id (ids are global: every rank built the same fluid).
     index_of: Vec<u32>,
-    /// Message buffers, one per rank.
+    /// Message buffers, one per rank, to send and received (reused).
     out: Vec<Vec<f64>>,
+    inbox: Vec<Vec<f64>>,
     /// Accumulated cost.
     pub stats: HaloStats,
 }
@@ -109,6 +110,7 @@ impl SlabHalo {
             recv_idx: vec![Vec::new(); n],
             index_of: vec![u32::MAX; fluid.id.iter().map(|&i| i as usize + 1).max().unwrap_or(0)],
             out: vec![Vec::new(); n],
+            inbox: vec![Vec::new(); n],
             stats: HaloStats::default(),
             comm,
         };
@@ -198,13 +200,13 @@ impl SlabHalo {
         (lo, hi)
     }
 
-    fn exchange(&mut self) -> Vec<Vec<f64>> {
+    /// Sends `out` and fills `inbox` (collective); `out` is left empty.
+    fn exchange(&mut self) {
         let t0 = Instant::now();
         self.stats.values_sent += self.out.iter().map(|m| m.len() as u64).sum::<u64>();
-        let got = self.comm.exchange(&self.out);
+        self.comm.exchange(&self.out, &mut self.inbox);
         self.out.iter_mut().for_each(Vec::clear);
         self.stats.comm_seconds += t0.elapsed().as_secs_f64();
-        got
     }
 
     /// Appends the particles of `got` (packed by [`Fluid::pack_particle`]) to the fluid;
@@ -281,10 +283,10 @@ impl Halo for SlabHalo {
                 *k = false;
             }
         }
-        let got = self.exchange();
+        self.exchange();
         self.stats.migrated += keep.iter().filter(|k| !**k).count() as u64;
         f.keep_particles(&keep, c);
-        Self::unpack(f, c, &got);
+        Self::unpack(f, c, &self.inbox);
         let owned = f.len();
         // Ghosts.
         let w = self.width;
@@ -299,8 +301,8 @@ impl Halo for SlabHalo {
                 }
             }
         }
-        let got = self.exchange();
-        self.ghost_ids = Self::unpack(f, c, &got);
+        self.exchange();
+        self.ghost_ids = Self::unpack(f, c, &self.inbox);
         self.owned.clear();
         self.owned.resize(owned, true);
         self.owned.resize(f.len(), false);
@@ -334,8 +336,8 @@ impl Halo for SlabHalo {
                 out.extend([x.x, x.y, x.z, v.x, v.y, v.z, rho[i as usize]]);
             }
         }
-        let got = self.exchange();
-        for (m, idx) in got.iter().zip(&self.recv_idx) {
+        self.exchange();
+        for (m, idx) in self.inbox.iter().zip(&self.recv_idx) {
             assert_eq!(
                 m.len(),
                 idx.len() * REFRESH,

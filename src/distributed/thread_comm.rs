@@ -74,7 +74,9 @@ impl ThreadComm {
     /// Every rank's `v`, by rank.
     fn all(&self, v: &[f64]) -> Vec<Vec<f64>> {
         let send = vec![v.to_vec(); self.size()];
-        self.exchange(&send)
+        let mut recv = vec![Vec::new(); self.size()];
+        self.exchange(&send, &mut recv);
+        recv
     }
 }
 
@@ -105,9 +107,10 @@ impl Comm for ThreadComm {
         }
     }
 
-    fn exchange(&self, send: &[Vec<f64>]) -> Vec<Vec<f64>> {
+    fn exchange(&self, send: &[Vec<f64>], recv: &mut [Vec<f64>]) {
         let n = self.size();
         assert_eq!(send.len(), n, "one message per rank");
+        assert_eq!(recv.len(), n, "one inbox per rank");
         {
             let mut b = self.boxes();
             for (to, m) in send.iter().enumerate() {
@@ -115,13 +118,13 @@ impl Comm for ThreadComm {
             }
         }
         self.shared.barrier.wait();
-        let got = {
+        {
+            // (Swapped: the mailbox keeps the inbox's old buffer for the next message.)
             let mut b = self.boxes();
-            (0..n)
-                .map(|from| std::mem::take(&mut b[from * n + self.rank]))
-                .collect()
-        };
+            for (from, r) in recv.iter_mut().enumerate() {
+                std::mem::swap(r, &mut b[from * n + self.rank]);
+            }
+        }
         self.shared.barrier.wait();
-        got
     }
 }
