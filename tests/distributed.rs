@@ -9,26 +9,14 @@
 //! sums (each rank sorts its own particles into cell order), which a dam break amplifies
 //! slowly; the 1 % of issue 55's first criterion is the tolerance.
 
+mod common;
+
+use common::DAM_BREAK_2D_WCSPH as DAM_2D;
 use std::path::Path;
 use vcsim::distributed::run::{prepare_with_width, run, DividedOptions, DividedReport};
 use vcsim::distributed::ThreadComm;
 use vcsim::pipeline::World;
 use vcsim::probe::Probe;
-
-/// 2D dam break, Koshizuka & Oka's geometry at L/20 (`models/dam_break_2d_wcsph.ron`).
-const DAM_2D: &str = r#"Model(
-    scene: (dimension: Two, gravity: (0, -9.81)),
-    time: (dt: 0.0005, end: 0.25),
-    bodies: [
-        (name: "floor", kind: Static, shape: Cuboid(half_extents: (0.342, 0.03)), position: (0.292, -0.03)),
-        (name: "left", kind: Static, shape: Cuboid(half_extents: (0.03, 0.2)), position: (-0.03, 0.17)),
-        (name: "right", kind: Static, shape: Cuboid(half_extents: (0.03, 0.2)), position: (0.614, 0.17)),
-    ],
-    fluid: (method: Wcsph(), spacing: 0.0073, regions: [Box(min: (0, 0), max: (0.146, 0.292))]),
-    output: (every: 0.01, vtk: false, plot: false),
-    probes: [Front(1, 0, 0), DensityError, FluidEnergy],
-)
-"#;
 
 /// 3D dam break: a column 0.4 × 0.1 × 0.2 m in a tank 1.2 m long and 0.1 m wide, spacing
 /// 0.025 m (512 particles; the shape of `models/dam_break_3d_apgd.ron`, 004 §4.2).

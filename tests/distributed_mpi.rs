@@ -10,22 +10,9 @@
 mod common;
 
 use common::mpi::{mpi_build, ok};
+use common::DAM_BREAK_2D_WCSPH as DAM;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-const DAM: &str = r#"Model(
-    scene: (dimension: Two, gravity: (0, -9.81)),
-    time: (dt: 0.0005, end: 0.25),
-    bodies: [
-        (name: "floor", kind: Static, shape: Cuboid(half_extents: (0.342, 0.03)), position: (0.292, -0.03)),
-        (name: "left", kind: Static, shape: Cuboid(half_extents: (0.03, 0.2)), position: (-0.03, 0.17)),
-        (name: "right", kind: Static, shape: Cuboid(half_extents: (0.03, 0.2)), position: (0.614, 0.17)),
-    ],
-    fluid: (method: Wcsph(), spacing: 0.0073, regions: [Box(min: (0, 0), max: (0.146, 0.292))]),
-    output: (every: 0.01, plot: false),
-    probes: [Front(1, 0, 0), DensityError, FluidEnergy],
-)
-"#;
 
 /// A folder of this test's own (the tests run at the same time).
 fn scratch(test: &str) -> PathBuf {

@@ -9,7 +9,7 @@
 
 use super::{Comm, SlabHalo};
 use crate::fluid::halo::Halo;
-use crate::math::{Real, Vec3};
+use crate::math::Real;
 use crate::pipeline::World;
 use crate::probe::Probe;
 use std::io::Write;
@@ -133,7 +133,10 @@ pub fn prepare_with_width(
             p.title(world)
         ));
     }
-    let halo = SlabHalo::claim(comm, fluid, &mut Vec::new(), width_supports);
+    let scene = world
+        .scene
+        .ok_or("a fluid model has a scene box; this one has none")?;
+    let halo = SlabHalo::claim(comm, fluid, scene, width_supports);
     world.fluid_method.set_halo(Box::new(halo))
 }
 
@@ -317,10 +320,4 @@ pub fn peak_memory() -> u64 {
             Some(kb * 1024)
         })
         .unwrap_or(0)
-}
-
-/// The largest coordinate of the owned particles along `d` over all ranks (m; collective),
-/// for tests and examples.
-pub fn front(world: &mut World, d: &Vec3) -> Real {
-    sample(world, &[Probe::Front(*d)])[0]
 }

@@ -2,10 +2,11 @@
 //! redistribution so that each rank owns as many particles as the others (to within a
 //! histogram bin); the [`Halo`] of [`crate::fluid::halo`] over a [`Comm`].
 //!
-//! **Slabs.** Rank r owns the particles whose coordinate c along the axis (the fluid's longest
-//! extent at the start) lies in `[cut_{r−1}, cut_r)` (the first and last slabs open). The cuts
-//! are the quantiles k/N of the owned particles' coordinates, read from a histogram of 4 096
-//! bins summed over the ranks (one `MPI_Allreduce`), so every rank computes the same cuts.
+//! **Slabs.** Rank r owns the particles whose coordinate c along the axis (the longest side of
+//! the box around the fluid, its walls and the bodies' centres) lies in `[cut_{r−1}, cut_r)`
+//! (the first and last slabs open). The cuts are the quantiles k/N of the owned particles'
+//! coordinates, read from a histogram of 4 096 bins summed over the ranks (one collective sum),
+//! so every rank computes the same cuts.
 //!
 //! **Ghosts.** A particle within `width` of another rank's slab is copied there as a ghost at
 //! each redistribution (every neighbour search). `width` = 2 (1 + 2 s) × the kernel support,
@@ -42,14 +43,8 @@ pub struct HaloStats {
     pub ghosts: usize,
     /// Particles owned after the last redistribution.
     pub owned: usize,
-    /// Redistributions (searches).
-    pub redistributions: u64,
-    /// Ghost refreshes.
-    pub refreshes: u64,
     /// Particles that changed owner.
     pub migrated: u64,
-    /// Numbers (f64) sent by this rank, all exchanges.
-    pub values_sent: u64,
     /// Wall time in collective operations (s), waiting for other ranks included.
     pub comm_seconds: f64,
 }
@@ -81,17 +76,16 @@ pub struct SlabHalo {
 
 impl SlabHalo {
     /// Rank `comm.rank()`'s slab of `fluid`, which holds the whole fluid on every rank (built
-    /// from the same model): keeps the particles of this rank's slab (and their entries of
-    /// `rho`, if it is not empty) and drops the rest. The slabs cut the longest side of the box
-    /// around the fluid and its walls; ghosts reach `width_supports` kernel supports beyond a
-    /// slab (default 2 (1 + 2 × the skin), the module doc).
+    /// from the same model): keeps the particles of this rank's slab and drops the rest. The
+    /// slabs cut the longest side of `scene` (m; the box around the fluid, its walls and the
+    /// bodies, [`crate::pipeline::World::scene`]); ghosts reach `width_supports` kernel supports
+    /// beyond a slab (default 2 (1 + 2 × the skin), the module doc).
     pub fn claim(
         comm: Box<dyn Comm>,
         fluid: &mut Fluid,
-        rho: &mut Vec<Real>,
+        [lo, hi]: [Vec3; 2],
         width_supports: Option<Real>,
     ) -> SlabHalo {
-        let (lo, hi) = extent(fluid.pos.iter().chain(&fluid.boundary));
         let axis = (0..3)
             .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
             .unwrap_or(0);
@@ -119,26 +113,10 @@ impl SlabHalo {
         h.cuts = h.cuts_of(&fluid.pos);
         let me = h.comm.rank();
         let keep: Vec<bool> = fluid.pos.iter().map(|x| h.part_of(x) == me).collect();
-        fluid.keep_particles(
-            &keep,
-            &mut Carried {
-                scalars: vec![rho],
-                ..Default::default()
-            },
-        );
+        fluid.keep_particles(&keep, &mut Carried::default());
         h.owned = vec![true; fluid.len()];
         h.stats.owned = fluid.len();
         h
-    }
-
-    /// The axis the slabs cut (0 = x, 1 = y, 2 = z).
-    pub fn axis(&self) -> usize {
-        self.axis
-    }
-
-    /// The slabs' upper ends (m), N − 1 of them.
-    pub fn cuts(&self) -> &[Real] {
-        &self.cuts
     }
 
     /// The exchange's collective operations, for the run loop's reductions.
@@ -203,7 +181,6 @@ impl SlabHalo {
     /// Sends `out` and fills `inbox` (collective); `out` is left empty.
     fn exchange(&mut self) {
         let t0 = Instant::now();
-        self.stats.values_sent += self.out.iter().map(|m| m.len() as u64).sum::<u64>();
         self.comm.exchange(&self.out, &mut self.inbox);
         self.out.iter_mut().for_each(Vec::clear);
         self.stats.comm_seconds += t0.elapsed().as_secs_f64();
@@ -240,17 +217,6 @@ impl SlabHalo {
             self.stats.comm_seconds += t0.elapsed().as_secs_f64();
         }
     }
-}
-
-/// The smallest and largest coordinates of `pos` (m).
-fn extent<'a>(pos: impl Iterator<Item = &'a Vec3>) -> (Vec3, Vec3) {
-    pos.fold(
-        (
-            Vec3::repeat(Real::INFINITY),
-            Vec3::repeat(Real::NEG_INFINITY),
-        ),
-        |(lo, hi), x| (lo.inf(x), hi.sup(x)),
-    )
 }
 
 impl Halo for SlabHalo {
@@ -308,7 +274,6 @@ impl Halo for SlabHalo {
         self.owned.resize(f.len(), false);
         self.stats.owned = owned;
         self.stats.ghosts = f.len() - owned;
-        self.stats.redistributions += 1;
     }
 
     fn reordered(&mut self, f: &Fluid) {
@@ -350,7 +315,6 @@ impl Halo for SlabHalo {
                 rho[i] = c[6];
             }
         }
-        self.stats.refreshes += 1;
     }
 
     fn owned(&self) -> &[bool] {

@@ -54,27 +54,20 @@ impl Fluid {
     /// the whole fluid when it is divided among processes (`halo`: owned particles only, then
     /// reduced; [`super::halo`]). Shifting must not grow with a uniform motion of the whole
     /// fluid (a container of water in free fall).
-    pub fn relative_speed_max(&self, halo: Option<&mut (dyn super::halo::Halo + '_)>) -> Real {
-        let Some(halo) = halo else {
-            let n = self.vel.len().max(1) as Real;
-            let mean = self.vel.iter().sum::<Vec3>() / n;
-            return self
-                .vel
-                .iter()
-                .map(|v| (v - mean).norm())
-                .fold(0.0, Real::max);
-        };
-        let (sum, count) = (self.vel.iter().zip(halo.owned()))
-            .filter(|(_, &o)| o)
-            .fold((Vec3::zeros(), 0.0), |(s, c), (v, _)| (s + v, c + 1.0));
+    pub fn relative_speed_max(&self, mut halo: Option<&mut (dyn super::halo::Halo + '_)>) -> Real {
+        let (sum, count) = owned_of(&self.vel, halo.as_deref().map(|h| h.owned()))
+            .fold((Vec3::zeros(), 0.0), |(s, c), v| (s + v, c + 1.0));
         let mut total = [sum.x, sum.y, sum.z, count];
-        halo.sum(&mut total);
+        if let Some(h) = halo.as_deref_mut() {
+            h.sum(&mut total);
+        }
         let mean = Vec3::new(total[0], total[1], total[2]) / total[3].max(1.0);
-        let mut largest = [(self.vel.iter().zip(halo.owned()))
-            .filter(|(_, &o)| o)
-            .map(|(v, _)| (v - mean).norm())
+        let mut largest = [owned_of(&self.vel, halo.as_deref().map(|h| h.owned()))
+            .map(|v| (v - mean).norm())
             .fold(0.0, Real::max)];
-        halo.max(&mut largest);
+        if let Some(h) = halo {
+            h.max(&mut largest);
+        }
         largest[0]
     }
 
@@ -164,6 +157,14 @@ impl Fluid {
             (fill, fluid + wall)
         });
     }
+}
+
+/// The entries of `v` whose particle is owned (`owned`; all of them for `None`).
+fn owned_of<'a, T>(v: &'a [T], owned: Option<&'a [bool]>) -> impl Iterator<Item = &'a T> + 'a {
+    v.iter()
+        .enumerate()
+        .filter(move |(i, _)| owned.is_none_or(|o| o[*i]))
+        .map(|(_, x)| x)
 }
 
 /// `fill` plus the kernel fill `V Σ_j W_ij` over the particles `others[list]`, and their share

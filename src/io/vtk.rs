@@ -168,15 +168,14 @@ impl VtkWriter {
         let piece = |r: usize| format!("fluid_{frame:06}_{r}.vtu");
         let mine: Vec<usize> = (0..owned.len()).filter(|&i| owned[i]).collect();
         let frames = self.dir.join("frames");
-        write_fluid_vtu(&frames.join(piece(rank)), world, &mine)?;
+        let fields = write_fluid_vtu(&frames.join(piece(rank)), world, &mine)?;
         if rank > 0 {
             return Ok(());
         }
         let mut t = String::from(
             "<?xml version=\"1.0\"?>\n<VTKFile type=\"PUnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\">\n<PUnstructuredGrid GhostLevel=\"0\">\n<PPoints>\n<PDataArray type=\"Float64\" NumberOfComponents=\"3\"/>\n</PPoints>\n<PPointData Scalars=\"pressure\" Vectors=\"velocity\">\n<PDataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\"/>\n",
         );
-        let n = world.fluid.as_ref().map_or(0, |f| f.len());
-        for label in field_names(world, n) {
+        for label in fields {
             let _ = writeln!(t, "<PDataArray type=\"Float64\" Name=\"{label}\"/>");
         }
         t.push_str("<PDataArray type=\"UInt32\" Name=\"id\"/>\n</PPointData>\n");
@@ -217,11 +216,17 @@ impl VtkWriter {
 }
 
 /// The fluid particles `idx` of `world` as one `.vtu` file at `path` (the fields of
-/// [`VtkWriter::write_fluid_frame`]).
-fn write_fluid_vtu(path: &Path, world: &World, idx: &[usize]) -> std::io::Result<()> {
+/// [`VtkWriter::write_fluid_frame`]); returns the names of the scalar fields written after
+/// `velocity`, in order.
+fn write_fluid_vtu(
+    path: &Path,
+    world: &World,
+    idx: &[usize],
+) -> std::io::Result<Vec<&'static str>> {
     let Some(f) = world.fluid.as_ref() else {
-        return Ok(());
+        return Ok(Vec::new());
     };
+    let mut names = Vec::new();
     let n = idx.len();
     let l = f.params.spacing;
     let smooth = f.smoothed_pressure();
@@ -260,7 +265,7 @@ fn write_fluid_vtu(path: &Path, world: &World, idx: &[usize]) -> std::io::Result
             writeln!(b, "{:.6e} {:.6e} {:.6e}", v.x, v.y, v.z)?;
         }
         b.write_all(b"</DataArray>\n")?;
-        let mut fields: Vec<(&str, &[Real])> = vec![
+        let mut fields: Vec<(&'static str, &[Real])> = vec![
             ("pressure", &f.pressure),
             ("smoothed_pressure", &smooth),
             ("density_error", &f.density_error),
@@ -270,6 +275,7 @@ fn write_fluid_vtu(path: &Path, world: &World, idx: &[usize]) -> std::io::Result
             .fluid_method
             .point_fields(&mut |name, values| fields.push((name, values)));
         for (label, values) in fields.into_iter().filter(|(_, v)| v.len() == f.len()) {
+            names.push(label);
             writeln!(
                 b,
                 "<DataArray type=\"Float64\" Name=\"{label}\" format=\"ascii\">"
@@ -285,19 +291,8 @@ fn write_fluid_vtu(path: &Path, world: &World, idx: &[usize]) -> std::io::Result
         }
         b.write_all(b"\n</DataArray>\n</PointData>\n</Piece>\n</UnstructuredGrid>\n</VTKFile>\n")?;
         Ok(())
-    })
-}
-
-/// The names of the scalar point fields a fluid frame holds after `velocity` (the shared ones,
-/// then the method's), for a fluid of `n` particles.
-fn field_names(world: &World, n: usize) -> Vec<&'static str> {
-    let mut names = vec!["pressure", "smoothed_pressure", "density_error"];
-    world.fluid_method.point_fields(&mut |name, values| {
-        if values.len() == n {
-            names.push(name)
-        }
-    });
-    names
+    })?;
+    Ok(names)
 }
 
 /// Writes `bytes` to `path` through a temporary file in the same folder renamed over it, so the

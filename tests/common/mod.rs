@@ -8,6 +8,23 @@ pub mod quotes;
 use std::path::Path;
 use vcsim::{build_world, parse_str, World};
 
+/// The 2D dam break with WCSPH (Koshizuka & Oka's geometry at L/20, 800 particles, as
+/// `models/dam_break_2d_wcsph.ron`) to 0.25 s, outputs every 0.01 s: the divided runs' test
+/// model (`tests/distributed.rs`, `tests/distributed_mpi.rs`).
+pub const DAM_BREAK_2D_WCSPH: &str = r#"Model(
+    scene: (dimension: Two, gravity: (0, -9.81)),
+    time: (dt: 0.0005, end: 0.25),
+    bodies: [
+        (name: "floor", kind: Static, shape: Cuboid(half_extents: (0.342, 0.03)), position: (0.292, -0.03)),
+        (name: "left", kind: Static, shape: Cuboid(half_extents: (0.03, 0.2)), position: (-0.03, 0.17)),
+        (name: "right", kind: Static, shape: Cuboid(half_extents: (0.03, 0.2)), position: (0.614, 0.17)),
+    ],
+    fluid: (method: Wcsph(), spacing: 0.0073, regions: [Box(min: (0, 0), max: (0.146, 0.292))]),
+    output: (every: 0.01, plot: false),
+    probes: [Front(1, 0, 0), DensityError, FluidEnergy],
+)
+"#;
+
 /// Builds a world from model text; panics with the located error if the model is invalid.
 pub fn world(src: &str) -> World {
     let model = match parse_str(Path::new("test-model.ron"), src) {

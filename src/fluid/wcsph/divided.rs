@@ -65,10 +65,7 @@ impl Fluid {
     /// Particle shifting ([`super::lind_shifting`]) with its speed scale over the whole fluid
     /// when it is divided.
     pub(super) fn shift_divided(&mut self, sub: Real, s: &mut WcsphScratch) {
-        let umax = match s.halo.0.as_mut() {
-            Some(h) => self.relative_speed_max(Some(&mut **h)),
-            None => self.relative_speed_max(None),
-        };
+        let umax = self.relative_speed_max(s.halo.0.as_deref_mut());
         self.shift_particles_at(sub, umax);
     }
 

@@ -85,6 +85,8 @@ impl crate::fluid::FluidMethod for Wcsph {
     }
 
     fn halo(&mut self) -> Option<&mut dyn crate::fluid::halo::Halo> {
+        // (A match, not `as_deref_mut`: `&mut` is invariant, the object's lifetime shortens
+        // only at a coercion site.)
         match self.scratch.halo.0.as_mut() {
             Some(h) => Some(&mut **h),
             None => None,
