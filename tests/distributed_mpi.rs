@@ -2,7 +2,9 @@
 //! ranks (oversubscribed on a small machine) against the same model in one process: the same
 //! `probes.csv` columns and times, fronts within 1 % at every output, the largest compression
 //! within 0.1 percentage point; each output's VTK pieces join into one frame holding every
-//! particle once; a model that cannot run divided is refused before anything is written; SIGINT to `mpirun` leaves `probes.csv` with whole rows up to the last output.
+//! particle once; a model that cannot run divided is refused before anything is written; SIGINT
+//! to `mpirun`, or a rank killed, leaves `probes.csv` with whole rows up to the last output, and
+//! the run resumes from its per-rank checkpoints to the bytes of a run never interrupted.
 //!
 //! Needs OpenMPI: without `mpirun` the test is skipped with a message, unless
 //! `VCSIM_REQUIRE_MPI` is set (CI sets it).
@@ -149,19 +151,23 @@ fn dam_break_under_mpirun_matches_one_process() {
 }
 
 #[test]
-fn sigint_to_mpirun_keeps_whole_rows() {
+fn sigint_to_mpirun_keeps_whole_rows_and_resumes() {
     interrupted("sigint", None);
 }
 
-/// A rank killed outright (SIGKILL to the second rank's process): `mpirun` ends the job, and
-/// `probes.csv` (rank 0's) still holds whole rows only.
+/// A rank killed outright (SIGKILL to the second rank's process): `mpirun` ends the job,
+/// `probes.csv` (rank 0's) still holds whole rows only, and the newest step every rank saved
+/// resumes.
 #[test]
-fn a_killed_rank_leaves_whole_rows() {
+fn a_killed_rank_leaves_whole_rows_and_resumes() {
     interrupted("killed", Some("-KILL"));
 }
 
-/// Runs the dam break for long under `mpirun -n 2`, waits for five outputs, then sends SIGINT
-/// to `mpirun` (`kill_rank` None) or the given signal to the rank that is not the first.
+/// Runs the dam break for long under `mpirun -n 2` with a checkpoint every 0.02 s, waits for
+/// five outputs, then sends SIGINT to `mpirun` (`kill_rank` None) or the given signal to the
+/// rank that is not the first; then resumes the run from its per-rank checkpoints to a little
+/// after its last output and checks that `probes.csv`, the VTK frames and `fluid.pvd` are,
+/// byte for byte, those of a run to that end that was never interrupted.
 fn interrupted(name: &str, kill_rank: Option<&str>) {
     let Some(bin) = mpi_build() else {
         return;
@@ -169,24 +175,19 @@ fn interrupted(name: &str, kill_rank: Option<&str>) {
     let d = scratch(name);
     let model = d.join("dam.ron");
     std::fs::write(&model, DAM.replace("end: 0.25", "end: 30.0")).unwrap();
+    let model = model.to_str().unwrap();
     let out = d.join("out");
-    let child = mpirun(
-        &bin,
-        2,
-        &[
-            "run",
-            model.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--quiet",
-            "--threads",
-            "1",
-        ],
-    )
-    .stdout(std::process::Stdio::piped())
-    .stderr(std::process::Stdio::piped())
-    .spawn()
-    .unwrap();
+    let run = |out: &Path, more: &[&str]| {
+        let mut args = vec!["run", model, "--out", out.to_str().unwrap(), "--quiet"];
+        args.extend(["--threads", "1"]);
+        args.extend(more);
+        mpirun(&bin, 2, &args)
+    };
+    let child = run(&out, &["--checkpoint-every", "0.02"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let csv = out.join("probes.csv");
     let t0 = std::time::Instant::now();
     while std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 6 {
@@ -217,5 +218,67 @@ fn interrupted(name: &str, kill_rank: Option<&str>) {
     assert!(rows.len() >= 5, "{} rows", rows.len());
     assert!(rows.iter().all(|r| r.len() == head.len()), "a row was cut");
     assert!(rows.windows(2).all(|w| w[1][0] > w[0][0]));
-    assert!(rows.last().unwrap()[0] < 30.0);
+    let stopped = rows.last().unwrap()[0];
+    assert!(stopped < 30.0);
+    if kill_rank.is_none() {
+        let text = String::from_utf8_lossy(&o.stderr);
+        assert!(text.contains("mpirun -n 2 vcsim run --resume"), "{text}");
+        // One process, or another number of ranks, is told how to resume instead.
+        let dir = out.to_str().unwrap();
+        let o = Command::new(&bin)
+            .args(["run", "--resume", dir])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{text}");
+        assert!(text.contains("divided among MPI ranks"), "{text}");
+        let o = mpirun(&bin, 3, &["run", "--resume", dir]).output().unwrap();
+        let text = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{text}");
+        assert!(text.contains("written by 2 ranks"), "{text}");
+    }
+    // Resumed to three outputs past the last row, against a run to that end.
+    let end = format!("{:.2}", stopped + 0.03);
+    let o = ok(mpirun(
+        &bin,
+        2,
+        &[
+            "run",
+            "--resume",
+            out.to_str().unwrap(),
+            "--end",
+            &end,
+            "--quiet",
+        ],
+    )
+    .output()
+    .unwrap());
+    let text = String::from_utf8_lossy(&o.stderr);
+    assert!(text.contains("resuming"), "{text}");
+    let through = d.join("through");
+    ok(run(&through, &["--end", &end]).output().unwrap());
+    let mut files = vec!["probes.csv".to_string(), "fluid.pvd".to_string()];
+    for e in std::fs::read_dir(through.join("frames")).unwrap() {
+        files.push(format!(
+            "frames/{}",
+            e.unwrap().file_name().to_string_lossy()
+        ));
+    }
+    assert!(files.len() > 3 * 8, "{} files", files.len());
+    for f in &files {
+        let (a, b) = (std::fs::read(through.join(f)), std::fs::read(out.join(f)));
+        assert!(
+            a.unwrap() == b.unwrap(),
+            "{name}: {f} differs after the resume"
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(out.join("frames")).unwrap().count(),
+        files.len() - 2,
+        "{name}: frames of the interrupted run past its checkpoint are left"
+    );
+    eprintln!(
+        "{name}: stopped at t = {stopped} s, resumed to {end} s: {} files the same to the byte",
+        files.len()
+    );
 }

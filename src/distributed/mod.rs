@@ -16,6 +16,7 @@
 //! and ISPH, periodic axes and the other probes are refused before the run starts, with the
 //! reason.
 
+pub mod checkpoint;
 #[cfg(feature = "mpi")]
 pub mod mpi_comm;
 pub mod run;
@@ -41,4 +42,18 @@ pub trait Comm: Send + Sync {
     /// All-to-all: `send[r]` goes to rank r; `recv[r]` becomes what rank r sent here (its
     /// buffers reused: no allocation once the sizes settle).
     fn exchange(&self, send: &[Vec<f64>], recv: &mut [Vec<f64>]);
+}
+
+/// `result` if it is `Ok` on every rank of `comm` (collective): a rank's own error, or, on the
+/// ranks where it was `Ok`, an error saying another rank failed (each rank's message names
+/// what it could not do). Every rank then stops together: none waits for the others in a
+/// collective operation they never reach.
+pub fn agree<T>(comm: &dyn Comm, result: Result<T, String>) -> Result<T, String> {
+    let mut failed = [result.is_err() as u8 as f64];
+    comm.max(&mut failed);
+    match result {
+        Err(e) => Err(e),
+        Ok(_) if failed[0] > 0.0 => Err("another rank failed (its message says why)".into()),
+        Ok(v) => Ok(v),
+    }
 }

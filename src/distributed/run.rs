@@ -7,12 +7,16 @@
 //! Every decision to stop is global: a signal on any rank, a step that ends early on any rank,
 //! the end time (the same clock everywhere).
 
-use super::{Comm, SlabHalo};
+use super::checkpoint::{self as ckp, RankCheckpoint};
+use super::{agree, Comm, SlabHalo};
 use crate::fluid::halo::Halo;
+use crate::io::checkpoint::{Checkpoint, OutputMark};
+use crate::io::vtk::VtkWriter;
 use crate::math::Real;
-use crate::pipeline::World;
+use crate::pipeline::{World, WorldState};
 use crate::probe::Probe;
-use std::io::Write;
+use std::fs::File;
+use std::io::{BufWriter, Seek, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -28,6 +32,32 @@ pub struct DividedOptions {
     /// (`frames/fluid_FRAME_RANK.vtu`, joined by rank 0's `frames/fluid_FRAME.pvtu` and
     /// `fluid.pvd`).
     pub vtk: bool,
+    /// Per-rank checkpoints ([`super::checkpoint`]); `None`: none.
+    pub checkpoint: Option<CheckpointPlan>,
+    /// The outputs of the run this one resumes (the world was restored by [`resume`]);
+    /// `None`: a new run.
+    pub resume: Option<Resumed>,
+}
+
+/// When and what a divided run saves in its checkpoints.
+#[derive(Debug, Clone)]
+pub struct CheckpointPlan {
+    /// A checkpoint at the first output at least this long after the last (s); also one at
+    /// the start, at the end and when the run is stopped by a signal.
+    pub every: Real,
+    /// The model file (for messages) and its text, saved in the checkpoints.
+    pub model_path: String,
+    /// See `model_path`.
+    pub model_text: String,
+}
+
+/// Where a resumed divided run takes up its outputs: from its checkpoint.
+#[derive(Debug, Clone, Default)]
+pub struct Resumed {
+    /// The probes' rows written up to the checkpoint.
+    pub rows: Vec<Vec<Real>>,
+    /// The output files then (`csv[0]`: the bytes in `probes.csv`).
+    pub output: OutputMark,
 }
 
 /// What a divided run did (the same on every rank, apart from `ghosts` and `comm_seconds`,
@@ -60,6 +90,8 @@ pub struct DividedReport {
     pub rows: Vec<Vec<Real>>,
     /// Largest compression over the outputs (dimensionless).
     pub largest_compression: Real,
+    /// Time of the last checkpoint written (s), if any.
+    pub checkpoint: Option<Real>,
 }
 
 impl DividedReport {
@@ -106,7 +138,36 @@ pub fn prepare_with_width(
     comm: Box<dyn Comm>,
     width_supports: Option<Real>,
 ) -> Result<(), String> {
-    let Some(fluid) = world.fluid.as_mut() else {
+    let scene = check(world, probes)?;
+    let fluid = world.fluid.as_mut().ok_or("no fluid")?;
+    let halo = SlabHalo::claim(comm, fluid, scene, width_supports);
+    world.fluid_method.set_halo(Box::new(halo))
+}
+
+/// Puts rank `comm.rank()`'s checkpointed state (`state`, whose fluid particles the rank owns
+/// where `owned` holds) into `world`, built from the whole model, and divides it as
+/// [`prepare`] does (collective: an error on any rank is an error on every rank).
+pub fn resume(
+    world: &mut World,
+    probes: &[Probe],
+    comm: Box<dyn Comm>,
+    state: WorldState,
+    owned: Vec<bool>,
+) -> Result<(), String> {
+    let done = check(world, probes).and_then(|scene| {
+        let fluid = world.fluid.as_ref().ok_or("no fluid")?;
+        let halo = SlabHalo::resumed(comm, fluid, scene, None, owned);
+        world.fluid_method.set_halo(Box::new(halo))?;
+        Ok(())
+    });
+    done?;
+    let restored = world.restore_part(state);
+    agree(slab(world).comm(), restored)
+}
+
+/// What does not run divided yet, before anything runs; the scene box to cut.
+fn check(world: &World, probes: &[Probe]) -> Result<[crate::math::Vec3; 2], String> {
+    let Some(fluid) = world.fluid.as_ref() else {
         return Err("only a fluid can be divided among processes: the model has none".into());
     };
     if fluid.params.periodic.any() {
@@ -133,11 +194,9 @@ pub fn prepare_with_width(
             p.title(world)
         ));
     }
-    let scene = world
+    world
         .scene
-        .ok_or("a fluid model has a scene box; this one has none")?;
-    let halo = SlabHalo::claim(comm, fluid, scene, width_supports);
-    world.fluid_method.set_halo(Box::new(halo))
+        .ok_or_else(|| "a fluid model has a scene box; this one has none".into())
 }
 
 fn slab(world: &mut World) -> &mut SlabHalo {
@@ -206,82 +265,250 @@ fn sample(world: &mut World, probes: &[Probe]) -> Vec<Real> {
     row
 }
 
-/// Runs a prepared world ([`prepare`]) to `opts.end`; rank 0 writes `probes.csv`.
-pub fn run(
-    world: &mut World,
-    probes: &[Probe],
-    opts: &DividedOptions,
-) -> Result<DividedReport, String> {
-    let rank = slab(world).comm().rank();
-    let mut columns = vec!["t".to_string()];
-    for p in probes {
-        columns.extend(p.columns(world));
-    }
-    let mut csv = if rank == 0 {
-        std::fs::create_dir_all(&opts.out)
-            .map_err(|e| format!("cannot create {}: {e}", opts.out.display()))?;
-        let path = opts.out.join("probes.csv");
-        let mut f = std::io::BufWriter::new(
-            std::fs::File::create(&path)
-                .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        );
-        writeln!(f, "{}", columns.join(",")).map_err(|e| e.to_string())?;
-        Some(f)
-    } else {
-        None
-    };
-    let mut report = DividedReport {
-        columns,
-        ..Default::default()
-    };
-    let t0 = Instant::now();
-    let (dt, start) = (world.dt, world.time);
-    let steps = ((opts.end - start) / dt - 1e-9).ceil().max(0.0) as u64;
-    let every = ((opts.every / dt).round() as u64).max(1);
-    let size = slab(world).comm().size();
-    let mut vtk = match opts.vtk {
-        true => Some(
-            crate::io::vtk::VtkWriter::new(&opts.out, world)
-                .map_err(|e| format!("cannot write frames in {}: {e}", opts.out.display()))?,
-        ),
-        false => None,
-    };
-    let mut frame = 0;
-    let mut output = |world: &mut World, report: &mut DividedReport| -> Result<(), String> {
-        let mut row = vec![world.time];
-        row.extend(sample(world, probes));
-        if let Some(v) = vtk.as_mut() {
-            let owned = slab(world).owned().to_vec();
-            v.write_fluid_piece(world, frame, (rank, size), &owned)
-                .map_err(|e| format!("cannot write frame {frame}: {e}"))?;
-            frame += 1;
+/// The output files of a divided run: rank 0's `probes.csv`, each rank's VTK pieces.
+struct Outputs {
+    csv: Option<BufWriter<File>>,
+    vtk: Option<VtkWriter>,
+    frame: usize,
+    rank: usize,
+    size: usize,
+}
+
+impl Outputs {
+    /// New files, or (`resume`) those of the run resumed, cut back to its checkpoint.
+    fn open(
+        world: &World,
+        opts: &DividedOptions,
+        (rank, size): (usize, usize),
+        columns: &[String],
+    ) -> Result<Outputs, String> {
+        let dir = &opts.out;
+        let mark = opts.resume.as_ref().map(|r| &r.output);
+        let mut csv = None;
+        if rank == 0 {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            let path = dir.join("probes.csv");
+            let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
+            let f = match mark {
+                None => {
+                    let mut f = BufWriter::new(File::create(&path).map_err(cannot)?);
+                    writeln!(f, "{}", columns.join(",")).map_err(cannot)?;
+                    f
+                }
+                Some(m) => {
+                    let len = m.csv.first().copied().unwrap_or(0);
+                    let mut f = std::fs::OpenOptions::new()
+                        .write(true)
+                        .open(&path)
+                        .map_err(cannot)?;
+                    if f.metadata().map_err(cannot)?.len() < len {
+                        return Err(format!(
+                            "{} is shorter than at the checkpoint ({len} bytes)",
+                            path.display()
+                        ));
+                    }
+                    f.set_len(len).map_err(cannot)?;
+                    f.seek(std::io::SeekFrom::End(0)).map_err(cannot)?;
+                    BufWriter::new(f)
+                }
+            };
+            csv = Some(f);
         }
-        if let Some(f) = csv.as_mut() {
+        let vtk = match (opts.vtk, mark) {
+            (false, _) => None,
+            (true, None) => Some(VtkWriter::new(dir, world)),
+            (true, Some(m)) => Some(VtkWriter::resume_pieces(
+                dir,
+                world,
+                m.fluid_frames.clone(),
+                m.frame,
+                rank == 0,
+            )),
+        };
+        let vtk = vtk
+            .transpose()
+            .map_err(|e| format!("cannot write frames in {}: {e}", dir.display()))?;
+        Ok(Outputs {
+            csv,
+            vtk,
+            frame: mark.map_or(0, |m| m.frame),
+            rank,
+            size,
+        })
+    }
+
+    /// Writes the output of the state now: `row` (rank 0) and the VTK pieces.
+    fn write(&mut self, world: &mut World, row: &[Real]) -> Result<(), String> {
+        if let Some(v) = self.vtk.as_mut() {
+            let owned = slab(world).owned().to_vec();
+            v.write_fluid_piece(world, self.frame, (self.rank, self.size), &owned)
+                .map_err(|e| format!("cannot write frame {}: {e}", self.frame))?;
+        }
+        self.frame += 1;
+        if let Some(f) = self.csv.as_mut() {
             // (As a run in one process writes `probes.csv`.)
             let mut text = vec![format!("{:.9}", row[0])];
             text.extend(row[1..].iter().map(|v| format!("{v:.12e}")));
             writeln!(f, "{}", text.join(",")).map_err(|e| e.to_string())?;
             f.flush().map_err(|e| e.to_string())?;
         }
-        report.rows.push(row);
         Ok(())
+    }
+
+    /// Where the files stand.
+    fn mark(&self) -> Result<OutputMark, String> {
+        let csv = match &self.csv {
+            Some(f) => vec![f.get_ref().metadata().map_err(|e| e.to_string())?.len()],
+            None => Vec::new(),
+        };
+        Ok(OutputMark {
+            csv,
+            frame: self.frame,
+            frames: Vec::new(),
+            fluid_frames: self
+                .vtk
+                .as_ref()
+                .map(|v| v.frames().1.to_vec())
+                .unwrap_or_default(),
+        })
+    }
+}
+
+/// Runs a prepared world ([`prepare`], or [`resume`] with `opts.resume`) to `opts.end`; rank
+/// 0 writes `probes.csv`. Outputs every `opts.every` on the grid of the model's steps counted
+/// from the start of the run (a resumed run's too), and at the end.
+pub fn run(
+    world: &mut World,
+    probes: &[Probe],
+    opts: &DividedOptions,
+) -> Result<DividedReport, String> {
+    let (rank, size) = (slab(world).comm().rank(), slab(world).comm().size());
+    let mut columns = vec!["t".to_string()];
+    for p in probes {
+        columns.extend(p.columns(world));
+    }
+    let files = Outputs::open(world, opts, (rank, size), &columns);
+    let mut files = agree(slab(world).comm(), files)?;
+    let mut report = DividedReport {
+        columns,
+        rows: opts
+            .resume
+            .as_ref()
+            .map(|r| r.rows.clone())
+            .unwrap_or_default(),
+        ..Default::default()
     };
-    output(world, &mut report)?;
-    for k in 1..=steps {
+    let t0 = Instant::now();
+    let (dt, first) = (world.dt, world.steps);
+    let last = first + ((opts.end - world.time) / dt - 1e-9).ceil().max(0.0) as u64;
+    let every = ((opts.every / dt).round() as u64).max(1);
+    let due = |k: u64| k.is_multiple_of(every) || k == last;
+    let mut saved = world.time;
+    // A new run: the start's output, then a checkpoint of it. (A resumed run's start was
+    // written before its checkpoint.)
+    if opts.resume.is_none() {
+        output(world, probes, &mut files, &mut report)?;
+        let mark = files.mark().map(|m| (m, 1));
+        checkpoint(world, opts, &files, mark, &mut report)?;
+    }
+    while world.steps < last {
         world.step();
-        let early = world.abort.is_some() || crate::interrupt::requested();
-        if slab(world).any(early) {
+        let mut stop = [
+            world.abort.is_some() as u8 as Real,
+            crate::interrupt::requested() as u8 as Real,
+        ];
+        slab(world).max(&mut stop);
+        if stop[0] > 0.0 {
+            // A step cut short on some rank: its state is not a model step's; no checkpoint.
             report.stopped = true;
             break;
         }
-        report.steps = k;
-        if k % every == 0 || k == steps {
-            output(world, &mut report)?;
+        let k = world.steps;
+        // The outputs of the state's checkpoint: up to this step's, but without a row off the
+        // output grid (the end's), which a resumed run with a later end does not write.
+        let mark = |f: &Outputs, r: &DividedReport| f.mark().map(|m| (m, r.rows.len()));
+        let before = (k == last && !k.is_multiple_of(every)).then(|| mark(&files, &report));
+        if due(k) {
+            output(world, probes, &mut files, &mut report)?;
+        }
+        let plan = opts.checkpoint.as_ref();
+        let on_time = plan.is_some_and(|p| world.time - saved >= p.every - 0.5 * dt);
+        if stop[1] > 0.0 || (due(k) && (on_time || k == last)) {
+            let mark = before.unwrap_or_else(|| mark(&files, &report));
+            checkpoint(world, opts, &files, mark, &mut report)?;
+            saved = world.time;
+        }
+        if stop[1] > 0.0 {
+            report.stopped = true;
+            break;
         }
     }
+    report.steps = world.steps - first;
     report.time = world.time;
     report.wall = t0.elapsed().as_secs_f64();
     finish(world, report)
+}
+
+/// The output of the state now: the probes reduced over the ranks, rank 0's row of
+/// `probes.csv`, each rank's VTK piece (collective; an error on any rank is an error on all).
+fn output(
+    world: &mut World,
+    probes: &[Probe],
+    files: &mut Outputs,
+    report: &mut DividedReport,
+) -> Result<(), String> {
+    let mut row = vec![world.time];
+    row.extend(sample(world, probes));
+    let done = files.write(world, &row);
+    agree(slab(world).comm(), done)?;
+    report.rows.push(row);
+    Ok(())
+}
+
+/// Every rank's checkpoint of the state now, the outputs as `mark` says (the files, the
+/// number of rows; collective: the
+/// ranks write theirs, meet, then each removes its older ones). Nothing without a plan.
+fn checkpoint(
+    world: &mut World,
+    opts: &DividedOptions,
+    files: &Outputs,
+    mark: Result<(OutputMark, usize), String>,
+    report: &mut DividedReport,
+) -> Result<(), String> {
+    let Some(plan) = opts.checkpoint.as_ref() else {
+        return Ok(());
+    };
+    let (rank, size) = (files.rank, files.size);
+    let written = mark.and_then(|(output, rows)| {
+        let c = RankCheckpoint {
+            ranks: size as u32,
+            rank: rank as u32,
+            base: Checkpoint {
+                model_path: plan.model_path.clone(),
+                model_text: plan.model_text.clone(),
+                end: opts.end,
+                every: plan.every,
+                columns: report.columns[1..].to_vec(),
+                state: world.state(),
+                totals: Default::default(),
+                output,
+            },
+            owned: slab(world).owned().to_vec(),
+            rows: report.rows[..rows].to_vec(),
+        };
+        ckp::write(&opts.out, &c).map_err(|e| {
+            format!(
+                "cannot write the checkpoint in {}: {e}",
+                ckp::dir(&opts.out).display()
+            )
+        })
+    });
+    let step = agree(slab(world).comm(), written)?;
+    let pruned = ckp::prune(&opts.out, rank, size, step).map_err(|e| e.to_string());
+    agree(slab(world).comm(), pruned)?;
+    report.checkpoint = Some(world.time);
+    Ok(())
 }
 
 /// The run's totals over the ranks.

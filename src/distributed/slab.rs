@@ -83,6 +83,42 @@ impl SlabHalo {
     pub fn claim(
         comm: Box<dyn Comm>,
         fluid: &mut Fluid,
+        scene: [Vec3; 2],
+        width_supports: Option<Real>,
+    ) -> SlabHalo {
+        let mut h = SlabHalo::new(comm, fluid, scene, width_supports);
+        // (Every rank holds every particle: the summed histogram is N times one rank's, with
+        // the same quantiles.)
+        h.cuts = h.cuts_of(&fluid.pos);
+        let me = h.comm.rank();
+        let keep: Vec<bool> = fluid.pos.iter().map(|x| h.part_of(x) == me).collect();
+        fluid.keep_particles(&keep, &mut Carried::default());
+        h.owned = vec![true; fluid.len()];
+        h.stats.owned = fluid.len();
+        h
+    }
+
+    /// The slab of a rank resumed from its checkpoint: `fluid` (built from the whole model)
+    /// is about to take the rank's part, whose particles this rank owns where `owned` holds
+    /// (the others are ghosts, dropped at the next redistribution, which also cuts the slabs
+    /// anew). Collective operations: none.
+    pub fn resumed(
+        comm: Box<dyn Comm>,
+        fluid: &Fluid,
+        scene: [Vec3; 2],
+        width_supports: Option<Real>,
+        owned: Vec<bool>,
+    ) -> SlabHalo {
+        let mut h = SlabHalo::new(comm, fluid, scene, width_supports);
+        h.stats.owned = owned.iter().filter(|o| **o).count();
+        h.stats.ghosts = owned.len() - h.stats.owned;
+        h.owned = owned;
+        h
+    }
+
+    fn new(
+        comm: Box<dyn Comm>,
+        fluid: &Fluid,
         [lo, hi]: [Vec3; 2],
         width_supports: Option<Real>,
     ) -> SlabHalo {
@@ -91,7 +127,7 @@ impl SlabHalo {
             .unwrap_or(0);
         let n = comm.size();
         let skin = crate::fluid::wcsph::SKIN;
-        let mut h = SlabHalo {
+        SlabHalo {
             axis,
             cuts: Vec::new(),
             width: width_supports.unwrap_or(2.0 * (1.0 + 2.0 * skin))
@@ -107,16 +143,7 @@ impl SlabHalo {
             inbox: vec![Vec::new(); n],
             stats: HaloStats::default(),
             comm,
-        };
-        // (Every rank holds every particle: the summed histogram is N times one rank's, with
-        // the same quantiles.)
-        h.cuts = h.cuts_of(&fluid.pos);
-        let me = h.comm.rank();
-        let keep: Vec<bool> = fluid.pos.iter().map(|x| h.part_of(x) == me).collect();
-        fluid.keep_particles(&keep, &mut Carried::default());
-        h.owned = vec![true; fluid.len()];
-        h.stats.owned = fluid.len();
-        h
+        }
     }
 
     /// The exchange's collective operations, for the run loop's reductions.

@@ -427,6 +427,18 @@ pub struct FluidState {
     bdens: Vec<Real>,
 }
 
+impl FluidState {
+    /// The number of fluid particles in the state.
+    pub fn len(&self) -> usize {
+        self.pos.len()
+    }
+
+    /// Whether the state has no fluid particles.
+    pub fn is_empty(&self) -> bool {
+        self.pos.is_empty()
+    }
+}
+
 impl Fluid {
     /// A copy of the evolving state.
     pub fn state(&self) -> FluidState {
@@ -447,7 +459,19 @@ impl Fluid {
     /// Puts a saved state back. The fluid must have been built from a model with as many
     /// particles, boundary particles and bodies as the one the state was saved from.
     pub fn restore(&mut self, s: FluidState) -> Result<(), String> {
-        let n = self.len();
+        self.restore_with(s, false)
+    }
+
+    /// [`Fluid::restore`] of one rank's part of a fluid divided among processes
+    /// ([`crate::fluid::halo`]): this fluid, built from the whole model, takes the part's
+    /// particles (at most the model's, each id once).
+    pub fn restore_part(&mut self, s: FluidState) -> Result<(), String> {
+        self.restore_with(s, true)
+    }
+
+    fn restore_with(&mut self, s: FluidState, part: bool) -> Result<(), String> {
+        let model = self.len();
+        let n = if part { s.pos.len().min(model) } else { model };
         let same = |what: &str, saved: usize, here: usize| {
             if saved == here {
                 Ok(())
@@ -473,8 +497,14 @@ impl Fluid {
             same("boundary densities", s.bdens.len(), self.boundary.len())?;
         }
         // (body_force and body_torque are rewritten at every step, sized by the bodies.)
-        if s.id.iter().any(|&i| i as usize >= n) {
-            return Err("the checkpoint's particle ids are out of range".into());
+        let mut seen = vec![false; model];
+        for &i in &s.id {
+            match seen.get_mut(i as usize) {
+                Some(s) if !*s => *s = true,
+                _ => {
+                    return Err("the checkpoint's particle ids are out of range or repeated".into())
+                }
+            }
         }
         self.pos = s.pos;
         self.vel = s.vel;

@@ -77,11 +77,16 @@ pub struct Checkpoint {
 
 /// Writes `dir/checkpoint.bin` (atomically).
 pub fn write(dir: &Path, c: &Checkpoint) -> std::io::Result<()> {
+    write_file(&dir.join(FILE), c)
+}
+
+/// Writes `value` as a checkpoint file at `path` (the header, then postcard; atomically).
+pub fn write_file<T: Serialize>(path: &Path, value: &T) -> std::io::Result<()> {
     let mut bytes = MAGIC.to_vec();
     bytes.extend_from_slice(&VERSION.to_le_bytes());
-    let body = postcard::to_stdvec(c).map_err(std::io::Error::other)?;
+    let body = postcard::to_stdvec(value).map_err(std::io::Error::other)?;
     bytes.extend_from_slice(&body);
-    super::vtk::write_atomic(&dir.join(FILE), &bytes)
+    super::vtk::write_atomic(path, &bytes)
 }
 
 /// Reads `dir/checkpoint.bin`; the error says what is wrong with it.
@@ -93,6 +98,12 @@ pub fn read(dir: &Path) -> Result<Checkpoint, String> {
             path.display()
         )
     })?;
+    decode(&path, &bytes)
+}
+
+/// A checkpoint file's contents (read from `path`, for messages); the error says what is
+/// wrong with it.
+pub fn decode<T: serde::de::DeserializeOwned>(path: &Path, bytes: &[u8]) -> Result<T, String> {
     if bytes.len() < 12 || &bytes[..8] != MAGIC {
         return Err(format!("{} is not a vcsim checkpoint", path.display()));
     }

@@ -75,6 +75,42 @@ impl VtkWriter {
         Ok(w)
     }
 
+    /// Goes on with the folder of a run divided among ranks (from a checkpoint whose fluid
+    /// frames were `fluid_frames`, the next numbered `next`): with `clean` (one rank only, the
+    /// first) the fluid frames numbered `next` and later, `.pvtu` and pieces, are removed and
+    /// `fluid.pvd` lists exactly `fluid_frames`.
+    pub fn resume_pieces(
+        dir: &Path,
+        world: &World,
+        fluid_frames: Vec<(Real, String)>,
+        next: usize,
+        clean: bool,
+    ) -> std::io::Result<Self> {
+        let mut w = VtkWriter::new(dir, world)?;
+        if clean {
+            for e in std::fs::read_dir(dir.join("frames"))? {
+                let e = e?;
+                let name = e.file_name().to_string_lossy().into_owned();
+                let number = name
+                    .strip_prefix("fluid_")
+                    .and_then(|t| t.split(['_', '.']).next())
+                    .and_then(|t| t.parse::<usize>().ok());
+                if number.is_some_and(|f| f >= next) {
+                    std::fs::remove_file(e.path())?;
+                }
+            }
+            if fluid_frames.is_empty() {
+                // (`write_collection` leaves out an empty collection.)
+                let _ = std::fs::remove_file(dir.join("fluid.pvd"));
+            }
+            w.fluid_frames = fluid_frames;
+            w.write_collection()?;
+        } else {
+            w.fluid_frames = fluid_frames;
+        }
+        Ok(w)
+    }
+
     /// Writes the bodies of the current state as frame number `frame`.
     pub fn write_frame(&mut self, world: &World, frame: usize) -> std::io::Result<()> {
         let name = format!("frames/bodies_{frame:06}.vtu");

@@ -51,6 +51,13 @@ pub struct WorldState {
     fluid_method: Vec<u8>,
 }
 
+impl WorldState {
+    /// The number of fluid particles in the state (0 without a fluid).
+    pub fn fluid_len(&self) -> usize {
+        self.fluid.as_ref().map_or(0, |f| f.len())
+    }
+}
+
 impl World {
     /// A copy of the evolving state.
     pub fn state(&self) -> WorldState {
@@ -92,6 +99,16 @@ impl World {
     /// from the saved time with the new step). The error says what does not match; the world is
     /// unchanged then.
     pub fn restore(&mut self, s: WorldState) -> Result<(), String> {
+        self.restore_with(s, false)
+    }
+
+    /// [`World::restore`] of one rank's state in a run divided among processes: its fluid is
+    /// the rank's part ([`crate::fluid::Fluid::restore_part`]).
+    pub fn restore_part(&mut self, s: WorldState) -> Result<(), String> {
+        self.restore_with(s, true)
+    }
+
+    fn restore_with(&mut self, s: WorldState, part: bool) -> Result<(), String> {
         let names = |a: Vec<&str>, b: Vec<&str>, what: &str| {
             if a == b {
                 Ok(())
@@ -114,6 +131,7 @@ impl World {
             "joints",
         )?;
         match (&mut self.fluid, s.fluid) {
+            (Some(f), Some(fs)) if part => f.restore_part(fs)?,
             (Some(f), Some(fs)) => f.restore(fs)?,
             (None, None) => {}
             (Some(_), None) => return Err("the model has a fluid; the checkpoint has none".into()),
