@@ -329,9 +329,9 @@ pub struct RunArgs {
     /// Do not show the progress bar.
     #[arg(long)]
     pub quiet: bool,
-    /// Save the state in the run folder (checkpoint.bin) at the first output time at least
-    /// T seconds after the last checkpoint, when interrupted, and at the end; --resume goes
-    /// on from it.
+    /// Save the state in the run folder (checkpoint.bin; under mpirun, each rank's part in
+    /// checkpoints/) at the first output time at least T seconds after the last checkpoint,
+    /// when interrupted, and at the end; --resume goes on from it (on as many ranks).
     #[arg(long, value_name = "T")]
     pub checkpoint_every: Option<f64>,
     /// Go on with the run in folder DIR from its checkpoint, in the same folder: outputs

@@ -1,7 +1,8 @@
 //! One simulation across processes (issue 55): the fluid's particles divided among *ranks* by
 //! slabs along one axis ([`SlabHalo`]), each rank stepping the particles it owns with copies of
 //! its neighbours' particles within reach (ghosts, [`crate::fluid::halo`]), and a run loop that
-//! reduces the probes to one CSV ([`run`]).
+//! reduces the probes to one CSV ([`run`]) and writes per-rank checkpoints that the same number
+//! of ranks resumes to the same bytes ([`checkpoint`]).
 //!
 //! The messages go through a [`Comm`]: MPI ranks (`mpi_comm`, feature `mpi`: `mpirun -n N
 //! vcsim run MODEL`) or threads of one process ([`ThreadComm`], the same code path without
