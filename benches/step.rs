@@ -263,8 +263,7 @@ fn wcsph_divided_2d(b: divan::Bencher, ranks: usize) {
                 .map(|c| {
                     s.spawn(move || {
                         let mut w = world_at("dam_break_2d_wcsph.ron", 0);
-                        let probes = Vec::new();
-                        vcsim::distributed::run::prepare(&mut w, &probes, Box::new(c))
+                        vcsim::distributed::run::prepare(&mut w, Box::new(c))
                             .expect("WCSPH divides");
                         w
                     })

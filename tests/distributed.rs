@@ -79,7 +79,7 @@ fn divided(text: &str, n: usize, end: f64, width: Option<f64>) -> Vec<DividedRep
     let out = std::env::temp_dir().join(format!("vcsim-divided-{}-{n}", std::process::id()));
     let dir = out.clone();
     let r = on_ranks(text, n, move |mut w, probes, comm| {
-        prepare_with_width(&mut w, &probes, Box::new(comm), width).unwrap();
+        prepare_with_width(&mut w, Box::new(comm), width).unwrap();
         let opts = DividedOptions {
             out: dir.clone(),
             end,
@@ -185,7 +185,9 @@ fn dam_break_3d_on_1_2_4_ranks_matches_one_process() {
 
 /// A light box (600 kg/m³) on the floor in the surge's path, lifted and carried by it: its
 /// position on 2 and 4 ranks within 1 % of the tank's length of the undivided run's at every
-/// output (the bodies are on every rank; the fluid's force on them is summed over the ranks).
+/// output (the bodies are on every rank; the fluid's force on them is summed over the ranks);
+/// the probes that read the fluid near a point — pressure on the floor under the column, a
+/// wave gauge in it, the box's submerged fraction — within 1 % of their scale.
 #[test]
 fn floating_box_in_the_surge_on_2_4_ranks_matches_one_process() {
     let text = DAM_2D
@@ -193,22 +195,62 @@ fn floating_box_in_the_surge_on_2_4_ranks_matches_one_process() {
             "    ],\n    fluid",
             "        (name: \"box\", shape: Cuboid(half_extents: (0.02, 0.02)), position: (0.4, 0.021), mass: 0.96),\n    ],\n    fluid",
         )
-        .replace("FluidEnergy]", "FluidEnergy, Position(\"box\")]");
+        .replace(
+            "FluidEnergy]",
+            "FluidEnergy, Pressure(0.05, 0.01), WaveGauge(0.1, 0), Submerged(\"box\"), \
+             Position(\"box\")]",
+        );
     let end = 0.25;
     let reference = whole(&text, end);
     let (x, y) = (reference[0].len() - 3, reference[0].len() - 2);
+    let (pressure, gauge, submerged) = (x - 3, x - 2, x - 1);
     let moved = reference.last().unwrap()[x] - reference[0][x];
     assert!(moved > 0.02, "the surge carries the box ({moved} m)");
     for n in [2, 4] {
         let r = &divided(&text, n, end, None)[0];
         let mut worst = 0.0f64;
+        let mut off = [0.0f64; 3];
         for (row, want) in r.rows.iter().zip(&reference) {
             worst = worst
                 .max((row[x] - want[x]).abs())
                 .max((row[y] - want[y]).abs());
+            for (o, c) in off.iter_mut().zip([pressure, gauge, submerged]) {
+                // (NaN where neither can be measured.)
+                let d = (row[c] - want[c]).abs();
+                *o = o.max(if row[c].is_nan() && want[c].is_nan() {
+                    0.0
+                } else if d.is_nan() {
+                    f64::INFINITY
+                } else {
+                    d
+                });
+            }
         }
-        eprintln!("{n} ranks: box within {worst:.2e} m; it moved {moved:.3} m");
+        let peak = reference.iter().map(|r| r[pressure]).fold(0.0, f64::max);
+        let wet = reference.iter().filter(|r| r[submerged] > 0.0).count();
+        assert!(wet >= 5, "the surge reaches the box: {wet} outputs");
+        eprintln!(
+            "{n} ranks: box within {worst:.2e} m; it moved {moved:.3} m; pressure on the \
+             floor within {:.2e} Pa (peak {peak:.0} Pa), wave gauge within {:.2e} m, submerged \
+             fraction within {:.2e}",
+            off[0], off[1], off[2]
+        );
         assert!(worst < 0.01 * 0.584, "{n} ranks: the box off by {worst} m");
+        assert!(
+            off[0] < 0.01 * peak,
+            "{n} ranks: pressure off by {} Pa",
+            off[0]
+        );
+        assert!(
+            off[1] < 0.01 * 0.292,
+            "{n} ranks: wave gauge off by {} m",
+            off[1]
+        );
+        assert!(
+            off[2] < 0.01,
+            "{n} ranks: submerged fraction off by {}",
+            off[2]
+        );
     }
 }
 
@@ -216,8 +258,8 @@ fn floating_box_in_the_surge_on_2_4_ranks_matches_one_process() {
 /// with ghosts reaching `width` supports.
 fn positions(text: &str, n: usize, end: f64, width: Option<f64>) -> Vec<[f64; 3]> {
     let total = world(text).0.fluid.unwrap().len();
-    let parts = on_ranks(text, n, move |mut w, probes, comm| {
-        prepare_with_width(&mut w, &probes, Box::new(comm), width).unwrap();
+    let parts = on_ranks(text, n, move |mut w, _, comm| {
+        prepare_with_width(&mut w, Box::new(comm), width).unwrap();
         for _ in 0..(end / w.dt).round() as usize {
             w.step();
         }
@@ -316,13 +358,13 @@ fn checkpointed(text: &str, n: usize, end: f64, out: &Path, resumed: bool) -> Ve
         if resumed {
             let step = ckp::latest(&out, n).unwrap();
             let c = ckp::read(&out, step, rank, n).unwrap();
-            resume(&mut w, &probes, Box::new(comm), c.base.state, c.owned).unwrap();
+            resume(&mut w, Box::new(comm), c.base.state, c.owned).unwrap();
             opts.resume = Some(Resumed {
                 rows: c.rows,
                 output: c.base.output,
             });
         } else {
-            prepare(&mut w, &probes, Box::new(comm)).unwrap();
+            prepare(&mut w, Box::new(comm)).unwrap();
         }
         run(&mut w, &probes, &opts).unwrap()
     })

@@ -168,7 +168,7 @@ fn prepare(
 ) -> Result<Option<(crate::distributed::run::Resumed, Real, u64)>, String> {
     let columns: Vec<String> = probes.iter().flat_map(|p| p.columns(world)).collect();
     match resume {
-        None => crate::distributed::run::prepare(world, probes, comm).map(|_| None),
+        None => crate::distributed::run::prepare(world, comm).map(|_| None),
         Some((c, _)) if c.columns != columns[..] => Err(format!(
             "{} has other probes than the checkpoint in {} ([{}] against [{}])",
             path.display(),
@@ -178,7 +178,7 @@ fn prepare(
         )),
         Some((c, (owned, rows))) => {
             let (t, k) = (c.state.time, c.state.steps);
-            crate::distributed::run::resume(world, probes, comm, c.state, owned)?;
+            crate::distributed::run::resume(world, comm, c.state, owned)?;
             let output = c.output;
             Ok(Some((
                 crate::distributed::run::Resumed { rows, output },

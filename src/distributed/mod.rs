@@ -12,15 +12,15 @@
 //!
 //! What runs divided so far: WCSPH fluid (either stepping, either wall treatment) with walls and
 //! bodies, in 2D and 3D. The bodies are on every rank and step the same bits everywhere: the
-//! fluid's force on each is the sum of the ranks' shares, each from its owned particles. Probes:
-//! `Front`, `DensityError`, `FluidEnergy` (reduced) and the bodies' own. The constraint method
-//! and ISPH, periodic axes and the other probes are refused before the run starts, with the
-//! reason.
+//! fluid's force on each is the sum of the ranks' shares, each from its owned particles. Every
+//! probe is measured across the ranks ([`run`]). The constraint method and ISPH, and periodic
+//! axes, are refused before the run starts, with the reason.
 
 pub mod checkpoint;
 #[cfg(feature = "mpi")]
 pub mod mpi_comm;
 pub mod run;
+mod sample;
 mod slab;
 mod thread_comm;
 

@@ -1,8 +1,11 @@
 //! The run loop of a divided simulation: every rank steps its part of the fluid
 //! ([`crate::pipeline::World::step`] with the fluid method's halo set, [`prepare`]); at each
 //! output time the probes are measured over each rank's owned particles and reduced (largest
-//! coordinate, largest compression: maximum; energies, the mean density error: sums), and rank 0
-//! writes them to `probes.csv` (column names as a run in one process writes them).
+//! coordinate, largest compression: maximum; energies, the mean density error, a point
+//! pressure's Shepard sums: sums; a wave gauge's column of particles and the free surface a
+//! submerged fraction reads: gathered from every rank), and rank 0 writes them to `probes.csv`
+//! (column names as a run in one process writes them). The bodies' probes are read on each
+//! rank (the bodies are the same everywhere).
 //!
 //! Every decision to stop is global: a signal on any rank, a step that ends early on any rank,
 //! the end time (the same clock everywhere).
@@ -126,19 +129,18 @@ impl DividedReport {
 /// Divides `world`'s fluid among the ranks of `comm` (the world holds the whole model on
 /// every rank, built from the same file): an error, before anything runs, for what does not
 /// run divided yet.
-pub fn prepare(world: &mut World, probes: &[Probe], comm: Box<dyn Comm>) -> Result<(), String> {
-    prepare_with_width(world, probes, comm, None)
+pub fn prepare(world: &mut World, comm: Box<dyn Comm>) -> Result<(), String> {
+    prepare_with_width(world, comm, None)
 }
 
 /// [`prepare`] with ghosts reaching `width_supports` kernel supports beyond each slab
 /// ([`SlabHalo::claim`]; `None`: the default).
 pub fn prepare_with_width(
     world: &mut World,
-    probes: &[Probe],
     comm: Box<dyn Comm>,
     width_supports: Option<Real>,
 ) -> Result<(), String> {
-    let scene = check(world, probes)?;
+    let scene = check(world)?;
     let fluid = world.fluid.as_mut().ok_or("no fluid")?;
     let halo = SlabHalo::claim(comm, fluid, scene, width_supports);
     world.fluid_method.set_halo(Box::new(halo))
@@ -149,12 +151,11 @@ pub fn prepare_with_width(
 /// [`prepare`] does (collective: an error on any rank is an error on every rank).
 pub fn resume(
     world: &mut World,
-    probes: &[Probe],
     comm: Box<dyn Comm>,
     state: WorldState,
     owned: Vec<bool>,
 ) -> Result<(), String> {
-    let done = check(world, probes).and_then(|scene| {
+    let done = check(world).and_then(|scene| {
         let fluid = world.fluid.as_ref().ok_or("no fluid")?;
         let halo = SlabHalo::resumed(comm, fluid, scene, None, owned);
         world.fluid_method.set_halo(Box::new(halo))?;
@@ -166,33 +167,12 @@ pub fn resume(
 }
 
 /// What does not run divided yet, before anything runs; the scene box to cut.
-fn check(world: &World, probes: &[Probe]) -> Result<[crate::math::Vec3; 2], String> {
+fn check(world: &World) -> Result<[crate::math::Vec3; 2], String> {
     let Some(fluid) = world.fluid.as_ref() else {
         return Err("only a fluid can be divided among processes: the model has none".into());
     };
     if fluid.params.periodic.any() {
         return Err("a periodic fluid does not run divided among processes yet".into());
-    }
-    if let Some(p) = probes.iter().find(|p| {
-        !matches!(
-            p,
-            Probe::Front(_)
-                | Probe::DensityError
-                | Probe::FluidEnergy
-                | Probe::Position(_)
-                | Probe::Velocity(_)
-                | Probe::AngularVelocity(_)
-                | Probe::Orientation(_)
-                | Probe::Energy
-                | Probe::FluidForce(_)
-                | Probe::JointForce(_)
-        )
-    }) {
-        return Err(format!(
-            "probe `{}` is not measured across processes yet (Front, DensityError, \
-             FluidEnergy and the bodies' probes are)",
-            p.title(world)
-        ));
     }
     world
         .scene
@@ -205,64 +185,6 @@ fn slab(world: &mut World) -> &mut SlabHalo {
         .halo()
         .and_then(|h| h.as_any_mut().downcast_mut::<SlabHalo>())
         .expect("prepare() gave the fluid method a SlabHalo")
-}
-
-/// The probes over this rank's owned particles, reduced over the ranks (collective).
-fn sample(world: &mut World, probes: &[Probe]) -> Vec<Real> {
-    let g = world.gravity;
-    let owned = slab(world).owned().to_vec();
-    let f = world.fluid.as_ref().expect("a divided world has a fluid");
-    let mine = || (0..f.len()).filter(|&i| owned.get(i).copied().unwrap_or(false));
-    // Maxima first, then sums (two reductions per output).
-    let mut maxima = Vec::new();
-    let mut sums = Vec::new();
-    for p in probes {
-        match p {
-            Probe::Front(d) => maxima.push(
-                mine()
-                    .map(|i| f.pos[i].dot(d))
-                    .fold(Real::NEG_INFINITY, Real::max),
-            ),
-            Probe::DensityError => {
-                maxima.push(mine().map(|i| f.density_error[i]).fold(0.0, Real::max));
-                sums.push(mine().map(|i| f.density_error[i].abs()).sum());
-                sums.push(mine().count() as Real);
-            }
-            Probe::FluidEnergy => {
-                let m = f.mass;
-                sums.push(mine().map(|i| 0.5 * m * f.vel[i].norm_squared()).sum());
-                sums.push(mine().map(|i| -m * g.dot(&f.pos[i])).sum());
-            }
-            _ => {}
-        }
-    }
-    let comm = slab(world).comm();
-    comm.max(&mut maxima);
-    comm.sum(&mut sums);
-    let (mut mx, mut sm) = (maxima.into_iter(), sums.into_iter());
-    // (Bodies are on every rank, the same bits everywhere: the fluid's force on them is
-    // summed over the ranks.)
-    let world: &World = world;
-    let mut row = Vec::new();
-    for p in probes {
-        match p {
-            Probe::Front(_) => row.push(mx.next().unwrap_or(0.0)),
-            Probe::DensityError => {
-                let (largest, total, n) = (
-                    mx.next().unwrap_or(0.0),
-                    sm.next().unwrap_or(0.0),
-                    sm.next().unwrap_or(0.0),
-                );
-                row.extend([largest, total / n.max(1.0)]);
-            }
-            Probe::FluidEnergy => {
-                let (k, pe) = (sm.next().unwrap_or(0.0), sm.next().unwrap_or(0.0));
-                row.extend([k, pe, k + pe]);
-            }
-            p => p.sample(world, &mut row),
-        }
-    }
-    row
 }
 
 /// The output files of a divided run: rank 0's `probes.csv`, each rank's VTK pieces.
@@ -459,7 +381,7 @@ fn output(
     report: &mut DividedReport,
 ) -> Result<(), String> {
     let mut row = vec![world.time];
-    row.extend(sample(world, probes));
+    row.extend(super::sample::sample(world, probes));
     let done = files.write(world, &row);
     agree(slab(world).comm(), done)?;
     report.rows.push(row);

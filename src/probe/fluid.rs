@@ -37,6 +37,18 @@ impl Fluid {
     /// Pressure at a point (Pa): the Shepard (kernel-normalised) mean of the particle
     /// pressures within the kernel support, 0 where no particle is that close.
     pub fn pressure_at(&self, p: &Vec3) -> Real {
+        let (num, den) = self.pressure_sums(p, None);
+        if den > 0.0 {
+            num / den
+        } else {
+            0.0
+        }
+    }
+
+    /// The sums of [`Fluid::pressure_at`]: `(Σ W_j p_j, Σ W_j)` over the particles within the
+    /// kernel support of `p` (Pa, and 1), those of `owned` only when given (a fluid divided
+    /// among processes adds the ranks' sums).
+    pub fn pressure_sums(&self, p: &Vec3, owned: Option<&[bool]>) -> (Real, Real) {
         let k = &self.params.kernel;
         let r = k.support();
         let mut q = *p;
@@ -44,7 +56,10 @@ impl Fluid {
             q.z = 0.0;
         }
         let (mut num, mut den) = (0.0, 0.0);
-        for (x, pr) in self.pos.iter().zip(&self.pressure) {
+        for (i, (x, pr)) in self.pos.iter().zip(&self.pressure).enumerate() {
+            if owned.is_some_and(|o| !o[i]) {
+                continue;
+            }
             let d = self.params.periodic.delta(x, &q).norm();
             if d < r {
                 let w = k.w(d);
@@ -52,11 +67,7 @@ impl Fluid {
                 den += w;
             }
         }
-        if den > 0.0 {
-            num / den
-        } else {
-            0.0
-        }
+        (num, den)
     }
 
     /// Height (m) of the free surface along the vertical line through `p` (vertical: against
@@ -66,23 +77,42 @@ impl Fluid {
     /// when no particle is within a kernel support of the line. A wave gauge reads this at
     /// each output and reports it against the height at the start.
     pub fn surface_height(&self, p: &Vec3, gravity: &Vec3) -> Option<Real> {
-        let up = -gravity.try_normalize(1e-300)?;
-        let k = &self.params.kernel;
-        let r = k.support();
+        self.height_in_column(&self.surface_column(p, gravity, None))
+    }
+
+    /// The particles [`Fluid::surface_height`] reads (those of `owned` only when given): the
+    /// height above `p` (m) and the squared lateral distance (m²) of each within a kernel
+    /// support of the vertical line through `p`; empty without gravity.
+    pub fn surface_column(
+        &self,
+        p: &Vec3,
+        gravity: &Vec3,
+        owned: Option<&[bool]>,
+    ) -> Vec<(Real, Real)> {
+        let Some(up) = (-gravity).try_normalize(1e-300) else {
+            return Vec::new();
+        };
+        let r = self.params.kernel.support();
         let mut q = *p;
         if self.params.planar {
             q.z = 0.0;
         }
-        let near: Vec<(Real, Real)> = self
-            .pos
-            .iter()
-            .filter_map(|x| {
+        (self.pos.iter().enumerate())
+            .filter(|(i, _)| owned.is_none_or(|o| o[*i]))
+            .filter_map(|(_, x)| {
                 let d = self.params.periodic.delta(x, &q);
                 let z = d.dot(&up);
                 let lateral = (d - up * z).norm_squared();
                 (lateral < r * r).then_some((z, lateral))
             })
-            .collect();
+            .collect()
+    }
+
+    /// [`Fluid::surface_height`] from its particles ([`Fluid::surface_column`], gathered over
+    /// the ranks of a divided fluid).
+    pub fn height_in_column(&self, near: &[(Real, Real)]) -> Option<Real> {
+        let k = &self.params.kernel;
+        let r = k.support();
         let top = near.iter().map(|n| n.0).fold(Real::NEG_INFINITY, Real::max);
         let bottom = near.iter().map(|n| n.0).fold(Real::INFINITY, Real::min);
         if !top.is_finite() {
@@ -179,6 +209,40 @@ impl Fluid {
         pts: &[Vec3],
         gravity: &Vec3,
     ) -> Real {
+        self.submerged_in(pose, pts, gravity, self.surface_tops(gravity, None))
+    }
+
+    /// The free surface [`Fluid::submerged_fraction`] reads: the highest particle centre (m,
+    /// along −g) in each horizontal bin of width l, keyed by the bin (those of `owned` only when
+    /// given: a fluid divided among processes takes the largest over the ranks); empty without
+    /// gravity.
+    pub fn surface_tops(&self, gravity: &Vec3, owned: Option<&[bool]>) -> SurfaceTops {
+        let mut tops = SurfaceTops::new();
+        let Some(up) = (-gravity).try_normalize(1e-300) else {
+            return tops;
+        };
+        let l = self.params.spacing;
+        let (e1, e2) = crate::math::orthonormal_basis(&up);
+        for (_, x) in (self.pos.iter().enumerate()).filter(|(i, _)| owned.is_none_or(|o| o[*i])) {
+            let key = (
+                (x.dot(&e1) / l).floor() as i64,
+                (x.dot(&e2) / l).floor() as i64,
+            );
+            let h = x.dot(&up);
+            let t = tops.entry(key).or_insert(h);
+            *t = t.max(h);
+        }
+        tops
+    }
+
+    /// [`Fluid::submerged_fraction`] with the free surface `tops` ([`Fluid::surface_tops`]).
+    pub fn submerged_in(
+        &self,
+        pose: &crate::math::Iso,
+        pts: &[Vec3],
+        gravity: &Vec3,
+        mut tops: SurfaceTops,
+    ) -> Real {
         if pts.is_empty() || gravity.norm() == 0.0 {
             return Real::NAN;
         }
@@ -195,16 +259,6 @@ impl Fluid {
         // particles and would read low).
         let l = self.params.spacing;
         let (e1, e2) = crate::math::orthonormal_basis(&up);
-        let mut tops: std::collections::BTreeMap<(i64, i64), Real> = Default::default();
-        for x in &self.pos {
-            let key = (
-                (x.dot(&e1) / l).floor() as i64,
-                (x.dot(&e2) / l).floor() as i64,
-            );
-            let h = x.dot(&up);
-            let t = tops.entry(key).or_insert(h);
-            *t = t.max(h);
-        }
         let (c1, c2) = (c.dot(&e1), c.dot(&e2));
         let planar = self.params.planar;
         let distance = |&(k1, k2): &(i64, i64)| {
@@ -257,6 +311,10 @@ impl Fluid {
             .collect()
     }
 }
+
+/// The free surface as [`Fluid::surface_tops`] reads it: the highest particle (m, along −g) of
+/// each horizontal bin, by bin.
+pub type SurfaceTops = std::collections::BTreeMap<(i64, i64), Real>;
 
 impl crate::pipeline::World {
     /// Number of fluid particles whose centre lies inside a body's shape (0 without fluid).

@@ -4,6 +4,7 @@
 //! [`fluid`]. The model layer resolves the names of a model's probes into [`Probe`]s.
 
 pub mod fluid;
+pub use fluid::SurfaceTops;
 pub mod repose;
 pub mod waves;
 
