@@ -121,9 +121,20 @@ fn whole(text: &str, end: f64) -> Vec<Vec<f64>> {
 fn matches_one_process(text: &str, particles: usize, end: f64) {
     let reference = whole(text, end);
     let largest = reference.iter().map(|r| r[2]).fold(0.0, f64::max);
+    let mut walls = 0;
     for n in [1, 2, 4] {
         let reports = divided(text, n, end, None);
         let r = &reports[0];
+        // The static walls are divided too: on 4 ranks each holds only those within reach.
+        match n {
+            1 => walls = r.walls[0],
+            4 => assert!(
+                r.walls.iter().all(|&w| w < walls),
+                "{:?} of {walls}",
+                r.walls
+            ),
+            _ => {}
+        }
         assert!(!r.stopped);
         assert_eq!(
             r.particles, particles,
@@ -160,12 +171,13 @@ fn matches_one_process(text: &str, particles: usize, end: f64) {
         let dc = (r.largest_compression - largest).abs();
         eprintln!(
             "{n} ranks: fronts within {:.2e} %, largest compression {:.4} % against {:.4} %; \
-             owned {:?}, ghosts {:?}, migrated {}",
+             owned {:?}, ghosts {:?}, walls {:?}, migrated {}",
             100.0 * worst,
             100.0 * r.largest_compression,
             100.0 * largest,
             r.owned,
             r.ghosts,
+            r.walls,
             r.migrated
         );
         assert!(worst < 0.01, "{n} ranks: a front off by {worst}");
@@ -358,7 +370,7 @@ fn checkpointed(text: &str, n: usize, end: f64, out: &Path, resumed: bool) -> Ve
         if resumed {
             let step = ckp::latest(&out, n).unwrap();
             let c = ckp::read(&out, step, rank, n).unwrap();
-            resume(&mut w, Box::new(comm), c.base.state, c.owned).unwrap();
+            resume(&mut w, Box::new(comm), c.base.state, c.layout).unwrap();
             opts.resume = Some(Resumed {
                 rows: c.rows,
                 output: c.base.output,

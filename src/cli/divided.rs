@@ -15,9 +15,9 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
 
-/// What a rank's checkpoint holds besides a run's [`Checkpoint`]: the mask of the particles
-/// it owns, the probes' rows so far.
-pub(super) type Part = (Vec<bool>, Vec<Vec<Real>>);
+/// What a rank's checkpoint holds besides a run's [`Checkpoint`]: how its fluid is divided,
+/// the probes' rows so far.
+pub(super) type Part = (ckp::RankLayout, Vec<Vec<Real>>);
 
 /// The ranks of the MPI job when there are several (feature `mpi`); `None` otherwise.
 pub(super) fn ranks() -> Option<Box<dyn Comm>> {
@@ -66,7 +66,7 @@ pub(super) fn read_checkpoint(
         ));
     }
     let c = agree(comm, ckp::read(dir, step, rank, size))?;
-    Ok((Some(c.base), Some((c.owned, c.rows))))
+    Ok((Some(c.base), Some((c.layout, c.rows))))
 }
 
 /// Runs the model divided among the ranks of `comm` (from `resume`, this rank's checkpoint,
@@ -176,9 +176,9 @@ fn prepare(
             columns.join(", "),
             c.columns.join(", ")
         )),
-        Some((c, (owned, rows))) => {
+        Some((c, (layout, rows))) => {
             let (t, k) = (c.state.time, c.state.steps);
-            crate::distributed::run::resume(world, comm, c.state, owned)?;
+            crate::distributed::run::resume(world, comm, c.state, layout)?;
             let output = c.output;
             Ok(Some((
                 crate::distributed::run::Resumed { rows, output },

@@ -28,10 +28,21 @@ pub struct RankCheckpoint {
     /// The model, times, probe columns and this rank's world state; `output` is rank 0's
     /// (`csv[0]`: the bytes in `probes.csv`; the next frame; the fluid frames written).
     pub base: Checkpoint,
-    /// Which of this rank's fluid particles it owns (the others are ghosts).
-    pub owned: Vec<bool>,
+    /// How the fluid is divided: this rank's particles and walls, the slabs.
+    pub layout: RankLayout,
     /// The probes' rows written so far (time first), for the run's totals.
     pub rows: Vec<Vec<Real>>,
+}
+
+/// How a divided fluid stands on one rank between steps ([`super::SlabHalo::layout`]).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct RankLayout {
+    /// Which of the rank's fluid particles it owns (the others are ghosts).
+    pub owned: Vec<bool>,
+    /// The slabs' cuts along the axis (m).
+    pub cuts: Vec<Real>,
+    /// The model's indices of the static wall particles the rank holds (ascending).
+    pub walls: Vec<u32>,
 }
 
 fn name(step: u64, rank: usize, ranks: usize) -> String {
@@ -133,7 +144,7 @@ pub fn read(run: &Path, step: u64, rank: usize, ranks: usize) -> Result<RankChec
             c.base.state.steps
         ));
     }
-    if c.owned.len() != c.base.state.fluid_len() {
+    if c.layout.owned.len() != c.base.state.fluid_len() {
         return Err(format!(
             "{} is damaged: its owned mask does not cover its particles",
             path.display()

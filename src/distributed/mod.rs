@@ -10,8 +10,9 @@
 //! operations in the same order; none is skipped by a rank-local decision (the halo's
 //! [`crate::fluid::halo::Halo::any`] makes each decision global).
 //!
-//! What runs divided so far: WCSPH fluid (either stepping, either wall treatment) with walls and
-//! bodies, in 2D and 3D. The bodies are on every rank and step the same bits everywhere: the
+//! What runs divided so far: WCSPH fluid (either stepping, either wall treatment) with walls
+//! (divided by slab too) and bodies, in 2D and 3D. The bodies are on every rank and step the
+//! same bits everywhere: the
 //! fluid's force on each is the sum of the ranks' shares, each from its owned particles. Every
 //! probe is measured across the ranks ([`run`]). The constraint method and ISPH, and periodic
 //! axes, are refused before the run starts, with the reason.

@@ -10,7 +10,7 @@
 //! Every decision to stop is global: a signal on any rank, a step that ends early on any rank,
 //! the end time (the same clock everywhere).
 
-use super::checkpoint::{self as ckp, RankCheckpoint};
+use super::checkpoint::{self as ckp, RankCheckpoint, RankLayout};
 use super::{agree, Comm, SlabHalo};
 use crate::fluid::halo::Halo;
 use crate::io::checkpoint::{Checkpoint, OutputMark};
@@ -81,6 +81,8 @@ pub struct DividedReport {
     pub owned: Vec<usize>,
     /// Ghosts of each rank at the end.
     pub ghosts: Vec<usize>,
+    /// Static wall particles each rank holds at the end (those within reach of its slab).
+    pub walls: Vec<usize>,
     /// Each rank's wall time in collective operations (s).
     pub comm_seconds: Vec<f64>,
     /// Particles that changed rank, all ranks.
@@ -104,7 +106,7 @@ impl DividedReport {
         format!(
             "  ranks            {}\n  steps            {} to t = {:.6} s\n  wall time        \
              {:.2} s\n  particles        {} (owned per rank {:?})\n  ghosts per rank  {:?}\n  \
-             migrated         {}\n  collectives      {:.2} s on the busiest rank ({:.1} % of \
+             walls per rank   {:?}\n  migrated         {}\n  collectives      {:.2} s on the busiest rank ({:.1} % of \
              the wall time, waiting for other ranks included)\n  peak memory      {:?} MB \
              per rank\n  largest compression {:.3} %",
             self.owned.len(),
@@ -114,6 +116,7 @@ impl DividedReport {
             self.particles,
             self.owned,
             self.ghosts,
+            self.walls,
             self.migrated,
             comm,
             100.0 * comm / self.wall.max(1e-9),
@@ -146,22 +149,20 @@ pub fn prepare_with_width(
     world.fluid_method.set_halo(Box::new(halo))
 }
 
-/// Puts rank `comm.rank()`'s checkpointed state (`state`, whose fluid particles the rank owns
-/// where `owned` holds) into `world`, built from the whole model, and divides it as
-/// [`prepare`] does (collective: an error on any rank is an error on every rank).
+/// Puts rank `comm.rank()`'s checkpointed state (`state`, its fluid divided as `layout`
+/// says) into `world`, built from the whole model, and divides it as [`prepare`] does
+/// (collective: an error on any rank is an error on every rank).
 pub fn resume(
     world: &mut World,
     comm: Box<dyn Comm>,
     state: WorldState,
-    owned: Vec<bool>,
+    layout: RankLayout,
 ) -> Result<(), String> {
-    let done = check(world).and_then(|scene| {
-        let fluid = world.fluid.as_ref().ok_or("no fluid")?;
-        let halo = SlabHalo::resumed(comm, fluid, scene, None, owned);
-        world.fluid_method.set_halo(Box::new(halo))?;
-        Ok(())
-    });
-    done?;
+    let scene = check(world)?;
+    let fluid = world.fluid.as_mut().ok_or("no fluid")?;
+    agree(&*comm, SlabHalo::fits(&layout, fluid, comm.size()))?;
+    let halo = SlabHalo::resumed(comm, fluid, scene, None, layout);
+    world.fluid_method.set_halo(Box::new(halo))?;
     let restored = world.restore_part(state);
     agree(slab(world).comm(), restored)
 }
@@ -416,7 +417,7 @@ fn checkpoint(
                 totals: Default::default(),
                 output,
             },
-            owned: slab(world).owned().to_vec(),
+            layout: slab(world).layout(),
             rows: report.rows[..rows].to_vec(),
         };
         ckp::write(&opts.out, &c).map_err(|e| {
@@ -438,18 +439,20 @@ fn finish(world: &mut World, mut report: DividedReport) -> Result<DividedReport,
     let h = slab(world);
     let (n, r) = (h.comm().size(), h.comm().rank());
     let st = h.stats;
-    let mut per = vec![0.0; 4 * n + 1];
+    let mut per = vec![0.0; 5 * n + 1];
     per[r] = st.owned as f64;
     per[n + r] = st.ghosts as f64;
     per[2 * n + r] = st.comm_seconds;
     per[3 * n + r] = peak_memory() as f64;
-    per[4 * n] = st.migrated as f64;
+    per[4 * n + r] = st.walls as f64;
+    per[5 * n] = st.migrated as f64;
     h.comm().sum(&mut per);
     report.owned = per[..n].iter().map(|&v| v as usize).collect();
     report.ghosts = per[n..2 * n].iter().map(|&v| v as usize).collect();
     report.comm_seconds = per[2 * n..3 * n].to_vec();
     report.peak_memory = per[3 * n..4 * n].iter().map(|&v| v as u64).collect();
-    report.migrated = per[4 * n] as u64;
+    report.walls = per[4 * n..5 * n].iter().map(|&v| v as usize).collect();
+    report.migrated = per[5 * n] as u64;
     report.particles = report.owned.iter().sum();
     let col = report.columns.iter().position(|c| c == "max_compression");
     report.largest_compression = col

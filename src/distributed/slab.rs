@@ -19,13 +19,20 @@
 //! **Migration.** At each redistribution the owned particles outside the rank's new slab go to
 //! their new owner with their velocities and the values the method carries for them.
 //!
-//! **Boundary particles** are on every rank (static walls). Values a method carries for them
-//! (dynamic walls' densities) are integrated by each rank from its own fluid, right where the
-//! rank's owned particles can see them; at each redistribution every boundary particle takes
-//! the values of the rank whose slab holds it (one sum over the ranks).
+//! **Static walls** are divided as well: a rank holds the wall particles within `reach` = `width`
+//! + (1 + 2 s) supports of its slab (what its ghosts' neighbour lists reach), a subset of the
+//! model's in the model's order ([`crate::fluid::wall_part`]). When the cuts move, the wall
+//! particles entering a rank's reach come from the rank whose old slab held them. **Body
+//! particles** are on every rank. Values a method carries for boundary particles (dynamic
+//! walls' densities) are integrated by each rank from its own fluid, right where the rank's
+//! owned particles can see them; at each redistribution every boundary particle takes the values
+//! of the rank whose slab holds it (sent to the other holders of a static wall particle; summed
+//! over the ranks for body particles).
 
+use super::checkpoint::RankLayout;
 use super::Comm;
 use crate::fluid::halo::{Carried, Halo};
+use crate::fluid::wall_part::WallSource;
 use crate::fluid::Fluid;
 use crate::math::{Real, Vec3};
 use std::time::Instant;
@@ -45,6 +52,8 @@ pub struct HaloStats {
     pub owned: usize,
     /// Particles that changed owner.
     pub migrated: u64,
+    /// Static wall particles held after the last redistribution.
+    pub walls: usize,
     /// Wall time in collective operations (s), waiting for other ranks included.
     pub comm_seconds: f64,
 }
@@ -67,6 +76,12 @@ pub struct SlabHalo {
     recv_idx: Vec<Vec<u32>>,
     /// Local index of each particle id (ids are global: every rank built the same fluid).
     index_of: Vec<u32>,
+    /// The model's index of each static wall particle this rank holds (ascending): those
+    /// within `reach` of its slab.
+    wall_ids: Vec<u32>,
+    /// How far beyond its slab a rank holds static walls (m): the ghosts' width plus what a
+    /// ghost's neighbour lists reach.
+    reach: Real,
     /// Message buffers, one per rank, to send and received (reused).
     out: Vec<Vec<f64>>,
     inbox: Vec<Vec<f64>>,
@@ -95,25 +110,65 @@ impl SlabHalo {
         fluid.keep_particles(&keep, &mut Carried::default());
         h.owned = vec![true; fluid.len()];
         h.stats.owned = fluid.len();
+        let cuts = h.cuts.clone();
+        let ids: Vec<u32> = (0..fluid.static_walls() as u32)
+            .filter(|&i| h.reaches(&cuts, me, fluid.boundary[i as usize][h.axis]))
+            .collect();
+        h.hold_walls(fluid, ids);
         h
     }
 
+    /// Keeps the static walls of the model's indices `ids` (ascending) of `fluid`, which holds
+    /// them all.
+    fn hold_walls(&mut self, fluid: &mut Fluid, ids: Vec<u32>) {
+        let src: Vec<WallSource> = ids.iter().map(|&i| WallSource::Kept(i)).collect();
+        fluid.rebuild_walls(&src, &[], &mut Carried::default());
+        self.stats.walls = ids.len();
+        self.wall_ids = ids;
+    }
+
+    /// How the fluid stands on this rank, for its checkpoint ([`SlabHalo::resumed`]).
+    pub fn layout(&self) -> RankLayout {
+        RankLayout {
+            owned: self.owned.clone(),
+            cuts: self.cuts.clone(),
+            walls: self.wall_ids.clone(),
+        }
+    }
+
     /// The slab of a rank resumed from its checkpoint: `fluid` (built from the whole model)
-    /// is about to take the rank's part, whose particles this rank owns where `owned` holds
-    /// (the others are ghosts, dropped at the next redistribution, which also cuts the slabs
-    /// anew). Collective operations: none.
+    /// keeps the static walls the rank held (`walls`, the model's indices) and is about to take
+    /// the rank's particles, which it owns where `owned` holds (the others are ghosts, dropped
+    /// at the next redistribution, which cuts the slabs anew from `cuts`, m). Collective
+    /// operations: none.
     pub fn resumed(
         comm: Box<dyn Comm>,
-        fluid: &Fluid,
+        fluid: &mut Fluid,
         scene: [Vec3; 2],
         width_supports: Option<Real>,
-        owned: Vec<bool>,
+        layout: RankLayout,
     ) -> SlabHalo {
         let mut h = SlabHalo::new(comm, fluid, scene, width_supports);
-        h.stats.owned = owned.iter().filter(|o| **o).count();
-        h.stats.ghosts = owned.len() - h.stats.owned;
-        h.owned = owned;
+        h.hold_walls(fluid, layout.walls);
+        h.cuts = layout.cuts;
+        h.stats.owned = layout.owned.iter().filter(|o| **o).count();
+        h.stats.ghosts = layout.owned.len() - h.stats.owned;
+        h.owned = layout.owned;
         h
+    }
+
+    /// Whether `layout` can be this rank's of `fluid` (built from the whole model) on `ranks`
+    /// ranks; the error says why not.
+    pub fn fits(layout: &RankLayout, fluid: &Fluid, ranks: usize) -> Result<(), String> {
+        let ns = fluid.static_walls() as u32;
+        let w = &layout.walls;
+        if layout.cuts.len() + 1 != ranks
+            || w.windows(2).any(|w| w[0] >= w[1])
+            || w.last().is_some_and(|&w| w >= ns)
+        {
+            return Err("the checkpoint's slabs or walls do not fit this model and ranks".into());
+        }
+        Ok(())
     }
 
     fn new(
@@ -127,11 +182,14 @@ impl SlabHalo {
             .unwrap_or(0);
         let n = comm.size();
         let skin = crate::fluid::wcsph::SKIN;
+        let support = fluid.params.kernel.support();
+        let width = width_supports.unwrap_or(2.0 * (1.0 + 2.0 * skin)) * support;
         SlabHalo {
             axis,
             cuts: Vec::new(),
-            width: width_supports.unwrap_or(2.0 * (1.0 + 2.0 * skin))
-                * fluid.params.kernel.support(),
+            width,
+            wall_ids: (0..fluid.static_walls() as u32).collect(),
+            reach: width + (1.0 + 2.0 * skin) * support,
             owned: vec![true; fluid.len()],
             owned_scratch: Vec::new(),
             send_ids: vec![Vec::new(); n],
@@ -153,6 +211,12 @@ impl SlabHalo {
 
     fn part_of(&self, x: &Vec3) -> usize {
         self.cuts.partition_point(|&c| c <= x[self.axis])
+    }
+
+    /// Whether coordinate `x` (m, along the axis) is within `reach` of rank r's slab under
+    /// `cuts`.
+    fn reaches(&self, cuts: &[Real], r: usize, x: Real) -> bool {
+        reaches(self.reach, cuts, r, x)
     }
 
     /// Cuts at the quantiles of the owned particles at `pos` (collective).
@@ -229,21 +293,115 @@ impl SlabHalo {
             .collect()
     }
 
-    /// The boundary particles' carried values from the rank whose slab holds each (a sum over
-    /// the ranks of each rank's own, zero elsewhere; collective).
+    /// The static walls of this rank's new reach (the cuts were `old`, now `self.cuts`): those
+    /// it keeps, and those that enter it, sent by their owner under the old cuts with their
+    /// values (collective).
+    fn redeal_walls(&mut self, f: &mut Fluid, c: &mut Carried<'_>, old: &[Real]) {
+        let (me, n, a) = (self.comm.rank(), self.comm.size(), self.axis);
+        let (ns, new, reach) = (f.static_walls(), self.cuts.clone(), self.reach);
+        let old_part = |x: Real| old.partition_point(|&c| c <= x);
+        for i in 0..ns {
+            let x = f.boundary[i][a];
+            if old_part(x) != me {
+                continue;
+            }
+            for r in (0..n).filter(|&r| r != me) {
+                if reaches(reach, &new, r, x) && !reaches(reach, old, r, x) {
+                    self.out[r].push(self.wall_ids[i] as Real);
+                    f.pack_wall(i, c, &mut self.out[r]);
+                }
+            }
+        }
+        self.exchange();
+        let mut src: Vec<(u32, WallSource)> = (0..ns)
+            .filter(|&i| self.reaches(&new, me, f.boundary[i][a]))
+            .map(|i| (self.wall_ids[i], WallSource::Kept(i as u32)))
+            .collect();
+        if src.len() == ns && self.inbox.iter().all(Vec::is_empty) {
+            return;
+        }
+        let w = Fluid::wall_width(c) + 1;
+        let mut packed = Vec::new();
+        // (Received records are numbered in the order they arrived.)
+        for (k, p) in self
+            .inbox
+            .iter()
+            .flat_map(|m| m.chunks_exact(w))
+            .enumerate()
+        {
+            src.push((p[0] as u32, WallSource::Packed(k as u32)));
+            packed.extend_from_slice(&p[1..]);
+        }
+        src.sort_unstable_by_key(|s| s.0);
+        let sources: Vec<WallSource> = src.iter().map(|s| s.1).collect();
+        f.rebuild_walls(&sources, &packed, c);
+        self.wall_ids = src.iter().map(|s| s.0).collect();
+        self.stats.walls = self.wall_ids.len();
+    }
+
+    /// The boundary particles' carried values from the rank whose slab holds each: a static
+    /// wall's sent by that rank to the others that hold it, a body particle's (on every rank)
+    /// summed over the ranks, each rank's own, zero elsewhere (collective).
     fn reconcile_walls(&mut self, f: &Fluid, c: &mut Carried<'_>) {
-        let (me, nb) = (self.comm.rank(), f.boundary.len());
-        let mine: Vec<bool> = f.boundary.iter().map(|x| self.part_of(x) == me).collect();
-        for a in c.walls.iter_mut().filter(|a| a.len() == nb) {
-            a.iter_mut()
+        let (me, n, nb, a) = (
+            self.comm.rank(),
+            self.comm.size(),
+            f.boundary.len(),
+            self.axis,
+        );
+        let (ns, cuts, reach) = (f.static_walls(), self.cuts.clone(), self.reach);
+        let used: Vec<usize> = (0..c.walls.len())
+            .filter(|&j| c.walls[j].len() == nb)
+            .collect();
+        for i in 0..ns {
+            let x = f.boundary[i][a];
+            if self.part_of(&f.boundary[i]) != me {
+                continue;
+            }
+            for r in (0..n).filter(|&r| r != me && reaches(reach, &cuts, r, x)) {
+                self.out[r].push(self.wall_ids[i] as Real);
+                self.out[r].extend(used.iter().map(|&j| c.walls[j][i]));
+            }
+        }
+        self.exchange();
+        for p in self
+            .inbox
+            .iter()
+            .flat_map(|m| m.chunks_exact(1 + used.len()))
+        {
+            let Ok(i) = self.wall_ids.binary_search(&(p[0] as u32)) else {
+                panic!("a rank sent the values of a wall this one does not hold");
+            };
+            for (k, &j) in used.iter().enumerate() {
+                c.walls[j][i] = p[1 + k];
+            }
+        }
+        let mine: Vec<bool> = f.boundary[ns..]
+            .iter()
+            .map(|x| self.part_of(x) == me)
+            .collect();
+        for &j in &used {
+            let tail = &mut c.walls[j][ns..];
+            tail.iter_mut()
                 .zip(&mine)
                 .filter(|(_, &m)| !m)
                 .for_each(|(v, _)| *v = 0.0);
             let t0 = Instant::now();
-            self.comm.sum(a);
+            self.comm.sum(tail);
             self.stats.comm_seconds += t0.elapsed().as_secs_f64();
         }
     }
+}
+
+/// Whether coordinate `x` (m) is within `reach` (m) of rank r's slab under `cuts`.
+fn reaches(reach: Real, cuts: &[Real], r: usize, x: Real) -> bool {
+    let lo = if r == 0 {
+        Real::NEG_INFINITY
+    } else {
+        cuts[r - 1]
+    };
+    let hi = cuts.get(r).copied().unwrap_or(Real::INFINITY);
+    x > lo - reach && x < hi + reach
 }
 
 impl Halo for SlabHalo {
@@ -265,7 +423,9 @@ impl Halo for SlabHalo {
             let owned = std::mem::take(&mut self.owned);
             f.keep_particles(&owned, c);
         }
+        let old = std::mem::take(&mut self.cuts);
         self.cuts = self.cuts_of(&f.pos);
+        self.redeal_walls(f, c, &old);
         self.reconcile_walls(f, c);
         // Migration.
         let mut keep = vec![true; f.len()];

@@ -79,6 +79,7 @@ pub mod periodic;
 pub mod sampling;
 mod search;
 pub mod velocity_filter;
+pub mod wall_part;
 pub mod wcsph;
 
 pub use choice::FluidMethodChoice;

@@ -4,7 +4,7 @@
 
 use super::{Fluid, WcsphScratch, SKIN};
 use crate::fluid::halo::{Carried, Halo};
-use crate::math::Real;
+use crate::math::{Real, Vec3};
 
 /// A fluid method's [`Halo`], if it has one. A clone has none (the exchange belongs to one
 /// process's fluid).
@@ -42,7 +42,17 @@ impl Fluid {
                     vectors: vec![&mut c.prev_vel],
                     walls: vec![&mut c.brho, &mut c.prev_brho],
                 };
+                let (ns, nb) = (self.static_walls(), self.boundary.len());
                 h.redistribute(self, &mut carried);
+                // The part's static walls may have changed: the walls' velocities of this
+                // model step (zero for static walls; the body particles' after them, as they
+                // were).
+                if s.bvel.len() == nb {
+                    let body = s.bvel.split_off(ns);
+                    s.bvel.clear();
+                    s.bvel.resize(self.static_walls(), Vec3::zeros());
+                    s.bvel.extend(body);
+                }
             }
         }
         if !due {
