@@ -14,14 +14,16 @@
 //! its neighbours computed from their own neighbours (the Adami walls' extrapolated pressure,
 //! density gradients), and the skin twice because owned particles and ghosts may each move by
 //! up to the skin between searches. Between searches the ghost set is fixed and its values are
-//! refreshed by one exchange of 7 numbers per ghost (position, velocity, density).
+//! refreshed by one exchange of 7 numbers per ghost (position, velocity, density). Only the
+//! inner ghosts, within (1 + 2 s) supports of the slab, get neighbour lists
+//! ([`crate::fluid::Fluid`]'s `listless` mask): the outer ones are only read.
 //!
 //! **Migration.** At each redistribution the owned particles outside the rank's new slab go to
 //! their new owner with their velocities and the values the method carries for them.
 //!
-//! **Static walls** are divided as well: a rank holds the wall particles within `reach` = `width`
-//! + (1 + 2 s) supports of its slab (what its ghosts' neighbour lists reach), a subset of the
-//! model's in the model's order ([`crate::fluid::wall_part`]). When the cuts move, the wall
+//! **Static walls** are divided as well: a rank holds the wall particles within `reach` of its
+//! slab, `width` plus (1 + 2 s) supports (what its ghosts' neighbour lists reach), a subset of
+//! the model's in the model's order ([`crate::fluid::wall_part`]). When the cuts move, the wall
 //! particles entering a rank's reach come from the rank whose old slab held them. **Body
 //! particles** are on every rank. Values a method carries for boundary particles (dynamic
 //! walls' densities) are integrated by each rank from its own fluid, right where the rank's
@@ -461,6 +463,18 @@ impl Halo for SlabHalo {
         self.owned.resize(f.len(), false);
         self.stats.owned = owned;
         self.stats.ghosts = f.len() - owned;
+        // The outer ghosts, beyond what an owned particle's neighbour lists reach (with the
+        // skin twice, as for the width), are only read (their positions, velocities and
+        // densities, refreshed): the search finds no neighbours for them.
+        let (inner, axis) = (self.reach - self.width, self.axis);
+        f.listless.clear();
+        f.listless.resize(owned, false);
+        let cuts = &self.cuts;
+        f.listless.extend(
+            f.pos[owned..]
+                .iter()
+                .map(|x| !reaches(inner, cuts, me, x[axis])),
+        );
     }
 
     fn reordered(&mut self, f: &Fluid) {

@@ -284,6 +284,20 @@ impl Neighbours {
         radius: Real,
         skip_self: bool,
     ) {
+        self.build_skipping(queries, grid, pts, radius, skip_self, &[]);
+    }
+
+    /// [`Neighbours::build`], query i left without neighbours where `skip[i]` holds (`skip`
+    /// empty: none skipped).
+    pub fn build_skipping(
+        &mut self,
+        queries: &[Vec3],
+        grid: &CellGrid,
+        pts: &[Vec3],
+        radius: Real,
+        skip_self: bool,
+        skip: &[bool],
+    ) {
         let r2 = radius * radius;
         let per = *grid.periodic();
         let chunks = queries.len().div_ceil(CHUNK);
@@ -299,6 +313,10 @@ impl Neighbours {
             counts.clear();
             let q0 = c * CHUNK;
             for (i, q) in queries.iter().enumerate().take(q0 + CHUNK).skip(q0) {
+                if skip.get(i).copied().unwrap_or(false) {
+                    counts.push(0);
+                    continue;
+                }
                 let first = list.len();
                 let mut keep = |j: u32| {
                     if !(skip_self && j as usize == i)

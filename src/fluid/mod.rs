@@ -229,6 +229,11 @@ pub struct Fluid {
     wall_vel: Vec<Vec3>,
     shift: Vec<Vec3>,
     fill: Vec<Real>,
+    /// Particles the next neighbour search finds no neighbours for (a divided fluid's outer
+    /// ghosts, whose values are all overwritten by their owners': [`halo`]); empty: none. In
+    /// the particles' order before the search, which puts it into theirs after.
+    pub(crate) listless: Vec<bool>,
+    perm_bool: Vec<bool>,
 }
 
 /// Reorders `v` as `v[order[0]], v[order[1]], …`, using `scratch` as the new buffer.
@@ -294,6 +299,8 @@ impl Fluid {
             wall_vel: Vec::new(),
             shift: Vec::new(),
             fill: Vec::new(),
+            listless: Vec::new(),
+            perm_bool: Vec::new(),
         }
     }
 

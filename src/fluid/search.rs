@@ -65,6 +65,11 @@ impl Fluid {
         if self.density_error.len() == order.len() {
             permute(&mut self.density_error, order, &mut self.perm_real);
         }
+        if self.listless.len() == order.len() {
+            permute(&mut self.listless, order, &mut self.perm_bool);
+        } else {
+            self.listless.clear();
+        }
         self.last_order.clone_from(order);
         // Same points, now in cell order: the cells are unchanged, the items become 0..n.
         self.grid.renumber_sorted();
@@ -101,7 +106,8 @@ impl Fluid {
     fn build_lists(&mut self, r: Real, moved: bool, at: Option<&[Vec3]>) {
         let (planar, per) = (self.params.planar, self.params.periodic);
         let pts: &[Vec3] = at.unwrap_or(&self.pos);
-        self.ff.build(pts, &self.grid, pts, r, true);
+        let skip = &self.listless;
+        self.ff.build_skipping(pts, &self.grid, pts, r, true, skip);
         if self.bdens.len() != self.boundary.len() {
             // The density sum of a boundary particle over the boundary particles of its own wall
             // or body is fixed (rigid): computed once. (Boundary particles of different bodies
@@ -137,7 +143,8 @@ impl Fluid {
             // (Body particles moved, or the walls' grid is not built yet: a restored state.)
             self.bgrid.build(&self.boundary, r, planar, &per);
         }
-        self.fb.build(pts, &self.bgrid, &self.boundary, r, false);
+        self.fb
+            .build_skipping(pts, &self.bgrid, &self.boundary, r, false, &self.listless);
         self.bf.build(&self.boundary, &self.grid, pts, r, false);
     }
 
