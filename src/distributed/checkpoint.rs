@@ -194,6 +194,25 @@ mod tests {
         let _ = std::fs::remove_dir_all(&d);
     }
 
+    /// A damaged, truncated or foreign file is an error that names it, not a panic.
+    #[test]
+    fn damaged_files_are_named() {
+        let d = folder("damaged", &[(10, 0, 2)]);
+        let path = d.join(DIR).join(name(10, 0, 2));
+        for bytes in [
+            &b""[..],
+            b"not a checkpoint",
+            b"VCSIMCKP\x09\x00\x00\x00\xff\xff",
+        ] {
+            std::fs::write(&path, bytes).unwrap();
+            let e = read(&d, 10, 0, 2).err().expect("an error");
+            assert!(e.contains(&path.display().to_string()), "{e}");
+        }
+        let e = read(&d, 10, 1, 2).err().expect("an error");
+        assert!(e.contains("cannot read"), "{e}");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
     #[test]
     fn other_rank_counts_and_no_checkpoints_are_named() {
         let d = folder("count", &[(10, 0, 2), (10, 1, 2)]);
