@@ -270,26 +270,14 @@ impl Neighbours {
     }
 
     /// Finds, for each query point, the points of `grid` (positions `pts`) closer than
-    /// `radius` (m); with `skip_self`, query i skips point i (queries and points the same set).
+    /// `radius` (m); with `skip_self`, query i skips point i (queries and points the same set);
+    /// query i is left without neighbours where `skip[i]` holds (`skip` empty: none is).
     ///
     /// One pass over the candidates: chunks of 1024 queries each fill a buffer of their
     /// own (in parallel for large sets; kept between calls, so nothing is allocated once the
     /// sizes settle), and the buffers stay the lists: the result does not depend on the thread
     /// count.
     pub fn build(
-        &mut self,
-        queries: &[Vec3],
-        grid: &CellGrid,
-        pts: &[Vec3],
-        radius: Real,
-        skip_self: bool,
-    ) {
-        self.build_skipping(queries, grid, pts, radius, skip_self, &[]);
-    }
-
-    /// [`Neighbours::build`], query i left without neighbours where `skip[i]` holds (`skip`
-    /// empty: none skipped).
-    pub fn build_skipping(
         &mut self,
         queries: &[Vec3],
         grid: &CellGrid,
@@ -373,19 +361,27 @@ mod tests {
         let mut g = CellGrid::default();
         g.build(&pts, r, false, &Periodic::NONE);
         let mut nb = Neighbours::default();
-        nb.build(&pts, &g, &pts, r, true);
+        nb.build(&pts, &g, &pts, r, true, &[]);
         for i in 0..pts.len() {
             let brute: Vec<u32> = (0..pts.len() as u32)
                 .filter(|&j| j as usize != i && (pts[j as usize] - pts[i]).norm() < r)
                 .collect();
             assert_eq!(nb.of(i), &brute[..], "point {i}");
         }
+        // Skipped queries have no neighbours; the others keep theirs.
+        let skip: Vec<bool> = (0..pts.len()).map(|i| i % 3 == 0).collect();
+        let mut part = Neighbours::default();
+        part.build(&pts, &g, &pts, r, true, &skip);
+        for (i, &skipped) in skip.iter().enumerate() {
+            let want: &[u32] = if skipped { &[] } else { nb.of(i) };
+            assert_eq!(part.of(i), want, "point {i}");
+        }
         // Reordering the points into cell order and renumbering gives the same pairs.
         let sorted: Vec<Vec3> = g.items.iter().map(|&i| pts[i as usize]).collect();
         let old_index: Vec<u32> = g.items.clone();
         g.renumber_sorted();
         let mut nb2 = Neighbours::default();
-        nb2.build(&sorted, &g, &sorted, r, true);
+        nb2.build(&sorted, &g, &sorted, r, true, &[]);
         for (i, &oi) in old_index.iter().enumerate() {
             let mut mapped: Vec<u32> = nb2.of(i).iter().map(|&j| old_index[j as usize]).collect();
             mapped.sort_unstable();
@@ -411,7 +407,7 @@ mod cap_tests {
         // At most max(8 n, 4096) cells (instead of ~1e31 at the requested cell size).
         assert!(g.start.len() <= (8 * pts.len()).max(4096) + 1);
         let mut nb = Neighbours::default();
-        nb.build(&pts, &g, &pts, 0.025, true);
+        nb.build(&pts, &g, &pts, 0.025, true, &[]);
         assert_eq!(nb.of(50), &[48, 49, 51, 52]);
         assert!(nb.of(100).is_empty());
     }
@@ -431,7 +427,7 @@ mod cap_tests {
                 g.build(&pts, 0.015, planar, &Periodic::NONE);
                 assert!(g.start.len() <= (8 * pts.len()).max(4096) + 1);
                 let mut nb = Neighbours::default();
-                nb.build(&pts, &g, &pts, 0.015, true);
+                nb.build(&pts, &g, &pts, 0.015, true, &[]);
                 for i in 1..49 {
                     assert_eq!(nb.of(i), &[i as u32 - 1, i as u32 + 1], "{bad} point {i}");
                 }
@@ -468,7 +464,7 @@ mod periodic_tests {
                 let mut g = CellGrid::default();
                 g.build(&pts, r, planar, &per);
                 let mut nb = Neighbours::default();
-                nb.build(&pts, &g, &pts, r, true);
+                nb.build(&pts, &g, &pts, r, true, &[]);
                 for i in (0..pts.len()).step_by(7) {
                     let brute: Vec<u32> = (0..pts.len() as u32)
                         .filter(|&j| {
@@ -504,12 +500,12 @@ mod share_tests {
         let mut g = CellGrid::default();
         g.build(&a, 0.025, true, &Periodic::NONE);
         let mut nb = Neighbours::default();
-        nb.build(&a, &g, &a, 0.025, true);
+        nb.build(&a, &g, &a, 0.025, true, &[]);
         let mut held = Neighbours::default();
         held.clone_from(&nb);
         assert!(std::sync::Arc::ptr_eq(&held.chunks, &nb.chunks));
         g.build(&b, 0.025, true, &Periodic::NONE);
-        nb.build(&b, &g, &b, 0.025, true);
+        nb.build(&b, &g, &b, 0.025, true, &[]);
         assert!(!std::sync::Arc::ptr_eq(&held.chunks, &nb.chunks));
         // Spacing 0.01 within 0.025: two on each side; 0.02: one on each side.
         assert_eq!(held.of(1500), &[1498, 1499, 1501, 1502]);
@@ -526,6 +522,7 @@ mod share_tests {
             &a,
             0.025,
             true,
+            &[],
         );
         assert_eq!(
             std::sync::Arc::as_ptr(&nb.chunks),

@@ -107,7 +107,7 @@ impl Fluid {
         let (planar, per) = (self.params.planar, self.params.periodic);
         let pts: &[Vec3] = at.unwrap_or(&self.pos);
         let skip = &self.listless;
-        self.ff.build_skipping(pts, &self.grid, pts, r, true, skip);
+        self.ff.build(pts, &self.grid, pts, r, true, skip);
         if self.bdens.len() != self.boundary.len() {
             // The density sum of a boundary particle over the boundary particles of its own wall
             // or body is fixed (rigid): computed once. (Boundary particles of different bodies
@@ -144,8 +144,9 @@ impl Fluid {
             self.bgrid.build(&self.boundary, r, planar, &per);
         }
         self.fb
-            .build_skipping(pts, &self.bgrid, &self.boundary, r, false, &self.listless);
-        self.bf.build(&self.boundary, &self.grid, pts, r, false);
+            .build(pts, &self.bgrid, &self.boundary, r, false, &self.listless);
+        self.bf
+            .build(&self.boundary, &self.grid, pts, r, false, &[]);
     }
 
     /// Puts a per-particle array that a fluid method keeps (in the particles' order before the
