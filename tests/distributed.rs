@@ -15,8 +15,7 @@ use common::DAM_BREAK_2D_WCSPH as DAM_2D;
 use std::path::Path;
 use vcsim::distributed::checkpoint as ckp;
 use vcsim::distributed::run::{
-    prepare, prepare_with_width, resume, run, CheckpointPlan, DividedOptions, DividedReport,
-    Resumed,
+    prepare, prepare_with_width, resume, run, DividedOptions, DividedReport, Resumed,
 };
 use vcsim::distributed::ThreadComm;
 use vcsim::pipeline::World;
@@ -360,7 +359,7 @@ fn checkpointed(text: &str, n: usize, end: f64, out: &Path, resumed: bool) -> Ve
             end,
             every: 0.01,
             vtk: true,
-            checkpoint: Some(CheckpointPlan {
+            checkpoint: Some(vcsim::io::run::CheckpointOptions {
                 every: 0.03,
                 model_path: "box.ron".into(),
                 model_text: model.clone(),

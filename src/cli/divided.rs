@@ -124,7 +124,7 @@ pub(super) fn run_divided(
         end,
         every: model.output.every.0,
         vtk: model.output.vtk,
-        checkpoint: every.map(|every| crate::distributed::run::CheckpointPlan {
+        checkpoint: every.map(|every| crate::io::run::CheckpointOptions {
             every,
             model_path: path.display().to_string(),
             model_text: source.to_string(),

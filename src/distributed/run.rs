@@ -14,6 +14,7 @@ use super::checkpoint::{self as ckp, RankCheckpoint, RankLayout};
 use super::{agree, Comm, SlabHalo};
 use crate::fluid::halo::Halo;
 use crate::io::checkpoint::{Checkpoint, OutputMark};
+use crate::io::run::CheckpointOptions;
 use crate::io::vtk::VtkWriter;
 use crate::math::Real;
 use crate::pipeline::{World, WorldState};
@@ -35,23 +36,12 @@ pub struct DividedOptions {
     /// (`frames/fluid_FRAME_RANK.vtu`, joined by rank 0's `frames/fluid_FRAME.pvtu` and
     /// `fluid.pvd`).
     pub vtk: bool,
-    /// Per-rank checkpoints ([`super::checkpoint`]); `None`: none.
-    pub checkpoint: Option<CheckpointPlan>,
+    /// Per-rank checkpoints ([`super::checkpoint`]) at the first output at least `every`
+    /// after the last, at the start, at the end and when stopped by a signal; `None`: none.
+    pub checkpoint: Option<CheckpointOptions>,
     /// The outputs of the run this one resumes (the world was restored by [`resume`]);
     /// `None`: a new run.
     pub resume: Option<Resumed>,
-}
-
-/// When and what a divided run saves in its checkpoints.
-#[derive(Debug, Clone)]
-pub struct CheckpointPlan {
-    /// A checkpoint at the first output at least this long after the last (s); also one at
-    /// the start, at the end and when the run is stopped by a signal.
-    pub every: Real,
-    /// The model file (for messages) and its text, saved in the checkpoints.
-    pub model_path: String,
-    /// See `model_path`.
-    pub model_text: String,
 }
 
 /// Where a resumed divided run takes up its outputs: from its checkpoint.
