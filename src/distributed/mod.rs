@@ -44,6 +44,13 @@ pub trait Comm: Send + Sync {
     /// All-to-all: `send[r]` goes to rank r; `recv[r]` becomes what rank r sent here (its
     /// buffers reused: no allocation once the sizes settle).
     fn exchange(&self, send: &[Vec<f64>], recv: &mut [Vec<f64>]);
+    /// Every rank's `v`, by rank (collective; the lengths may differ between ranks).
+    fn all_gather(&self, v: &[f64]) -> Vec<Vec<f64>> {
+        let send = vec![v.to_vec(); self.size()];
+        let mut recv = vec![Vec::new(); self.size()];
+        self.exchange(&send, &mut recv);
+        recv
+    }
 }
 
 /// `result` if it is `Ok` on every rank of `comm` (collective): a rank's own error, or, on the

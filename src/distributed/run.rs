@@ -171,11 +171,7 @@ fn check(world: &World) -> Result<[crate::math::Vec3; 2], String> {
 }
 
 fn slab(world: &mut World) -> &mut SlabHalo {
-    world
-        .fluid_method
-        .halo()
-        .and_then(|h| h.as_any_mut().downcast_mut::<SlabHalo>())
-        .expect("prepare() gave the fluid method a SlabHalo")
+    SlabHalo::of(&mut *world.fluid_method)
 }
 
 /// The output files of a divided run: rank 0's `probes.csv`, each rank's VTK pieces.

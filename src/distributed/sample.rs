@@ -2,16 +2,14 @@
 //! the ranks ([`super::run`]).
 
 use super::{Comm, SlabHalo};
-use crate::fluid::halo::Halo;
+use crate::fluid::halo::{owned_of, Halo};
 use crate::math::Real;
 use crate::pipeline::World;
 use crate::probe::Probe;
 
 /// The world's halo, fluid and bodies, borrowed together.
 fn parts(world: &mut World) -> (&SlabHalo, &crate::fluid::Fluid, &[crate::body::RigidBody]) {
-    let h = (world.fluid_method.halo())
-        .and_then(|h| h.as_any_mut().downcast_mut::<SlabHalo>())
-        .expect("prepare() gave the fluid method a SlabHalo");
+    let h = SlabHalo::of(&mut *world.fluid_method);
     let f = world.fluid.as_ref().expect("a divided world has a fluid");
     (h, f, &world.bodies)
 }
@@ -21,26 +19,27 @@ pub(super) fn sample(world: &mut World, probes: &[Probe]) -> Vec<Real> {
     let g = world.gravity;
     let (halo, f, bodies) = parts(world);
     let owned = halo.owned();
-    let mine = || (0..f.len()).filter(|&i| owned.get(i).copied().unwrap_or(false));
+    let mine = |v| owned_of(v, Some(owned));
     // Maxima first, then sums (two reductions per output).
     let mut maxima = Vec::new();
     let mut sums = Vec::new();
     for p in probes {
         match p {
             Probe::Front(d) => maxima.push(
-                mine()
-                    .map(|i| f.pos[i].dot(d))
+                mine(&f.pos)
+                    .map(|x| x.dot(d))
                     .fold(Real::NEG_INFINITY, Real::max),
             ),
             Probe::DensityError => {
-                maxima.push(mine().map(|i| f.density_error[i]).fold(0.0, Real::max));
-                sums.push(mine().map(|i| f.density_error[i].abs()).sum());
-                sums.push(mine().count() as Real);
+                let e = || owned_of(&f.density_error, Some(owned));
+                maxima.push(e().copied().fold(0.0, Real::max));
+                sums.push(e().map(|e| e.abs()).sum());
+                sums.push(e().count() as Real);
             }
             Probe::FluidEnergy => {
                 let m = f.mass;
-                sums.push(mine().map(|i| 0.5 * m * f.vel[i].norm_squared()).sum());
-                sums.push(mine().map(|i| -m * g.dot(&f.pos[i])).sum());
+                sums.push(mine(&f.vel).map(|v| 0.5 * m * v.norm_squared()).sum());
+                sums.push(mine(&f.pos).map(|x| -m * g.dot(x)).sum());
             }
             Probe::Pressure(x) => {
                 let (num, den) = f.pressure_sums(x, Some(owned));
@@ -114,7 +113,8 @@ fn surfaces(
         match p {
             Probe::WaveGauge { point, .. } => {
                 let mine = f.surface_column(point, g, Some(owned));
-                let all = all_gather(comm, mine.iter().flat_map(|&(z, l)| [z, l]).collect());
+                let mine: Vec<Real> = mine.iter().flat_map(|&(z, l)| [z, l]).collect();
+                let all = comm.all_gather(&mine).concat();
                 let column: Vec<(Real, Real)> = all.chunks_exact(2).map(|c| (c[0], c[1])).collect();
                 surfaces.push(f.height_in_column(&column).unwrap_or(Real::NAN));
             }
@@ -124,7 +124,8 @@ fn surfaces(
                     .iter()
                     .flat_map(|(k, &h)| [k.0 as Real, k.1 as Real, h]);
                 let mut tops = crate::probe::SurfaceTops::new();
-                for c in all_gather(comm, mine.collect()).chunks_exact(3) {
+                let mine: Vec<Real> = mine.collect();
+                for c in comm.all_gather(&mine).concat().chunks_exact(3) {
                     let t = tops.entry((c[0] as i64, c[1] as i64)).or_insert(c[2]);
                     *t = t.max(c[2]);
                 }
@@ -135,12 +136,4 @@ fn surfaces(
         }
     }
     surfaces
-}
-
-/// `mine` from every rank of `comm`, in rank order (collective).
-fn all_gather(comm: &dyn Comm, mine: Vec<Real>) -> Vec<Real> {
-    let n = comm.size();
-    let mut got = vec![Vec::new(); n];
-    comm.exchange(&vec![mine; n], &mut got);
-    got.concat()
 }

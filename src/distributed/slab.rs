@@ -206,13 +206,21 @@ impl SlabHalo {
         }
     }
 
+    /// The slab halo a divided world's fluid method was given ([`super::run::prepare`]).
+    pub(super) fn of(method: &mut dyn crate::fluid::FluidMethod) -> &mut SlabHalo {
+        method
+            .halo()
+            .and_then(|h| h.as_any_mut().downcast_mut::<SlabHalo>())
+            .expect("prepare() gave the fluid method a SlabHalo")
+    }
+
     /// The exchange's collective operations, for the run loop's reductions.
     pub fn comm(&self) -> &dyn Comm {
         &*self.comm
     }
 
     fn part_of(&self, x: &Vec3) -> usize {
-        self.cuts.partition_point(|&c| c <= x[self.axis])
+        part_in(&self.cuts, x[self.axis])
     }
 
     /// Whether coordinate `x` (m, along the axis) is within `reach` of rank r's slab under
@@ -301,10 +309,9 @@ impl SlabHalo {
     fn redeal_walls(&mut self, f: &mut Fluid, c: &mut Carried<'_>, old: &[Real]) {
         let (me, n, a) = (self.comm.rank(), self.comm.size(), self.axis);
         let (ns, new, reach) = (f.static_walls(), self.cuts.clone(), self.reach);
-        let old_part = |x: Real| old.partition_point(|&c| c <= x);
         for i in 0..ns {
             let x = f.boundary[i][a];
-            if old_part(x) != me {
+            if part_in(old, x) != me {
                 continue;
             }
             for r in (0..n).filter(|&r| r != me) {
@@ -357,7 +364,7 @@ impl SlabHalo {
             .collect();
         for i in 0..ns {
             let x = f.boundary[i][a];
-            if self.part_of(&f.boundary[i]) != me {
+            if part_in(&cuts, x) != me {
                 continue;
             }
             for r in (0..n).filter(|&r| r != me && reaches(reach, &cuts, r, x)) {
@@ -393,6 +400,11 @@ impl SlabHalo {
             self.stats.comm_seconds += t0.elapsed().as_secs_f64();
         }
     }
+}
+
+/// The rank whose slab under `cuts` holds coordinate `x` (m).
+fn part_in(cuts: &[Real], x: Real) -> usize {
+    cuts.partition_point(|&c| c <= x)
 }
 
 /// Whether coordinate `x` (m) is within `reach` (m) of rank r's slab under `cuts`.

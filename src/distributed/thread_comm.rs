@@ -70,14 +70,6 @@ impl ThreadComm {
         // (A rank that panicked poisons the lock; the others then fail too, which is right.)
         self.shared.boxes.lock().unwrap_or_else(|e| e.into_inner())
     }
-
-    /// Every rank's `v`, by rank.
-    fn all(&self, v: &[f64]) -> Vec<Vec<f64>> {
-        let send = vec![v.to_vec(); self.size()];
-        let mut recv = vec![Vec::new(); self.size()];
-        self.exchange(&send, &mut recv);
-        recv
-    }
 }
 
 impl Comm for ThreadComm {
@@ -90,7 +82,7 @@ impl Comm for ThreadComm {
     }
 
     fn max(&self, v: &mut [f64]) {
-        for other in self.all(v) {
+        for other in self.all_gather(v) {
             for (a, b) in v.iter_mut().zip(other) {
                 *a = a.max(b);
             }
@@ -98,7 +90,7 @@ impl Comm for ThreadComm {
     }
 
     fn sum(&self, v: &mut [f64]) {
-        let all = self.all(v);
+        let all = self.all_gather(v);
         v.iter_mut().for_each(|a| *a = 0.0);
         for other in all {
             for (a, b) in v.iter_mut().zip(other) {

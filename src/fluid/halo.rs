@@ -145,3 +145,12 @@ impl Fluid {
         }
     }
 }
+
+/// The entries of `v` whose particle is owned (`owned`, a part's [`Halo::owned`]; all of them
+/// for `None`, a fluid in one process).
+pub fn owned_of<'a, T>(v: &'a [T], owned: Option<&'a [bool]>) -> impl Iterator<Item = &'a T> + 'a {
+    v.iter()
+        .enumerate()
+        .filter(move |(i, _)| owned.is_none_or(|o| o[*i]))
+        .map(|(_, x)| x)
+}

@@ -6,6 +6,7 @@
 //! only near a free surface, never into a wall. 004 §3.5 uses Xu et al.'s form instead (see
 //! below for why not here).
 
+use super::halo::owned_of;
 use super::kernel::{volume_gradient, volume_gradient_at, Kernel};
 use super::periodic::Periodic;
 use super::{per_particle_pair, per_particle_update, Fluid};
@@ -157,14 +158,6 @@ impl Fluid {
             (fill, fluid + wall)
         });
     }
-}
-
-/// The entries of `v` whose particle is owned (`owned`; all of them for `None`).
-fn owned_of<'a, T>(v: &'a [T], owned: Option<&'a [bool]>) -> impl Iterator<Item = &'a T> + 'a {
-    v.iter()
-        .enumerate()
-        .filter(move |(i, _)| owned.is_none_or(|o| o[*i]))
-        .map(|(_, x)| x)
 }
 
 /// `fill` plus the kernel fill `V Σ_j W_ij` over the particles `others[list]`, and their share

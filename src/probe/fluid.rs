@@ -1,6 +1,7 @@
 //! Measurements of the fluid: surge front, pressure at a point, smoothed pressure (001 eq. 42),
 //! density error, energies, submerged fraction of a body, closest particle pair.
 
+use crate::fluid::halo::owned_of;
 use crate::fluid::Fluid;
 use crate::math::{Real, Vec3};
 use rayon::prelude::*;
@@ -56,10 +57,7 @@ impl Fluid {
             q.z = 0.0;
         }
         let (mut num, mut den) = (0.0, 0.0);
-        for (i, (x, pr)) in self.pos.iter().zip(&self.pressure).enumerate() {
-            if owned.is_some_and(|o| !o[i]) {
-                continue;
-            }
+        for (x, pr) in owned_of(&self.pos, owned).zip(owned_of(&self.pressure, owned)) {
             let d = self.params.periodic.delta(x, &q).norm();
             if d < r {
                 let w = k.w(d);
@@ -97,9 +95,8 @@ impl Fluid {
         if self.params.planar {
             q.z = 0.0;
         }
-        (self.pos.iter().enumerate())
-            .filter(|(i, _)| owned.is_none_or(|o| o[*i]))
-            .filter_map(|(_, x)| {
+        owned_of(&self.pos, owned)
+            .filter_map(|x| {
                 let d = self.params.periodic.delta(x, &q);
                 let z = d.dot(&up);
                 let lateral = (d - up * z).norm_squared();
@@ -223,7 +220,7 @@ impl Fluid {
         };
         let l = self.params.spacing;
         let (e1, e2) = crate::math::orthonormal_basis(&up);
-        for (_, x) in (self.pos.iter().enumerate()).filter(|(i, _)| owned.is_none_or(|o| o[*i])) {
+        for x in owned_of(&self.pos, owned) {
             let key = (
                 (x.dot(&e1) / l).floor() as i64,
                 (x.dot(&e2) / l).floor() as i64,
