@@ -3,7 +3,14 @@
 //! depth), the solves at the iteration cap and the mean iterations since the last row, and the
 //! time per step. The issue-52 check of "water at rest at the default settings" on any tank.
 //!
-//! `cargo run --release --example rest -- MODEL [--end S] [--every S] [--threads N]`
+//! `cargo run --release --example rest -- MODEL [--end S] [--every S] [--threads N]
+//! [--jitter A] [--settle S --keep K]`
+//!
+//! Two ways in to the question of a resting start (issue 52, the fluid chapter's lattice under
+//! load), both off by default: `--jitter A` moves every fluid particle off its lattice site by
+//! up to `A` spacings along each axis of the model (a fixed pseudo-random sequence, so runs
+//! repeat), and `--settle S` runs the model to `S` seconds first, multiplying the fluid's
+//! velocities by `K` (default 0) after each step, before the measured run goes on from there.
 
 use std::time::Instant;
 
@@ -37,6 +44,12 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(2)
     });
+    if let Some(a) = arg(&args, "--jitter") {
+        jitter(&mut w, a);
+    }
+    if let Some(until) = arg(&args, "--settle") {
+        settle(&mut w, until, arg(&args, "--keep").unwrap_or(0.0));
+    }
     let g = w.gravity.norm();
     let Some(f) = w.fluid.as_ref() else {
         eprintln!("{path} has no fluid");
@@ -54,7 +67,8 @@ fn main() {
     println!("t (s)  largest (m/s)  RMS (m/s)  at cap  iterations  ms/step");
     let (mut cap, mut iters, mut steps) = (0u64, 0u64, 0u64);
     let (mut worst, mut worst_rms) = (0.0f64, 0.0f64);
-    let mut next = every;
+    // The first output after the start (a settled run starts at its --settle time).
+    let mut next = ((w.time / every).floor() + 1.0) * every;
     let start = Instant::now();
     let mut last = Instant::now();
     while w.time < end - 1e-9 {
@@ -85,6 +99,45 @@ fn main() {
     }
     println!(
         "worst: largest {worst:.2e} √(gH), RMS {worst_rms:.2e} √(gH); wall {:.1} s",
+        start.elapsed().as_secs_f64()
+    );
+}
+
+/// Moves every fluid particle by up to `a` spacings along each axis of the model (module docs).
+fn jitter(w: &mut vcsim::World, a: f64) {
+    let Some(f) = w.fluid.as_mut() else { return };
+    let (l, planar) = (f.params.spacing, f.params.planar);
+    // xorshift64: a fixed sequence in [−1/2, 1/2).
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
+    };
+    for p in f.pos.iter_mut() {
+        p.x += 2.0 * a * l * next();
+        p.y += 2.0 * a * l * next();
+        if !planar {
+            p.z += 2.0 * a * l * next();
+        }
+    }
+}
+
+/// Steps to `until` (s), multiplying the fluid's velocities by `keep` after each step.
+fn settle(w: &mut vcsim::World, until: f64, keep: f64) {
+    let start = Instant::now();
+    let mut steps = 0;
+    while w.time < until - 1e-9 {
+        w.step();
+        steps += 1;
+        if let Some(f) = w.fluid.as_mut() {
+            f.vel.iter_mut().for_each(|v| *v *= keep);
+        }
+    }
+    println!(
+        "settled: {steps} steps to t = {:.2} s with velocities times {keep} after each, {:.1} s",
+        w.time,
         start.elapsed().as_secs_f64()
     );
 }
