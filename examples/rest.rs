@@ -4,13 +4,12 @@
 //! time per step. The issue-52 check of "water at rest at the default settings" on any tank.
 //!
 //! `cargo run --release --example rest -- MODEL [--end S] [--every S] [--threads N]
-//! [--jitter A] [--settle S --keep K]`
+//! [--settle S --keep K]`
 //!
-//! Two ways in to the question of a resting start (issue 52, the fluid chapter's lattice under
-//! load), both off by default: `--jitter A` moves every fluid particle off its lattice site by
-//! up to `A` spacings along each axis of the model (a fixed pseudo-random sequence, so runs
-//! repeat), and `--settle S` runs the model to `S` seconds first, multiplying the fluid's
-//! velocities by `K` (default 0) after each step, before the measured run goes on from there.
+//! A damped start (issue 52, the fluid chapter's lattice under load), off by default:
+//! `--settle S` runs the model to `S` seconds first, multiplying the fluid's velocities by `K`
+//! (default 0) after each step, before the measured run goes on from there. (A start off the
+//! lattice is the model's own `fluid: (jitter: A)`.)
 
 use std::time::Instant;
 
@@ -44,9 +43,6 @@ fn main() {
         eprintln!("{e}");
         std::process::exit(2)
     });
-    if let Some(a) = arg(&args, "--jitter") {
-        jitter(&mut w, a);
-    }
     if let Some(until) = arg(&args, "--settle") {
         settle(&mut w, until, arg(&args, "--keep").unwrap_or(0.0));
     }
@@ -101,27 +97,6 @@ fn main() {
         "worst: largest {worst:.2e} √(gH), RMS {worst_rms:.2e} √(gH); wall {:.1} s",
         start.elapsed().as_secs_f64()
     );
-}
-
-/// Moves every fluid particle by up to `a` spacings along each axis of the model (module docs).
-fn jitter(w: &mut vcsim::World, a: f64) {
-    let Some(f) = w.fluid.as_mut() else { return };
-    let (l, planar) = (f.params.spacing, f.params.planar);
-    // xorshift64: a fixed sequence in [−1/2, 1/2).
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / (1u64 << 53) as f64 - 0.5
-    };
-    for p in f.pos.iter_mut() {
-        p.x += 2.0 * a * l * next();
-        p.y += 2.0 * a * l * next();
-        if !planar {
-            p.z += 2.0 * a * l * next();
-        }
-    }
 }
 
 /// Steps to `until` (s), multiplying the fluid's velocities by `keep` after each step.
