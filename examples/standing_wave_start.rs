@@ -19,7 +19,7 @@
 //! `½ m |v⁺ − v_n|²`, which it equals for a step without bias, filter, shifting or projection
 //! (the constraint method's step with `stabilisation: 0`, `velocity_filter: 0`, `shifting: 0`
 //! and `projection: (max_sweeps: 0)`: the rows' impulses do no work on `v⁺`, and positions
-//! move by `v⁺ dt`).
+//! move by `v⁺ dt`), and that sum by depth below the top particles in bands of two spacings.
 
 use vcsim::math::{Real, Vec3};
 
@@ -94,6 +94,17 @@ fn main() {
     let mut series = Vec::new();
     let mut steps = 0;
     let e0 = energy(&w);
+    // The same sum by depth below the still surface, in bands of two spacings.
+    const BANDS: usize = 8;
+    let up = -g.normalize();
+    let f = w.fluid.as_ref().expect("a fluid");
+    let top = f
+        .pos
+        .iter()
+        .map(|p| p.dot(&up))
+        .fold(Real::NEG_INFINITY, Real::max);
+    let band = 2.0 * f.params.spacing;
+    let mut by_depth = [0.0; BANDS];
     // Σ ½ m |v⁺ − v_n|² over the steps (particles matched by id: the search reorders them).
     let (mut removed, mut before, mut by_id) = (0.0, Vec::new(), Vec::new());
     while w.time - t0 < end - 1e-9 {
@@ -105,13 +116,12 @@ fn main() {
         }
         w.step();
         let f = w.fluid.as_ref().expect("a fluid");
-        removed += 0.5
-            * f.mass
-            * f.vel
-                .iter()
-                .zip(&f.id)
-                .map(|(v, &i)| (v - by_id[i as usize]).norm_squared())
-                .sum::<Real>();
+        for ((v, &i), p) in f.vel.iter().zip(&f.id).zip(&f.pos) {
+            let d = 0.5 * f.mass * (v - by_id[i as usize]).norm_squared();
+            removed += d;
+            let below = ((top - p.dot(&up)) / band).max(0.0) as usize;
+            by_depth[below.min(BANDS - 1)] += d;
+        }
         steps += 1;
         if steps <= 5 {
             eprintln!("  after step {steps}: {:.4} J", kinetic(&w));
@@ -123,6 +133,12 @@ fn main() {
         "fluid energy (kinetic + potential) lost: {:.4} J; the steps' velocity changes, sum of 1/2 m |v+ - v|^2: {removed:.4} J",
         e0 - energy(&w)
     );
+    let total: Real = by_depth.iter().sum();
+    print!("  by depth below the top particles, bands of 2 spacings (last: deeper):");
+    for d in by_depth {
+        print!(" {:.0} %", 100.0 * d / total);
+    }
+    println!();
     report(&series, &field, g.norm());
 }
 
