@@ -39,16 +39,25 @@ fn exact(y: f64, t: f64) -> f64 {
     u
 }
 
+/// The channel's model with `method` (RON; `None`: the model's own).
+fn channel(method: Option<&str>) -> vcsim::Model {
+    match method {
+        Some(meth) => fluid_checks::model_with("poiseuille_2d_apgd.ron", meth),
+        None => fluid_checks::model("poiseuille_2d_apgd.ron"),
+    }
+}
+
 /// Runs the channel with `method` (RON; `None`: the model's own) and returns the relative RMS
 /// error at each check time.
 fn poiseuille(method: Option<&str>) -> Vec<(f64, f64)> {
-    let m = match method {
-        Some(meth) => fluid_checks::model_with("poiseuille_2d_apgd.ron", meth),
-        None => fluid_checks::model("poiseuille_2d_apgd.ron"),
-    };
+    run_channel(channel(method), method, &[1.0, 2.5, 5.0, 10.0])
+}
+
+/// Runs channel model `m` to each time of `times` (s) and returns the relative RMS error there.
+fn run_channel(m: vcsim::Model, method: Option<&str>, times: &[f64]) -> Vec<(f64, f64)> {
     let mut w = fluid_checks::build(&m);
     let mut out = Vec::new();
-    for t in [1.0, 2.5, 5.0, 10.0] {
+    for &t in times {
         while w.time < t - 1e-9 {
             w.step();
         }
@@ -157,4 +166,58 @@ fn poiseuille_wcsph() {
 #[test]
 fn poiseuille_isph() {
     check(Some("Isph()"), "ISPH");
+}
+
+/// The same channel under its own weight: gravity (0.01, −9.81) m/s², the plates horizontal.
+/// The weight is carried by a hydrostatic pressure that varies across the channel only, so the
+/// flow along it is the series solution above, unchanged (an incompressible fluid's shear
+/// does not depend on its pressure). Relative RMS error at 2.5 and 5 s below 0.5 %, as without
+/// the weight.
+fn loaded(method: Option<&str>) {
+    let mut m = channel(method);
+    // (`VCSIM_POISEUILLE_G` sets another weight, m/s², for the doc comments' sweeps.)
+    let g = std::env::var("VCSIM_POISEUILLE_G")
+        .ok()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(9.81);
+    m.scene.gravity = vcsim::model::values::V3(F, -g, 0.0);
+    let label = method.unwrap_or("constraint");
+    let errs = run_channel(m, method, &[2.5, 5.0]);
+    for (t, err) in errs {
+        assert!(
+            err < 0.005,
+            "{label} under its weight: relative RMS velocity error {:.1} % at t = {t} s",
+            100.0 * err
+        );
+    }
+}
+
+/// ISPH: the weight changes nothing (0.455 / 0.397 % against 0.46 / 0.40 % without it).
+#[test]
+fn poiseuille_under_its_weight_isph() {
+    loaded(Some("Isph()"));
+}
+
+/// The constraint method does not shear freely under load (2026-11-29, `cargo test --release
+/// --test poiseuille -- --ignored --nocapture under_its_weight_constraint`): u_max 0.00095 and
+/// 0.0036 m/s at 2.5 and 5 s against 0.0222 and 0.0350 (relative RMS error 114 % and 94 %).
+/// With another weight (`VCSIM_POISEUILLE_G`), the error at 5 s: 7.8 % at 0.613 m/s², 71 % at
+/// 2.45, 100 % at 39.2 (u_max 0.00032 m/s). Its density rows resist the particle-scale
+/// rearrangement that shear needs once they carry a pressure (the fluid chapter's known
+/// limits). Ignored until that is fixed.
+#[test]
+#[ignore = "the constraint method's density rows resist shear under load (see the doc comment)"]
+fn poiseuille_under_its_weight_constraint() {
+    loaded(None);
+}
+
+/// WCSPH (its default sound speed: the weight needs a stiff fluid) does not shear freely under
+/// load either (2026-11-29, `cargo test --release --test poiseuille -- --ignored --nocapture
+/// under_its_weight_wcsph`): u_max 0.0153 and 0.0118 m/s at 2.5 and 5 s against 0.0222 and
+/// 0.0350 (relative RMS error 48 % and 80 %); at 5 s 3.7 % under 0.613 m/s² and 26 % under
+/// 2.45. Not explained yet; ignored until it is.
+#[test]
+#[ignore = "WCSPH does not shear freely under load (see the doc comment)"]
+fn poiseuille_under_its_weight_wcsph() {
+    loaded(Some("Wcsph()"));
 }
