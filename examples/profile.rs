@@ -1,0 +1,74 @@
+//! A channel's velocity profile: runs a model to a time and prints the fluid's mean velocity
+//! along x in bands of height, and the RMS of the vertical velocity (m/s). The measurement
+//! behind the fluid chapter's "under load the water does not shear freely" (a copy of
+//! `models/poiseuille_2d_apgd.ron` with `gravity: (0.01, -9.81)` and the variants named there).
+//!
+//! `cargo run --release --example profile -- MODEL TIME [--bands N] [--threads N]`
+//!
+//! Bands split the fluid's initial height range evenly (default 10); the first is the lowest.
+
+use vcsim::math::Real;
+
+fn arg(args: &[String], name: &str) -> Option<Real> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|k| args.get(k + 1))
+        .and_then(|v| v.parse().ok())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let (Some(path), Some(end)) = (
+        args.get(1),
+        args.get(2).and_then(|t| t.parse::<Real>().ok()),
+    ) else {
+        eprintln!("usage: profile MODEL TIME [--bands N] [--threads N]");
+        std::process::exit(2);
+    };
+    let threads = arg(&args, "--threads").unwrap_or(1.0) as usize;
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global();
+    let fail = |e: String| -> ! {
+        eprintln!("{e}");
+        std::process::exit(2)
+    };
+    let (m, _) =
+        vcsim::load_file(std::path::Path::new(path)).unwrap_or_else(|e| fail(e.to_string()));
+    let mut w = vcsim::build_world(&m).unwrap_or_else(|e| fail(e.to_string()));
+    let Some(f) = w.fluid.as_ref().filter(|f| !f.is_empty()) else {
+        fail(format!("{path} has no fluid"))
+    };
+    let bands = (arg(&args, "--bands").unwrap_or(10.0) as usize).max(1);
+    let (lo, hi) = f
+        .pos
+        .iter()
+        .fold((Real::INFINITY, Real::NEG_INFINITY), |(a, b), p| {
+            (a.min(p.y), b.max(p.y))
+        });
+    let width = ((hi - lo) / bands as Real).max(1e-12);
+    while w.time < end - 1e-9 {
+        w.step();
+        if w.abort.is_some() {
+            fail(format!("the run stopped at t = {:.4} s", w.time));
+        }
+    }
+    let f = w.fluid.as_ref().expect("a fluid");
+    let mut sums = vec![(0.0, 0usize); bands];
+    for (p, v) in f.pos.iter().zip(&f.vel) {
+        let b = (((p.y - lo) / width).max(0.0) as usize).min(bands - 1);
+        sums[b].0 += v.x;
+        sums[b].1 += 1;
+    }
+    let rms = (f.vel.iter().map(|v| v.y * v.y).sum::<Real>() / f.len() as Real).sqrt();
+    println!(
+        "t = {:.3} s, mean u (m/s) by band of height, lowest first:",
+        w.time
+    );
+    let cells: Vec<String> = sums
+        .iter()
+        .map(|(u, n)| format!("{:.4}", u / (*n).max(1) as Real))
+        .collect();
+    println!("  {}", cells.join(" "));
+    println!("RMS vertical velocity {rms:.2e} m/s");
+}
