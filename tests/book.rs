@@ -207,3 +207,39 @@ fn formulas_are_mathematics_not_code() {
         found.join("\n")
     );
 }
+
+/// A formula opened with a single backslash, `\(` in the page's source, reaches the built page
+/// as a plain parenthesis (Markdown takes `\(` for an escaped `(`), so MathJax never sees it and
+/// the build's check of mangled formulas cannot either: the source must say `\\(`.
+#[test]
+fn formulas_open_with_a_double_backslash() {
+    let mut found = Vec::new();
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let mut in_code = false;
+        for (n, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("```") {
+                in_code = !in_code;
+                continue;
+            }
+            if in_code {
+                continue;
+            }
+            for (k, span) in line.split('`').enumerate() {
+                let single = |open: &str| {
+                    span.match_indices(open)
+                        .any(|(i, _)| !span[..i].ends_with('\\'))
+                };
+                // (`\[` is also the escaped bracket inside a formula: only `\(` is checked.)
+                if k % 2 == 0 && single("\\(") {
+                    found.push(format!("{}:{}", page.display(), n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "formulas opened with a single backslash (write \\\\( .. \\\\)):\n{}",
+        found.join("\n")
+    );
+}
