@@ -7,14 +7,10 @@
 //!
 //! Bands split the fluid's initial height range evenly (default 10); the first is the lowest.
 
-use vcsim::math::Real;
+mod common;
 
-fn arg(args: &[String], name: &str) -> Option<Real> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|k| args.get(k + 1))
-        .and_then(|v| v.parse().ok())
-}
+use common::{arg, fail, load_world};
+use vcsim::math::Real;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -22,20 +18,10 @@ fn main() {
         args.get(1),
         args.get(2).and_then(|t| t.parse::<Real>().ok()),
     ) else {
-        eprintln!("usage: profile MODEL TIME [--bands N] [--threads N]");
-        std::process::exit(2);
+        fail("usage: profile MODEL TIME [--bands N] [--threads N]")
     };
-    let threads = arg(&args, "--threads").unwrap_or(1.0) as usize;
-    let _ = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build_global();
-    let fail = |e: String| -> ! {
-        eprintln!("{e}");
-        std::process::exit(2)
-    };
-    let (m, _) =
-        vcsim::load_file(std::path::Path::new(path)).unwrap_or_else(|e| fail(e.to_string()));
-    let mut w = vcsim::build_world(&m).unwrap_or_else(|e| fail(e.to_string()));
+    common::threads(&args, 1);
+    let (_, mut w) = load_world(path);
     let Some(f) = w.fluid.as_ref().filter(|f| !f.is_empty()) else {
         fail(format!("{path} has no fluid"))
     };

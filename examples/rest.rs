@@ -11,38 +11,20 @@
 //! (default 0) after each step, before the measured run goes on from there. (A start off the
 //! lattice is the model's own `fluid: (jitter: A)`.)
 
-use std::time::Instant;
+mod common;
 
-fn arg(args: &[String], name: &str) -> Option<f64> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|k| args.get(k + 1))
-        .and_then(|v| v.parse().ok())
-}
+use common::{arg, fail, load_world};
+use std::time::Instant;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let Some(path) = args.get(1) else {
-        eprintln!("usage: rest MODEL [--end S] [--every S] [--threads N]");
-        std::process::exit(2);
+        fail("usage: rest MODEL [--end S] [--every S] [--threads N] [--settle S --keep K]")
     };
-    let threads = arg(&args, "--threads").unwrap_or(2.0) as usize;
-    let _ = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build_global();
-    let (m, _) = match vcsim::load_file(std::path::Path::new(path)) {
-        Ok(m) => m,
-        Err(e) => {
-            eprintln!("{e}");
-            std::process::exit(2);
-        }
-    };
+    common::threads(&args, 2);
+    let (m, mut w) = load_world(path);
     let end = arg(&args, "--end").unwrap_or(m.time.end.0);
     let every = arg(&args, "--every").unwrap_or(0.5);
-    let mut w = vcsim::build_world(&m).unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    });
     if let Some(until) = arg(&args, "--settle") {
         settle(&mut w, until, arg(&args, "--keep").unwrap_or(0.0));
     }

@@ -21,14 +21,10 @@
 //! and `projection: (max_sweeps: 0)`: the rows' impulses do no work on `v⁺`, and positions
 //! move by `v⁺ dt`), and that sum by depth below the top particles in bands of two spacings.
 
-use vcsim::math::{Real, Vec3};
+mod common;
 
-fn arg(args: &[String], name: &str) -> Option<Real> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|k| args.get(k + 1))
-        .and_then(|v| v.parse().ok())
-}
+use common::{arg, fail, load_world};
+use vcsim::math::{Real, Vec3};
 
 fn kinetic(w: &vcsim::World) -> Real {
     w.fluid.as_ref().map_or(0.0, |f| {
@@ -60,24 +56,14 @@ fn settle(w: &mut vcsim::World, until: Real, field: &vcsim::model::fluid_defs::V
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let Some(path) = args.get(1) else {
-        eprintln!("usage: standing_wave_start MODEL [--end S] [--settle S] [--threads N]");
-        std::process::exit(2);
+        fail("usage: standing_wave_start MODEL [--end S] [--settle S] [--threads N]")
     };
-    let threads = arg(&args, "--threads").unwrap_or(1.0) as usize;
-    let _ = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build_global();
-    let fail = |e: String| -> ! {
-        eprintln!("{e}");
-        std::process::exit(2)
-    };
-    let (m, _) =
-        vcsim::load_file(std::path::Path::new(path)).unwrap_or_else(|e| fail(e.to_string()));
+    common::threads(&args, 1);
+    let (m, mut w) = load_world(path);
     let Some(region) = m.fluid.as_ref().and_then(|f| f.regions.first()) else {
         fail(format!("{path} has no fluid region"))
     };
     let field = region.velocity().clone();
-    let mut w = vcsim::build_world(&m).unwrap_or_else(|e| fail(e.to_string()));
     if let Some(until) = arg(&args, "--settle") {
         settle(&mut w, until, &field);
     }

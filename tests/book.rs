@@ -182,22 +182,11 @@ fn formulas_are_mathematics_not_code() {
     let mut found = Vec::new();
     for page in pages() {
         let text = std::fs::read_to_string(&page).unwrap();
-        let mut in_code = false;
-        for (n, line) in text.lines().enumerate() {
-            if line.trim_start().starts_with("```") {
-                in_code = !in_code;
-                continue;
-            }
-            if in_code {
-                continue;
-            }
-            for (k, span) in line.split('`').enumerate() {
-                let formula = k % 2 == 1
-                    && !span.contains(": ")
-                    && span.chars().any(|c| "Σ∇≥≤⁻ᵀ√²".contains(c));
-                if formula {
-                    found.push(format!("{}:{}: `{span}`", page.display(), n + 1));
-                }
+        for (n, code, span) in spans(&text) {
+            let formula =
+                code && !span.contains(": ") && span.chars().any(|c| "Σ∇≥≤⁻ᵀ√²".contains(c));
+            if formula {
+                found.push(format!("{}:{}: `{span}`", page.display(), n + 1));
             }
         }
     }
@@ -216,24 +205,13 @@ fn formulas_open_with_a_double_backslash() {
     let mut found = Vec::new();
     for page in pages() {
         let text = std::fs::read_to_string(&page).unwrap();
-        let mut in_code = false;
-        for (n, line) in text.lines().enumerate() {
-            if line.trim_start().starts_with("```") {
-                in_code = !in_code;
-                continue;
-            }
-            if in_code {
-                continue;
-            }
-            for (k, span) in line.split('`').enumerate() {
-                let single = |open: &str| {
-                    span.match_indices(open)
-                        .any(|(i, _)| !span[..i].ends_with('\\'))
-                };
-                // (`\[` is also the escaped bracket inside a formula: only `\(` is checked.)
-                if k % 2 == 0 && single("\\(") {
-                    found.push(format!("{}:{}", page.display(), n + 1));
-                }
+        for (n, code, span) in spans(&text) {
+            // (`\[` is also the escaped bracket inside a formula: only `\(` is checked.)
+            let single = span
+                .match_indices("\\(")
+                .any(|(i, _)| !span[..i].ends_with('\\'));
+            if !code && single {
+                found.push(format!("{}:{}", page.display(), n + 1));
             }
         }
     }
@@ -242,4 +220,21 @@ fn formulas_open_with_a_double_backslash() {
         "formulas opened with a single backslash (write \\\\( .. \\\\)):\n{}",
         found.join("\n")
     );
+}
+
+/// A page's text outside fenced code blocks, line by line, cut at backticks: (line index,
+/// whether the piece is a code span, the piece).
+fn spans(text: &str) -> Vec<(usize, bool, &str)> {
+    let mut out = Vec::new();
+    let mut in_code = false;
+    for (n, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        if !in_code {
+            out.extend(line.split('`').enumerate().map(|(k, s)| (n, k % 2 == 1, s)));
+        }
+    }
+    out
 }

@@ -1,5 +1,6 @@
-//! Shared by the examples (and `tests/multilevel.rs`): the hydrostatic tank at any depth, and the dam-break front against
-//! Koshizuka & Oka's points.
+//! Shared by the examples (and `tests/multilevel.rs`): the hydrostatic tank at any depth, the
+//! dam-break front against Koshizuka & Oka's points, and the command-line pieces of the small
+//! measuring examples (a numeric option, the thread count, a model loaded or a clear exit).
 #![allow(dead_code)]
 
 use std::path::Path;
@@ -94,4 +95,33 @@ pub fn front_errors(
             errors.iter().copied().fold(0.0, f64::max),
         )
     })
+}
+
+/// The number after option `name` on the command line (`--end 4`), if given and a number.
+pub fn arg(args: &[String], name: &str) -> Option<f64> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|k| args.get(k + 1))
+        .and_then(|v| v.parse().ok())
+}
+
+/// Sets rayon's global pool to `--threads N` (default `default`).
+pub fn threads(args: &[String], default: usize) {
+    let n = arg(args, "--threads").map_or(default, |n| n as usize);
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build_global();
+}
+
+/// Prints `message` and exits with status 2 (a usage or model error).
+pub fn fail(message: impl std::fmt::Display) -> ! {
+    eprintln!("{message}");
+    std::process::exit(2)
+}
+
+/// The model at `path` and its world, or an exit with the located error.
+pub fn load_world(path: &str) -> (vcsim::Model, vcsim::World) {
+    let (m, _) = vcsim::load_file(Path::new(path)).unwrap_or_else(|e| fail(e));
+    let w = vcsim::build_world(&m).unwrap_or_else(|e| fail(e));
+    (m, w)
 }
