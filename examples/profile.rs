@@ -3,9 +3,11 @@
 //! behind the fluid chapter's "under load the water does not shear freely" (a copy of
 //! `models/poiseuille_2d_apgd.ron` with `gravity: (0.01, -9.81)` and the variants named there).
 //!
-//! `cargo run --release --example profile -- MODEL TIME [--bands N] [--threads N]`
+//! `cargo run --release --example profile -- MODEL TIME [--bands N] [--threads N] [--settle S]`
 //!
 //! Bands split the fluid's initial height range evenly (default 10); the first is the lowest.
+//! `--settle S` first runs the model S seconds with gravity's x component (the channel's
+//! driving force) removed, then zeroes the velocities and runs TIME seconds more.
 
 mod common;
 
@@ -18,7 +20,7 @@ fn main() {
         args.get(1),
         args.get(2).and_then(|t| t.parse::<Real>().ok()),
     ) else {
-        fail("usage: profile MODEL TIME [--bands N] [--threads N]")
+        fail("usage: profile MODEL TIME [--bands N] [--threads N] [--settle S]")
     };
     common::threads(&args, 1);
     let (_, mut w) = load_world(path);
@@ -33,7 +35,23 @@ fn main() {
             (a.min(p.y), b.max(p.y))
         });
     let width = ((hi - lo) / bands as Real).max(1e-12);
-    while w.time < end - 1e-9 {
+    if let Some(settle) = arg(&args, "--settle") {
+        // The water settles under the rest of the gravity first, without its part along x
+        // (the channel's driving force), at rest at the end; then the clock starts again.
+        let g = w.gravity;
+        w.gravity.x = 0.0;
+        while w.time < settle - 1e-9 {
+            w.step();
+        }
+        w.gravity = g;
+        let f = w.fluid.as_mut().expect("a fluid");
+        f.vel
+            .iter_mut()
+            .for_each(|v| *v = vcsim::math::Vec3::zeros());
+        println!("settled {settle} s without the force along x");
+    }
+    let t0 = w.time;
+    while w.time - t0 < end - 1e-9 {
         w.step();
         if w.abort.is_some() {
             fail(format!("the run stopped at t = {:.4} s", w.time));
@@ -49,7 +67,7 @@ fn main() {
     let rms = (f.vel.iter().map(|v| v.y * v.y).sum::<Real>() / f.len() as Real).sqrt();
     println!(
         "t = {:.3} s, mean u (m/s) by band of height, lowest first:",
-        w.time
+        w.time - t0
     );
     let cells: Vec<String> = sums
         .iter()
