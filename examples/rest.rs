@@ -30,8 +30,7 @@ fn main() {
     }
     let g = w.gravity.norm();
     let Some(f) = w.fluid.as_ref() else {
-        eprintln!("{path} has no fluid");
-        std::process::exit(2)
+        fail(format!("{path} has no fluid"))
     };
     let depth = vcsim::math::fall_height(f.pos.iter().copied(), &w.gravity, f.params.spacing);
     let scale = (g * depth).sqrt();
