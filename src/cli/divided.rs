@@ -96,14 +96,14 @@ pub(super) fn run_divided(
     }
     comm.max(&mut deny);
     if deny[0] > 0.0 {
-        return ExitCode::from(2);
+        return refused(rank);
     }
     let prepared = prepare(world, probes, comm, resume, (path, out));
     let resume = match prepared {
         Ok(r) => r,
         Err(e) => {
             say(format!("error: {e}"));
-            return ExitCode::from(2);
+            return refused(rank);
         }
     };
     match &resume {
@@ -154,6 +154,16 @@ pub(super) fn run_divided(
         report.time
     ));
     ExitCode::from(130)
+}
+
+/// The exit code of a refusal every rank reaches together, before anything runs, which rank 0
+/// has printed: 2 on rank 0, 0 on the others. `mpirun` ends the job when the first process
+/// fails; had the other ranks exited 2 as well, one of them could end first and the job be
+/// killed before rank 0's message was out (seen once in CI: `mpirun` reported rank 1's exit 2
+/// and printed nothing else). So the others end quietly, and `mpirun` exits with rank 0's 2
+/// after its message.
+fn refused(rank: usize) -> ExitCode {
+    ExitCode::from(if rank == 0 { 2 } else { 0 })
 }
 
 /// Divides the world among the ranks of `comm` ([`crate::distributed::run::prepare`]), or puts
