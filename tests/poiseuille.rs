@@ -29,12 +29,17 @@ const NU: f64 = 1e-3;
 
 /// The series solution u(y, t) (m/s), summed until the terms no longer matter.
 fn exact(y: f64, t: f64) -> f64 {
-    let mut u = F * y * (L - y) / (2.0 * NU);
+    exact_in(L, y, t)
+}
+
+/// The series solution between plates `l` (m) apart.
+fn exact_in(l: f64, y: f64, t: f64) -> f64 {
+    let mut u = F * y * (l - y) / (2.0 * NU);
     for n in 0..200 {
         let k = (2 * n + 1) as f64;
-        u -= 4.0 * F * L * L / (NU * PI.powi(3) * k.powi(3))
-            * (k * PI * y / L).sin()
-            * (-k * k * PI * PI * NU * t / (L * L)).exp();
+        u -= 4.0 * F * l * l / (NU * PI.powi(3) * k.powi(3))
+            * (k * PI * y / l).sin()
+            * (-k * k * PI * PI * NU * t / (l * l)).exp();
     }
     u
 }
@@ -55,6 +60,17 @@ fn poiseuille(method: Option<&str>) -> Vec<(f64, f64)> {
 
 /// Runs channel model `m` to each time of `times` (s) and returns the relative RMS error there.
 fn run_channel(m: vcsim::Model, method: Option<&str>, times: &[f64]) -> Vec<(f64, f64)> {
+    run_channel_in(L, m, method, times)
+}
+
+/// [`run_channel`] against the series between plates `width` (m) apart.
+fn run_channel_in(
+    width: f64,
+    m: vcsim::Model,
+    method: Option<&str>,
+    times: &[f64],
+) -> Vec<(f64, f64)> {
+    let exact = |y, t| exact_in(width, y, t);
     let mut w = fluid_checks::build(&m);
     let mut out = Vec::new();
     for &t in times {
@@ -94,7 +110,7 @@ fn run_channel(m: vcsim::Model, method: Option<&str>, times: &[f64]) -> Vec<(f64
             "{}: t = {:.2} s, u_max {umax:.5} m/s (exact {:.5}), relative RMS error {:.3} %",
             method.unwrap_or("constraint"),
             w.time,
-            exact(0.5 * L, w.time),
+            exact(0.5 * width, w.time),
             100.0 * err
         );
         out.push((w.time, err));
@@ -192,7 +208,10 @@ fn loaded(method: Option<&str>) {
     }
 }
 
-/// ISPH: the weight changes nothing (0.455 / 0.397 % against 0.46 / 0.40 % without it).
+/// ISPH: the weight changes nothing (0.455 / 0.397 % against 0.46 / 0.40 % without it) —
+/// in this closed channel ISPH takes its renormalised difference gradient; with a free
+/// surface its default symmetric gradient locks as the other methods do (the open channel's
+/// tests below).
 #[test]
 fn poiseuille_under_its_weight_isph() {
     loaded(Some("Isph()"));
@@ -220,4 +239,67 @@ fn poiseuille_under_its_weight_constraint() {
 #[ignore = "WCSPH does not shear freely under load (see the doc comment)"]
 fn poiseuille_under_its_weight_wcsph() {
     loaded(Some("Wcsph()"));
+}
+
+/// The loaded channel without its top plate (a free surface at y = H = 0.2 m, the weight
+/// 9.81 m/s²): the series of plates 2H apart, mirrored at the free-slip surface. ISPH with
+/// the renormalised difference gradient (`Isph(gradient: Renormalised)`, which gives a uniform
+/// pressure no force) shears as without the weight: 2026-11-29, the mean speed in five bands
+/// of height at 5 s 0.0137 0.0324 0.0423 0.0469 0.0486 m/s against the series' 0.0135 0.0323
+/// 0.0422 0.0469 0.0486 (`cargo run --release --example profile -- MODEL 5 --bands 5`).
+/// ISPH's default symmetric gradient, which keeps a pressure's `2 p_i Σ_j V ∇_iW_ij`, does
+/// not (the ignored test below): the closed channel above passes with ISPH only because a
+/// closed domain takes the renormalised gradient.
+#[test]
+fn open_channel_under_its_weight_isph_renormalised() {
+    open_channel("Isph(gradient: Renormalised)");
+}
+
+/// ISPH's default gradient (symmetric, with a free surface) in the open loaded channel:
+/// 2026-11-29, 0.0010 0.0024 0.0035 0.0038 0.0028 m/s in the five bands at 5 s against the
+/// series' 0.0135–0.0486 — the same lock as the constraint method's density rows and WCSPH,
+/// whose pressure forces are symmetric too (the fluid chapter's known limits).
+#[test]
+#[ignore = "the symmetric pressure gradient resists shear under load (see the doc comment)"]
+fn open_channel_under_its_weight_isph_symmetric() {
+    open_channel("Isph()");
+}
+
+/// Runs the loaded open channel with `method` and asserts the along-channel velocity against
+/// the mirrored series: `√(Σ (u_i − u(y_i, t))² / Σ u(y_i, t)²)` below 0.5 % at 2.5 and 5 s,
+/// as the closed channel's. The vertical velocity is left out here (printed): the free
+/// surface settles under the weight, and its top rows move at up to 1.3e-3 m/s at 2.5 s
+/// (RMS over the fluid about 1.6 % of the centre speed) while the bulk's is 1e-5–4e-5.
+fn open_channel(method: &str) {
+    let mut m = channel(Some(method));
+    m.bodies.retain(|b| b.name != "top");
+    m.scene.gravity = vcsim::model::values::V3(F, -9.81, 0.0);
+    let mut w = fluid_checks::build(&m);
+    for t in [2.5, 5.0] {
+        while w.time < t - 1e-9 {
+            w.step();
+        }
+        let f = w.fluid.as_ref().unwrap();
+        let (mut num, mut den, mut vy) = (0.0, 0.0, 0.0);
+        for (x, v) in f.pos.iter().zip(&f.vel) {
+            let u = exact_in(2.0 * L, x.y, w.time);
+            num += (v.x - u).powi(2);
+            den += u * u;
+            vy += v.y * v.y;
+        }
+        let err = (num / den).sqrt();
+        eprintln!(
+            "{method}, open channel under its weight: t = {:.2} s, relative RMS error of u {:.3} %, \
+             RMS v_y {:.1e} m/s (u at the surface {:.4} m/s)",
+            w.time,
+            100.0 * err,
+            (vy / f.len() as f64).sqrt(),
+            exact_in(2.0 * L, L, w.time)
+        );
+        assert!(
+            err < 0.005,
+            "{method}, open channel under its weight: relative RMS error of u {:.2} % at t = {t} s",
+            100.0 * err
+        );
+    }
 }
