@@ -272,7 +272,13 @@ fn open_channel_under_its_weight_isph_symmetric() {
 /// (RMS over the fluid about 1.6 % of the centre speed) while the bulk's is 1e-5–4e-5.
 fn open_channel(method: &str) {
     let mut m = channel(Some(method));
+    let plates = m.bodies.len();
     m.bodies.retain(|b| b.name != "top");
+    assert_eq!(
+        m.bodies.len(),
+        plates - 1,
+        "the channel's top plate is named \"top\""
+    );
     m.scene.gravity = vcsim::model::values::V3(F, -9.81, 0.0);
     let mut w = fluid_checks::build(&m);
     for t in [2.5, 5.0] {
