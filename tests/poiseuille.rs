@@ -61,15 +61,19 @@ fn poiseuille(method: Option<&str>) -> Vec<(f64, f64)> {
 /// Runs channel model `m` to each time of `times` (s) and returns the relative RMS error there.
 fn run_channel(m: vcsim::Model, method: Option<&str>, times: &[f64]) -> Vec<(f64, f64)> {
     run_channel_in(L, m, method, times)
+        .into_iter()
+        .map(|(t, err, _)| (t, err))
+        .collect()
 }
 
-/// [`run_channel`] against the series between plates `width` (m) apart.
+/// [`run_channel`] against the series between plates `width` (m) apart: at each time, the
+/// relative RMS error of the velocity and that of its along-channel component alone.
 fn run_channel_in(
     width: f64,
     m: vcsim::Model,
     method: Option<&str>,
     times: &[f64],
-) -> Vec<(f64, f64)> {
+) -> Vec<(f64, f64, f64)> {
     let exact = |y, t| exact_in(width, y, t);
     let mut w = fluid_checks::build(&m);
     let mut out = Vec::new();
@@ -78,13 +82,14 @@ fn run_channel_in(
             w.step();
         }
         let f = w.fluid.as_ref().unwrap();
-        let (mut num, mut den) = (0.0, 0.0);
+        let (mut num, mut vy, mut den) = (0.0, 0.0, 0.0);
         for (x, v) in f.pos.iter().zip(&f.vel) {
             let u = exact(x.y, w.time);
-            num += (v.x - u).powi(2) + v.y.powi(2);
+            num += (v.x - u).powi(2);
+            vy += v.y.powi(2);
             den += u * u;
         }
-        let err = (num / den).sqrt();
+        let (err, err_u) = (((num + vy) / den).sqrt(), (num / den).sqrt());
         if std::env::var("VCSIM_POISEUILLE_PROFILE").is_ok() {
             let mut rows: Vec<(f64, f64, f64, usize)> = Vec::new();
             for (x, v) in f.pos.iter().zip(&f.vel) {
@@ -107,13 +112,16 @@ fn run_channel_in(
         }
         let umax = f.vel.iter().map(|v| v.x).fold(0.0, f64::max);
         eprintln!(
-            "{}: t = {:.2} s, u_max {umax:.5} m/s (exact {:.5}), relative RMS error {:.3} %",
+            "{}: t = {:.2} s, u_max {umax:.5} m/s (exact {:.5}), relative RMS error {:.3} % \
+             (of u alone {:.3} %; RMS v_y {:.1e} m/s)",
             method.unwrap_or("constraint"),
             w.time,
             exact(0.5 * width, w.time),
-            100.0 * err
+            100.0 * err,
+            100.0 * err_u,
+            (vy / f.len() as f64).sqrt()
         );
-        out.push((w.time, err));
+        out.push((w.time, err, err_u));
     }
     out
 }
@@ -234,7 +242,9 @@ fn poiseuille_under_its_weight_constraint() {
 /// load either (2026-11-29, `cargo test --release --test poiseuille -- --ignored --nocapture
 /// under_its_weight_wcsph`): u_max 0.0153 and 0.0118 m/s at 2.5 and 5 s against 0.0222 and
 /// 0.0350 (relative RMS error 48 % and 80 %); at 5 s 3.7 % under 0.613 m/s² and 26 % under
-/// 2.45. Not explained yet; ignored until it is.
+/// 2.45. Its pressure force is the symmetric pair form, whose `2 p_i Σ_j V ∇_iW_ij` resists
+/// particles sliding past each other in proportion to the pressure (ISPH with that form locks
+/// the same way: the open channel's tests below). Ignored until that is fixed.
 #[test]
 #[ignore = "WCSPH does not shear freely under load (see the doc comment)"]
 fn poiseuille_under_its_weight_wcsph() {
@@ -280,32 +290,11 @@ fn open_channel(method: &str) {
         "the channel's top plate is named \"top\""
     );
     m.scene.gravity = vcsim::model::values::V3(F, -9.81, 0.0);
-    let mut w = fluid_checks::build(&m);
-    for t in [2.5, 5.0] {
-        while w.time < t - 1e-9 {
-            w.step();
-        }
-        let f = w.fluid.as_ref().unwrap();
-        let (mut num, mut den, mut vy) = (0.0, 0.0, 0.0);
-        for (x, v) in f.pos.iter().zip(&f.vel) {
-            let u = exact_in(2.0 * L, x.y, w.time);
-            num += (v.x - u).powi(2);
-            den += u * u;
-            vy += v.y * v.y;
-        }
-        let err = (num / den).sqrt();
-        eprintln!(
-            "{method}, open channel under its weight: t = {:.2} s, relative RMS error of u {:.3} %, \
-             RMS v_y {:.1e} m/s (u at the surface {:.4} m/s)",
-            w.time,
-            100.0 * err,
-            (vy / f.len() as f64).sqrt(),
-            exact_in(2.0 * L, L, w.time)
-        );
+    for (t, _, err_u) in run_channel_in(2.0 * L, m, Some(method), &[2.5, 5.0]) {
         assert!(
-            err < 0.005,
+            err_u < 0.005,
             "{method}, open channel under its weight: relative RMS error of u {:.2} % at t = {t} s",
-            100.0 * err
+            100.0 * err_u
         );
     }
 }
