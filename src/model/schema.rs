@@ -38,8 +38,9 @@ pub struct Model {
     pub scene: Scene,
     /// Time step and end time.
     pub time: Time,
-    /// Constraint solver and its parameters; default APGD for models with a fluid (tolerance
-    /// `3e-5 l / dt`, 5000 iterations), PGS otherwise. See [`Model::solver_choice`].
+    /// Constraint solver and its parameters; default for models with a fluid PGS at 10 sweeps
+    /// per step (stopping early at `3e-5 l / dt`), PGS otherwise. See
+    /// [`Model::solver_choice`].
     #[serde(default)]
     pub solver: Option<SolverChoice>,
     /// Contact handling parameters and the contact resolver (the core's type, every field
@@ -91,22 +92,30 @@ impl Model {
         names
     }
 
-    /// The solver the model runs with: the one it names, else APGD for a model with a fluid
-    /// (its density rows are solved in parallel) and PGS for bodies alone. A fluid model's
-    /// default APGD stops at a velocity residual of [`FLUID_RESIDUAL_PER_STEP`] spacings per
-    /// step (`3e-5 l / dt` m/s, `dt` the world's step (s): 3e-4 m/s for a 1 cm spacing at 1 ms) or after
-    /// [`FLUID_MAX_ITERATIONS`]. Chosen by measurement (`tests/default_solver.rs`): at
-    /// `1e-4 l / dt` (what most shipped fluid models set by hand) water at rest in the
-    /// hydrostatic tank moves at 3.5e-3 m/s, above the test's 2.2e-3; at `1e-5 l / dt` the
-    /// seesaw's first solve does not converge in 2000 iterations. The cap of 5000: the 3D
-    /// floating cylinder's impact needed 2373 iterations in one step (with a cap of 2000,
-    /// 2 of its 2000 steps stopped there).
+    /// The solver the model runs with: the one it names, else for a model with a fluid
+    /// warm-started projected Gauss–Seidel at [`FLUID_SWEEPS`] sweeps per step, stopping
+    /// earlier when a sweep changes no row by more than [`FLUID_RESIDUAL_PER_STEP`] spacings
+    /// per step (`3e-5 l / dt` m/s, `dt` the world's step (s)), with the constraint method's
+    /// density projection (on by default) taking out what the sweeps leave; and PGS with its
+    /// own defaults for bodies alone.
+    ///
+    /// Chosen by measurement (issue 52; the book's performance chapter, 2026-11-30, each
+    /// scene at its default step without `solver` or `dt`, two threads): the 20 000-particle
+    /// dam break to 0.5 s, the sloshing tank to 8 s and the flume with a paddle and a floating
+    /// box to 5 s took 31.4 / 5.3 / 13.0 s at 0.42 / 0.78 / 0.57 % largest compression with 10
+    /// sweeps, 28.0 / 5.1 / 13.3 s at 0.55 / 1.01 / 0.78 % with 5, against 226 / 27.6 / 71.1 s
+    /// for the former default (APGD to the same tolerance, at most 5000 iterations, 0.2 %)
+    /// and 81.2 / 6.3 / 25.9 s for ISPH. What it gives up: the converged solve held water at
+    /// rest in the hydrostatic tank for about a second (1.9e-3 m/s at 1 s, churning from
+    /// 1.5 s on the square lattice under load, the fluid chapter's known limits); ten sweeps
+    /// leave it moving at 8.3e-2 m/s at 0.5 s and 5.8e-2 m/s at 1 s. A model that must hold water
+    /// still, or needs each step's pressure converged, names `Apgd(..)`.
     pub fn solver_choice(&self, dt: Real) -> SolverChoice {
         match (&self.solver, &self.fluid) {
             (Some(s), _) => s.clone(),
-            (None, Some(f)) => SolverChoice::Apgd(crate::solver::ApgdParams {
+            (None, Some(f)) => SolverChoice::Pgs(crate::solver::PgsParams {
                 tolerance: FLUID_RESIDUAL_PER_STEP * f.spacing.0 / dt,
-                max_iterations: FLUID_MAX_ITERATIONS,
+                max_iterations: FLUID_SWEEPS,
                 ..Default::default()
             }),
             (None, None) => SolverChoice::default(),
@@ -114,13 +123,13 @@ impl Model {
     }
 }
 
-/// A fluid model's default solver tolerance, in fluid spacings per time step: the velocity
-/// residual (m/s) times the step moves a particle by at most this fraction of a spacing
+/// A fluid model's default solver tolerance, in fluid spacings per time step: a sweep that
+/// changes no row's velocity by more than this fraction of a spacing per step ends the solve
 /// ([`Model::solver_choice`]).
 pub const FLUID_RESIDUAL_PER_STEP: f64 = 3e-5;
 
-/// A fluid model's default iteration cap.
-pub const FLUID_MAX_ITERATIONS: usize = 5000;
+/// A fluid model's default number of Gauss–Seidel sweeps per step.
+pub const FLUID_SWEEPS: usize = 10;
 
 /// Spatial dimension of the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
