@@ -41,7 +41,9 @@ fn main() {
         w.fluid_method.describe(),
         w.dt
     );
-    println!("t (s)  largest (m/s)  RMS (m/s)  at cap  iterations  ms/step");
+    println!(
+        "t (s)  largest (m/s)  RMS (m/s)  at cap  iterations  ms/step  lowest y (m)  mean y (m)"
+    );
     let (mut cap, mut iters, mut steps) = (0u64, 0u64, 0u64);
     let (mut worst, mut worst_rms) = (0.0f64, 0.0f64);
     // The first output after the start (a settled run starts at its --settle time).
@@ -59,8 +61,12 @@ fn main() {
             let rms = (f.vel.iter().map(|v| v.norm_squared()).sum::<f64>() / f.len() as f64).sqrt();
             worst = worst.max(largest / scale);
             worst_rms = worst_rms.max(rms / scale);
+            // How low the water reaches and where its centroid sits: a column that settles,
+            // or particles that leave through the floor, show here first.
+            let lowest = f.pos.iter().map(|x| x.y).fold(f64::INFINITY, f64::min);
+            let mean = f.pos.iter().map(|x| x.y).sum::<f64>() / f.len() as f64;
             println!(
-                "{:6.2}  {largest:.2e}  {rms:.2e}  {cap}  {:.1}  {:.3}",
+                "{:6.2}  {largest:.2e}  {rms:.2e}  {cap}  {:.1}  {:.3}  {lowest:.5}  {mean:.6}",
                 w.time,
                 iters as f64 / steps as f64,
                 1e3 * last.elapsed().as_secs_f64() / steps as f64

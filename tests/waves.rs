@@ -401,3 +401,132 @@ fn a_piston_makes_the_wave_linear_theory_asks_for_and_the_zone_absorbs_it_isph()
 fn a_piston_makes_the_wave_linear_theory_asks_for_and_the_zone_absorbs_it_wcsph() {
     check("Wcsph()", "", &[0.8, 1.2, 2.0], 0.05, 0.1);
 }
+
+/// The constraint method's flumes with smooth walls (`walls: Smooth`: the floor and the far
+/// wall without their boundary particles' corrugation; the paddle keeps its particles) and the
+/// wider kernel (h = 2.0 l) that frees the loaded bulk (the fluid chapter). Nearer, not met
+/// (`cargo test --release --test waves -- --ignored --nocapture ..._smooth_walls`, 495 s on two
+/// cores, 2026-11-30): incident height −9.3 % (T = 0.8 s), −7.6 % (1.2 s), −3.9 % (2.0 s);
+/// reflection 0.072, 0.036, 0.016. With smooth walls at h = 1.3 l: −18.9 / −15.9 / −13.1 %
+/// (R 0.038 / 0.053 / 0.043); particle walls at 2.0 l: −20.2 / −14.0 / −15.1 %, at 1.3 l the
+/// constraint test above. A smooth piston (a scratch build, `wip/smooth-movers`) took the
+/// 0.8 s wave to −17.6 %: the paddle keeps its particles.
+#[test]
+#[ignore = "issue 53's wave targets are not met at this resolution (see the doc comment)"]
+fn a_piston_makes_the_wave_linear_theory_asks_for_and_the_zone_absorbs_it_smooth_walls() {
+    check(
+        "Constraint(), walls: Smooth, smoothing: 2.0",
+        "solver: Pgs(max_iterations: 10),",
+        &[0.8, 1.2, 2.0],
+        0.05,
+        0.1,
+    );
+}
+
+/// The first mode of the shipped standing wave (`stabilisation: 0`) to 3.5 s with `walls`:
+/// (period in s from the upward crossings of the gauges' half difference, fraction of the
+/// height lost per period from the log-linear fit of its crests and troughs).
+fn standing_wave(walls: &str) -> (f64, f64) {
+    let src = std::fs::read_to_string("models/standing_wave_2d.ron").expect("model");
+    let src = src
+        .replace("time: (end: 12.0)", "time: (end: 3.5)")
+        .replace(
+            "shifting: 0,",
+            &format!("shifting: 0, stabilisation: 0, walls: {walls},"),
+        );
+    let mut w = world(&src);
+    let gauges = [0.05, 0.95].map(|x| vcsim::math::Vec3::new(x, 0.0, 0.0));
+    let mut s = Vec::new();
+    run_until(&mut w, 3.5, |w| {
+        let f = w.fluid.as_ref().expect("fluid");
+        let h = gauges.map(|p| {
+            f.surface_height(&p, &w.gravity)
+                .expect("water at the gauge")
+        });
+        s.push((w.time, 0.5 * (h[0] - h[1])));
+    });
+    let (up, _) = vcsim::study::oscillation::oscillation(&s);
+    assert!(up.len() >= 3, "{walls}: {} upward crossings", up.len());
+    let period = (up[up.len() - 1] - up[0]) / (up.len() - 1) as f64;
+    // Crests and troughs: the largest |value| between successive crossings of the mean.
+    let mean = s.iter().map(|p| p.1).sum::<f64>() / s.len() as f64;
+    let mut peaks = Vec::new();
+    let mut cur: f64 = 0.0;
+    for p in s.windows(2) {
+        let (a, b) = (p[0].1 - mean, p[1].1 - mean);
+        cur = cur.max(b.abs());
+        if a.signum() != b.signum() && cur > 0.0 {
+            peaks.push(cur);
+            cur = 0.0;
+        }
+    }
+    // Two extrema per period: the loss per half period, squared.
+    let half = vcsim::study::oscillation::loss_per_period(&peaks[1..]);
+    (period, 1.0 - (1.0 - half).powi(2))
+}
+
+/// Smooth walls (`walls: Smooth`) let the standing wave swing at linear theory's period
+/// (1.182 s; within 1 %, where the boundary particles' corrugated walls, which hold the sliding
+/// water back, make it more than 2 % fast) and keep more of its height (issue 53; the book's
+/// waves page).
+#[test]
+fn smooth_walls_keep_the_standing_wave_on_linear_theory() {
+    let (tp, lp) = standing_wave("Particles");
+    let (ts, ls) = standing_wave("Smooth");
+    println!("particle walls: period {tp:.4} s, loss {lp:.3} per period; smooth walls: {ts:.4} s, {ls:.3}");
+    let theory = 1.182;
+    assert!(
+        (ts / theory - 1.0).abs() < 0.01,
+        "smooth walls: period {ts} s"
+    );
+    // Measured 2026-11-30: particles 1.1398 s and 26.9 % per period, smooth 1.1748 s and 19.6 %.
+    assert!(
+        (tp / theory - 1.0).abs() > 0.02,
+        "particle walls: period {tp} s"
+    );
+    assert!(
+        ls < 0.85 * lp,
+        "smooth walls lose {ls} per period, particles {lp}"
+    );
+}
+
+/// `walls: Smooth` takes the static, axis-aligned cuboids' boundary particles away (a rotated
+/// one and every moving body keep theirs), and is refused where it is not built: with WCSPH or
+/// ISPH, and on the hexagonal lattice — at the field, before anything runs.
+#[test]
+fn smooth_walls_replace_the_boxes_particles_and_are_refused_where_not_built() {
+    let src = std::fs::read_to_string("models/standing_wave_2d.ron").expect("model");
+    let smooth = src.replace("shifting: 0,", "shifting: 0, walls: Smooth,");
+    let w = world(&smooth);
+    let f = w.fluid.as_ref().expect("fluid");
+    assert!(
+        f.boundary.is_empty(),
+        "{} boundary particles",
+        f.boundary.len()
+    );
+    assert_eq!(f.smooth.boxes().len(), 3);
+    // A tilted floor keeps its particles.
+    let tilted = smooth.replace(
+        "position: (0.5, -0.05)),",
+        "position: (0.5, -0.05), rotation: Deg(2)),",
+    );
+    assert_ne!(tilted, smooth);
+    let w = world(&tilted);
+    let f = w.fluid.as_ref().expect("fluid");
+    assert!(!f.boundary.is_empty());
+    assert_eq!(f.smooth.boxes().len(), 2);
+    let path = std::path::Path::new("models/standing_wave_2d.ron");
+    for (from, to) in [
+        ("walls: Smooth,", "walls: Smooth, method: Wcsph(),"),
+        ("walls: Smooth,", "walls: Smooth, method: Isph(),"),
+        ("walls: Smooth,", "walls: Smooth, lattice: Hexagonal,"),
+        ("walls: Smooth,", "walls: Slippery,"),
+    ] {
+        let bad = smooth.replace(from, to);
+        let err = vcsim::parse_str(path, &bad)
+            .map(|_| ())
+            .expect_err(to)
+            .to_string();
+        assert!(err.contains("walls"), "{to}: {err}");
+    }
+}

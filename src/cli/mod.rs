@@ -252,6 +252,9 @@ fn check(path: &Path, deny_warnings: bool, registry: &Registry) -> ExitCode {
             f.boundary.len(),
             f.params.spacing
         );
+        if let Some(line) = smooth_walls_line(&world) {
+            outln!("{line}");
+        }
         outln!("  method      {}", world.fluid_method.describe());
         let gamma = f.params.velocity_filter;
         if world
@@ -477,4 +480,21 @@ pub(crate) fn catch_signals() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
         }
     }
     stop
+}
+
+/// `check`'s line naming the bodies that are smooth walls, if any.
+fn smooth_walls_line(world: &crate::World) -> Option<String> {
+    let f = world.fluid.as_ref()?;
+    if f.smooth.is_empty() {
+        return None;
+    }
+    let mut names: Vec<&str> = (f.smooth.boxes().iter())
+        .map(|b| world.bodies[b.body as usize].name.as_str())
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    Some(format!(
+        "  walls       smooth: {} (no boundary particles; free-slip)",
+        names.join(", ")
+    ))
 }

@@ -87,7 +87,7 @@ impl Fluid {
         out.resize(n, Vec3::zeros());
         self.fills_and_gradients(&mut fills, &mut out);
         let (pos, ff, fb, boundary) = (&self.pos, &self.ff, &self.fb, &self.boundary);
-        let (surf, v0) = (&self.to_surface, self.volume);
+        let (surf, v0, smooth) = (&self.to_surface, self.volume, &self.smooth);
         // Pass 2: the shifts; tangential in the surface band (a surface particle or a
         // neighbour of one).
         let fill = &fills;
@@ -99,7 +99,8 @@ impl Fluid {
                 .of(i)
                 .iter()
                 .map(|&j| volume_gradient(&k, v0, &per.delta(&pos[i], &boundary[j as usize])))
-                .sum();
+                .sum::<Vec3>()
+                + smooth.fill(&pos[i]).1;
             let mut d = grad * (-beta * k.h * umax * h);
             let gn = grad.norm();
             let band =
@@ -155,7 +156,8 @@ impl Fluid {
             let xi = &pos[i];
             let (fill, fluid) = gather(&k, per, v0, v0 * k.w(0.0), xi, pos, ff.of(i));
             let (fill, wall) = gather(&k, per, v0, fill, xi, boundary, fb.of(i));
-            (fill, fluid + wall)
+            let (smooth, towards) = self.smooth.fill(xi);
+            (fill + smooth, fluid + wall + towards)
         });
     }
 }

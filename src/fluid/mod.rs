@@ -78,6 +78,7 @@ mod params;
 pub mod periodic;
 pub mod sampling;
 mod search;
+pub mod smooth_walls;
 pub mod velocity_filter;
 pub mod wall_part;
 pub mod wcsph;
@@ -213,6 +214,9 @@ pub struct Fluid {
     pub bdens: Vec<Real>,
     /// Damping zones where waves are absorbed ([`damping`]); from the model, not state.
     pub damping: Vec<damping::DampingZone>,
+    /// Smooth walls ([`smooth_walls`]): static walls as a kernel field instead of boundary
+    /// particles; from the model, not state.
+    pub smooth: smooth_walls::SmoothWalls,
     grid: CellGrid,
     bgrid: CellGrid,
     perm_pos: Vec<Vec3>,
@@ -290,6 +294,7 @@ impl Fluid {
             bf: Neighbours::default(),
             bdens: Vec::new(),
             damping: Vec::new(),
+            smooth: smooth_walls::SmoothWalls::default(),
             perm_pos: Vec::new(),
             perm_vel: Vec::new(),
             perm_id: Vec::new(),

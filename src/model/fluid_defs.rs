@@ -59,6 +59,14 @@ pub struct FluidDef {
     /// (the book's waves page measures both).
     #[serde(default)]
     pub dry_walls: DryWalls,
+    /// How static walls meet the fluid: `Particles` (default: boundary particles on the
+    /// fluid's lattice, filled to the kernel support below each static body's surface) or
+    /// `Smooth` (the constraint method on the square lattice: each static, axis-aligned cuboid
+    /// becomes the kernel sum of its particles spread evenly along its faces,
+    /// [`crate::fluid::smooth_walls`] — free-slip and without the lattice's corrugation; other
+    /// static shapes, and walls a `FluidForce` probe reads, keep their particles).
+    #[serde(default)]
+    pub walls: WallTreatment,
     /// Velocity filter rate γ (1/s): each step removes the fraction `1 − exp(−γ dt)` of the
     /// kernel-scale velocity noise — the part of a particle's velocity that the best local
     /// linear field does not explain — before the solve. Default 100 (0.095 per step at
@@ -99,6 +107,16 @@ pub enum DryWalls {
     /// Until it reaches the rest density within the step, `g / h`: the linearised condition
     /// `ρ_b(t + h) ≤ ρ0`, as a speculative contact closes its whole gap.
     Speculative,
+}
+
+/// How static walls meet the fluid ([`FluidDef::walls`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WallTreatment {
+    /// Boundary particles on the fluid's lattice.
+    #[default]
+    Particles,
+    /// Axis-aligned static cuboids as smooth walls ([`crate::fluid::smooth_walls`]).
+    Smooth,
 }
 
 /// A damping zone of the fluid.

@@ -28,6 +28,7 @@ impl DensityRows {
         let v0 = fluid.volume;
         let n = fluid.len();
         let (pos, boundary) = (&fluid.pos, &fluid.boundary);
+        let smooth = &fluid.smooth;
         let minv = 1.0 / fluid.mass;
         let per = p.periodic;
         // Per-row coefficients, in blocks of rows (each block writes its own slices of the
@@ -60,6 +61,12 @@ impl DensityRows {
                 let g = volume_gradient(&k, v0, &d);
                 s -= g;
                 cb[e] = -g;
+            }
+            // Smooth walls: their kernel sum and its gradient (fixed walls: no column).
+            if !smooth.is_empty() {
+                let (f, g) = smooth.fill(xi);
+                rho += f;
+                s -= g;
             }
             let gap = 1.0 - rho;
             (

@@ -334,7 +334,7 @@ fn compressions(fluid: &Fluid, out: &mut Vec<Real>) {
         for &b in fb.of(i) {
             rho += v0 * k.w(per.delta(xi, &boundary[b as usize]).norm());
         }
-        rho - 1.0
+        rho + fluid.smooth.fill(xi).0 - 1.0
     });
 }
 

@@ -3,6 +3,7 @@
 
 use super::BuildError;
 use crate::body::{Dofs, Kind, RigidBody};
+use crate::fluid::smooth_walls::WallBox;
 use crate::fluid::{sampling, Fluid, FluidParams};
 use crate::geometry::Geometry;
 use crate::math::{from_pv, Iso, Quat, Vec3};
@@ -75,14 +76,15 @@ pub(super) fn build_fluid(
             "the fluid regions hold no particle at spacing {l} m (lattice points inside a body or within half a spacing of one, a quarter on the 2D hexagonal lattice, are left out)"
         )));
     }
+    let smooth = smooth_walls(f, m, bodies, geometry);
     let (boundary, to_surface, wall_body) = sample_walls(
         geometry,
         bodies,
+        &smooth,
         &lattice,
         kernel.support(),
         &periodic,
-        &mut visits,
-        pos.len(),
+        (&mut visits, pos.len()),
     )?;
     let params = FluidParams {
         method: f.method.density(),
@@ -106,22 +108,15 @@ pub(super) fn build_fluid(
     let mut fluid = Fluid::new(params, pos, vel, boundary);
     fluid.set_wall_surfaces(to_surface);
     fluid.set_wall_bodies(read_walls(m, bodies, wall_body));
-    let flat = |v: crate::math::Vec3| {
-        if planar {
-            crate::math::Vec3::new(v.x, v.y, 0.0)
-        } else {
-            v
-        }
-    };
-    fluid.damping = f
-        .damping
-        .iter()
-        .map(|z| crate::fluid::damping::DampingZone {
-            start: flat(z.start.vec()),
-            end: flat(z.end.vec()),
-            rate: z.rate.0,
-        })
-        .collect();
+    fluid.smooth = crate::fluid::smooth_walls::SmoothWalls::new(
+        smooth.into_iter().flatten().collect(),
+        kernel,
+        l,
+        fluid.volume,
+        planar,
+        &periodic,
+    );
+    fluid.damping = damping_zones(f, planar);
     attach_bodies(
         &mut fluid,
         geometry,
@@ -332,26 +327,90 @@ fn read_walls(m: &Model, bodies: &[RigidBody], wall_body: Vec<u32>) -> Vec<u32> 
         .collect()
 }
 
+/// The fluid's damping zones (in the plane of a 2D model).
+fn damping_zones(f: &FluidDef, planar: bool) -> Vec<crate::fluid::damping::DampingZone> {
+    let flat = |v: crate::math::Vec3| {
+        if planar {
+            crate::math::Vec3::new(v.x, v.y, 0.0)
+        } else {
+            v
+        }
+    };
+    f.damping
+        .iter()
+        .map(|z| crate::fluid::damping::DampingZone {
+            start: flat(z.start.vec()),
+            end: flat(z.end.vec()),
+            rate: z.rate.0,
+        })
+        .collect()
+}
+
+/// With `walls: Smooth`, the box of each static body that becomes a smooth wall: an
+/// axis-aligned cuboid (a quarter turn counts) that no `FluidForce` probe reads; `None` for
+/// every other body (and for all without smooth walls).
+fn smooth_walls(
+    f: &FluidDef,
+    m: &Model,
+    bodies: &[RigidBody],
+    geometry: &Geometry,
+) -> Vec<Option<WallBox>> {
+    let on = f.walls == crate::model::fluid_defs::WallTreatment::Smooth;
+    let read = |name: &str| {
+        m.probes
+            .iter()
+            .any(|p| matches!(p, crate::model::schema::ProbeDef::FluidForce(n) if n == name))
+    };
+    let aligned = |pose: &Iso| {
+        let r = pose.rotation.to_rotation_matrix();
+        r.matrix()
+            .iter()
+            .all(|x| x.abs() < 1e-9 || (x.abs() - 1.0).abs() < 1e-9)
+    };
+    geometry
+        .colliders
+        .iter()
+        .zip(bodies)
+        .map(|(c, b)| {
+            let pose = b.pose * c.local;
+            let keep = on
+                && b.kind == Kind::Static
+                && c.shape.as_cuboid().is_some()
+                && aligned(&pose)
+                && !read(&b.name);
+            keep.then(|| {
+                let (min, max) = aabb_of(&c.shape, &pose);
+                WallBox {
+                    min,
+                    max,
+                    body: c.body as u32,
+                }
+            })
+        })
+        .collect()
+}
+
 /// The walls' boundary particles (m), their offsets to the surface (m) and their bodies.
 type Walls = (Vec<Vec3>, Vec<Vec3>, Vec<u32>);
 
 /// The boundary particles of the walls (static bodies, filled `depth` (m) below their
 /// surface) with their offsets to the surface and the index of the body each was sampled from;
-/// `fluid` particles already sampled count in the particle limit.
+/// `fluid` particles already sampled count in the particle limit, and the lattice `visits` so
+/// far in its budget. Smooth walls (`smooth`) get no particles.
 fn sample_walls(
     geometry: &Geometry,
     bodies: &[RigidBody],
+    smooth: &[Option<WallBox>],
     lattice: &sampling::Lattice,
     depth: f64,
     periodic: &crate::fluid::periodic::Periodic,
-    visits: &mut f64,
-    fluid: usize,
+    (visits, fluid): (&mut f64, usize),
 ) -> Result<Walls, BuildError> {
     let l = lattice.l;
     let mut boundary = Vec::new();
     let mut from = Vec::new();
-    for (c, b) in geometry.colliders.iter().zip(bodies) {
-        if b.kind == Kind::Static {
+    for ((c, b), smooth) in geometry.colliders.iter().zip(bodies).zip(smooth) {
+        if b.kind == Kind::Static && smooth.is_none() {
             let (lo, hi) = aabb_of(&c.shape, &(b.pose * c.local));
             budget(
                 visits,

@@ -5,6 +5,7 @@
 use super::{at, item, magnitude, value, Checked, FieldError};
 use super::{MAX_DENSITY, MAX_LENGTH, MAX_SPEED, MAX_STEPS};
 use crate::fluid::FluidMethodChoice;
+use crate::model::fluid_defs::WallTreatment;
 use crate::model::schema::{FluidDef, Model, RegionDef, VelocityDef};
 
 /// The kernel support over the spacing a model may ask for: below it a particle barely reaches
@@ -169,6 +170,20 @@ fn values(f: &FluidDef) -> Checked {
 /// sub-steps over the run, estimated at the sound speed). (Each method's own values are its
 /// parameters' `validate()`.)
 fn method(f: &FluidDef, m: &Model) -> Checked {
+    if f.walls == WallTreatment::Smooth {
+        if !matches!(f.method, FluidMethodChoice::Constraint(_)) {
+            return Err(FieldError::new(
+                "fluid.walls",
+                "smooth walls are built for the constraint method only (its density rows take the walls' kernel sum); use `walls: Particles` with WCSPH, ISPH or a registered method",
+            ));
+        }
+        if f.lattice != crate::fluid::sampling::LatticeKind::Square {
+            return Err(FieldError::new(
+                "fluid.walls",
+                "smooth walls spread the layers of the square lattice along the walls; use `lattice: Square` with `walls: Smooth`",
+            ));
+        }
+    }
     let FluidMethodChoice::Wcsph(p) = &f.method else {
         return Ok(());
     };
