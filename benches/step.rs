@@ -90,6 +90,23 @@ fn tank_at_rest_2d(b: divan::Bencher) {
     b.bench_local(|| w.step());
 }
 
+/// One step of the standing wave (`standing_wave_2d.ron`, 800 particles, 10 PGS sweeps) 0.2 s
+/// in, with its walls as boundary particles and as smooth walls (`walls: Smooth`: the walls'
+/// kernel sum from tables in every row, shifting and projection pass instead of boundary
+/// neighbours).
+#[divan::bench(args = ["Particles", "Smooth"], sample_count = 20)]
+fn standing_wave_walls_2d(b: divan::Bencher, walls: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/standing_wave_2d.ron");
+    let (mut m, _) = vcsim::load_file(&path).expect("shipped model loads");
+    m.fluid.as_mut().expect("a fluid model").walls =
+        vcsim::model::from_ron_str(walls).expect("a wall treatment");
+    let mut w = vcsim::build_world(&m).expect("model builds");
+    for _ in 0..50 {
+        w.step();
+    }
+    b.bench_local(|| w.step());
+}
+
 /// 2D tank, 625 fluid particles and their wall rows, APGD (monolithic fluid step), at t = 0.05 s.
 #[divan::bench]
 fn hydrostatic_tank_2d(b: divan::Bencher) {
