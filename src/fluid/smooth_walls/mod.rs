@@ -176,9 +176,11 @@ impl SmoothWalls {
         (phi * self.weight, g * self.weight)
     }
 
-    /// A layer at `v` (m) along axis `a` from `x` (`v = x_a − y_a`): its integral over the box's
-    /// extent along the other axes (m^(1−d)... per unit weight), the derivative along `a` and
-    /// the gradient along the other axes (zero along `a`).
+    /// A layer at `v` (m) along axis `a` from `x` (`v = x_a − y_a`): the kernel's integral over
+    /// the box's extent along the other axes (1/m in 2D and 3D alike: `W` is 1/m^d, the
+    /// integral spans d − 1 axes; times the layer's weight `V / l^(d−1)` it is dimensionless),
+    /// its derivative along `a` (1/m²) and its gradient along the other axes (1/m², zero along
+    /// `a`).
     #[inline]
     fn layer(&self, b: &WallBox, x: &Vec3, a: usize, v: Real) -> (Real, Real, Vec3) {
         let mut gt = Vec3::zeros();
