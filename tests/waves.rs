@@ -413,8 +413,8 @@ fn a_piston_makes_the_wave_linear_theory_asks_for_and_the_zone_absorbs_it_wcsph(
 /// 0.8 s wave to −17.6 %: the paddle keeps its particles. The deep-water wave (T = 0.8 s) with
 /// other settings: h = 2.5 l −10.1 %; 30 PGS sweeps −7.2 % (R 0.014); 100 sweeps −11.8 % — a
 /// scatter of a few per cent, no trend towards 5 % at 1.6 spacings of wave height. At half the
-/// spacing (0.0125 m, `SPACING` halved locally; 233 s and 665 s on two cores) the 0.8 s wave is
-/// −5.2 % (R 0.009) and the 1.2 s wave −5.1 % (R 0.006): what is left is resolution.
+/// spacing (0.0125 m, `SPACING` halved locally; 233 s, 665 s and 2 065 s on two cores) the
+/// three waves are −5.2 / −5.1 / −3.1 % (R 0.009 / 0.006 / 0.008): what is left is resolution.
 #[test]
 #[ignore = "issue 53's wave targets are not met at this resolution (see the doc comment)"]
 fn a_piston_makes_the_wave_linear_theory_asks_for_and_the_zone_absorbs_it_smooth_walls() {

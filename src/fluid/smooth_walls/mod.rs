@@ -21,9 +21,9 @@
 //! h = 1.3 l), so fluid sampled on the lattice starts at rest against a smooth wall as against
 //! the particles it replaces.
 //!
-//! This is the boundary-integral idea of Kulasegaram et al. 2004 (Int. J. Numer. Meth. Eng.
-//! 61:1237, the kernel's missing volume as a wall term), Ferrand et al. 2013 (Int. J. Numer.
-//! Meth. Fluids 71:446, its gradient as the wall's force) and Koschier & Bender 2017 (SCA,
+//! This is the boundary-integral idea of Kulasegaram, Bonet, Lewis & Profit 2004 (Comput.
+//! Mech. 33:316, the kernel's missing volume as a wall term), Ferrand et al. 2013 (Int. J.
+//! Numer. Meth. Fluids 71:446, its gradient as the wall's force) and Koschier & Bender 2017 (SCA,
 //! "Density maps": the wall's share of the density on a grid), here with the layering of the
 //! particles it replaces so that it keeps their rest state.
 //!
