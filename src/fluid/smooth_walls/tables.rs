@@ -177,7 +177,8 @@ impl Line {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Plate {
     grid: Grid,
-    /// Per grid point, `u` fastest, then `w`, then `v`.
+    /// Per grid point (`u` fastest, then `w`, then `v`), each derivative times the step to the
+    /// power of its order: `[A, s A_u, s A_w, s² A_uw, s A_v, s² A_uv, s² A_wv, s³ A_uwv]`.
     nodes: Vec<[Real; 8]>,
 }
 
@@ -214,15 +215,16 @@ impl Plate {
                     let (lu, luv) = line.at(w, ru);
                     let (lw, lwv) = line.at(u, rw);
                     let ratio = |a: Real| if a > 0.0 { v / a } else { 0.0 };
+                    let (s1, s2, s3) = (step, step * step, step * step * step);
                     nodes[(j * nu + m) * nu + i] = [
                         acc,
-                        -lu,
-                        -lw,
-                        k.w(r),
-                        accv,
-                        -luv * ratio(ru),
-                        -lwv * ratio(rw),
-                        k.dw(r) * ratio(r),
+                        -lu * s1,
+                        -lw * s1,
+                        k.w(r) * s2,
+                        accv * s1,
+                        -luv * ratio(ru) * s2,
+                        -lwv * ratio(rw) * s2,
+                        k.dw(r) * ratio(r) * s3,
                     ];
                 }
             }
@@ -256,11 +258,9 @@ impl Plate {
             for cy in 0..2 {
                 for cx in 0..2 {
                     let node = &self.nodes[((j + cz) * nu + m + cy) * nu + i + cx];
-                    for (d, &nv) in node.iter().enumerate() {
+                    for (d, &a) in node.iter().enumerate() {
                         let (ex, ey, ez) =
                             (2 * cx + (d & 1), 2 * cy + ((d >> 1) & 1), 2 * cz + (d >> 2));
-                        let scale = s.powi(((d & 1) + ((d >> 1) & 1) + (d >> 2)) as i32);
-                        let a = nv * scale;
                         out[0] += a * hx[ex] * hy[ey] * hz[ez];
                         out[1] += a * dhx[ex] * hy[ey] * hz[ez];
                         out[2] += a * hx[ex] * dhy[ey] * hz[ez];

@@ -307,14 +307,7 @@ fn outside_bodies(p: &Vec3, geometry: &Geometry, bodies: &[RigidBody], clearance
 /// and [`crate::fluid::STATIC`] for the others: a static body's force is summed only when asked
 /// (a pass over its boundary particles' fluid neighbours each step, each sub-step for WCSPH).
 fn read_walls(m: &Model, bodies: &[RigidBody], wall_body: Vec<u32>) -> Vec<u32> {
-    let read: Vec<bool> = bodies
-        .iter()
-        .map(|b| {
-            m.probes
-                .iter()
-                .any(|p| matches!(p, crate::model::schema::ProbeDef::FluidForce(n) if *n == b.name))
-        })
-        .collect();
+    let read: Vec<bool> = bodies.iter().map(|b| force_read(m, &b.name)).collect();
     wall_body
         .into_iter()
         .map(|b| {
@@ -356,11 +349,6 @@ fn smooth_walls(
     geometry: &Geometry,
 ) -> Vec<Option<WallBox>> {
     let on = f.walls == crate::model::fluid_defs::WallTreatment::Smooth;
-    let read = |name: &str| {
-        m.probes
-            .iter()
-            .any(|p| matches!(p, crate::model::schema::ProbeDef::FluidForce(n) if n == name))
-    };
     let aligned = |pose: &Iso| {
         let r = pose.rotation.to_rotation_matrix();
         r.matrix()
@@ -377,7 +365,7 @@ fn smooth_walls(
                 && b.kind == Kind::Static
                 && c.shape.as_cuboid().is_some()
                 && aligned(&pose)
-                && !read(&b.name);
+                && !force_read(m, &b.name);
             keep.then(|| {
                 let (min, max) = aabb_of(&c.shape, &pose);
                 WallBox {
@@ -388,6 +376,13 @@ fn smooth_walls(
             })
         })
         .collect()
+}
+
+/// Whether a `FluidForce` probe reads body `name`.
+fn force_read(m: &Model, name: &str) -> bool {
+    m.probes
+        .iter()
+        .any(|p| matches!(p, crate::model::schema::ProbeDef::FluidForce(n) if n == name))
 }
 
 /// The walls' boundary particles (m), their offsets to the surface (m) and their bodies.
