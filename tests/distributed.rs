@@ -95,14 +95,20 @@ fn divided(text: &str, n: usize, end: f64, width: Option<f64>) -> Vec<DividedRep
 
 /// The undivided run: the time and every probe column at each output.
 fn whole(text: &str, end: f64) -> Vec<Vec<f64>> {
+    whole_with_iterations(text, end).0
+}
+
+/// [`whole`] and the solve's iterations summed over the steps.
+fn whole_with_iterations(text: &str, end: f64) -> (Vec<Vec<f64>>, u64) {
     let (mut w, probes) = world(text);
+    let mut iterations = 0;
     let steps = (end / w.dt).round() as usize;
     let every = (0.01 / w.dt).round() as usize;
     let mut rows = Vec::new();
     let mut vals: Vec<f64> = Vec::new();
     for k in 0..=steps {
         if k > 0 {
-            w.step();
+            iterations += w.step().iterations as u64;
         }
         if k % every == 0 {
             vals.clear();
@@ -111,14 +117,19 @@ fn whole(text: &str, end: f64) -> Vec<Vec<f64>> {
             rows.push(vals.clone());
         }
     }
-    rows
+    (rows, iterations)
 }
 
 /// The model on 1, 2 and 4 ranks against one process: every particle owned once, slabs
 /// balanced, the same reduced rows on every rank, fronts within 1 % at every output, the
 /// largest compression within 0.1 percentage point; one rank gives the same numbers.
+///
+/// One rank of the constraint method searches at every step (so that a resumed run steps to
+/// the same bits, [`vcsim::fluid::constraint`]'s divided stage 1) where one process reuses the
+/// projection's lists: its sums run in another order, and it is held to the same criteria as
+/// more ranks rather than to the same bits.
 fn matches_one_process(text: &str, particles: usize, end: f64) {
-    let reference = whole(text, end);
+    let (reference, iterations) = whole_with_iterations(text, end);
     let largest = reference.iter().map(|r| r[2]).fold(0.0, f64::max);
     let mut walls = 0;
     for n in [1, 2, 4] {
@@ -158,7 +169,7 @@ fn matches_one_process(text: &str, particles: usize, end: f64) {
         for (row, want) in r.rows.iter().zip(&reference) {
             assert!((row[0] - want[0]).abs() < 1e-9);
             worst = worst.max((row[1] - want[1]).abs() / want[1]);
-            if n == 1 {
+            if n == 1 && text.contains("method: Wcsph") {
                 assert_eq!(
                     (row[1], row[2]),
                     (want[1], want[2]),
@@ -170,10 +181,12 @@ fn matches_one_process(text: &str, particles: usize, end: f64) {
         let dc = (r.largest_compression - largest).abs();
         eprintln!(
             "{n} ranks: fronts within {:.2e} %, largest compression {:.4} % against {:.4} %; \
-             owned {:?}, ghosts {:?}, walls {:?}, migrated {}",
+             solve iterations {} against {iterations}; owned {:?}, ghosts {:?}, walls {:?}, \
+             migrated {}",
             100.0 * worst,
             100.0 * r.largest_compression,
             100.0 * largest,
+            r.iterations,
             r.owned,
             r.ghosts,
             r.walls,
@@ -181,6 +194,11 @@ fn matches_one_process(text: &str, particles: usize, end: f64) {
         );
         assert!(worst < 0.01, "{n} ranks: a front off by {worst}");
         assert!(dc < 1e-3, "{n} ranks: largest compression off by {dc}");
+        assert!(
+            r.iterations as f64 <= 1.5 * iterations as f64,
+            "{n} ranks: {} solve iterations against {iterations} in one process",
+            r.iterations
+        );
     }
 }
 
@@ -189,9 +207,32 @@ fn dam_break_2d_on_1_2_4_ranks_matches_one_process() {
     matches_one_process(DAM_2D, 800, 0.25);
 }
 
+/// The constraint method (its default solver, ten PGS sweeps, and its density projection),
+/// divided: the same criteria.
+#[test]
+fn constraint_dam_break_2d_on_1_2_4_ranks_matches_one_process() {
+    matches_one_process(&DAM_2D.replace("method: Wcsph(), ", ""), 800, 0.25);
+}
+
+/// The constraint method with PGS run to a tolerance (the sweeps' count then measures the
+/// convergence across the parts): iterations within 1.5× of one process.
+#[test]
+fn constraint_dam_break_2d_converged_on_1_2_4_ranks_matches_one_process() {
+    let text = DAM_2D.replace("method: Wcsph(), ", "").replace(
+        "    fluid:",
+        "    solver: Pgs(max_iterations: 1000, tolerance: 3e-4),\n    fluid:",
+    );
+    matches_one_process(&text, 800, 0.15);
+}
+
 #[test]
 fn dam_break_3d_on_1_2_4_ranks_matches_one_process() {
     matches_one_process(DAM_3D, 512, 0.2);
+}
+
+#[test]
+fn constraint_dam_break_3d_on_1_2_4_ranks_matches_one_process() {
+    matches_one_process(&DAM_3D.replace("method: Wcsph(), ", ""), 512, 0.2);
 }
 
 /// A light box (600 kg/m³) on the floor in the surge's path, lifted and carried by it: its
@@ -201,7 +242,28 @@ fn dam_break_3d_on_1_2_4_ranks_matches_one_process() {
 /// wave gauge in it, the box's submerged fraction — within 1 % of their scale.
 #[test]
 fn floating_box_in_the_surge_on_2_4_ranks_matches_one_process() {
-    let text = DAM_2D
+    floating_box_matches_one_process(DAM_2D, true);
+}
+
+/// The same with the constraint method: the box's rows with the fluid in one solve divided
+/// among the ranks (its velocities the sum of every rank's changes after each sweep).
+///
+/// A point pressure of the constraint method is compared as its mean over the outputs: its
+/// pressures are the impulses of a Gauss–Seidel solve, and their values at one instant depend
+/// on the order of the sweep, which the division changes. Measured (2026-11-30, 2 ranks): at
+/// ten sweeps the pressure under the column differs by up to 237 Pa of a 1 982 Pa peak at one
+/// output, as much as it jumps between two outputs of one process (972 → 1 211 Pa in 0.02 s);
+/// solved to 3e-4 m/s it is within 0.2 Pa for the first 0.03 s and as far apart as ten sweeps
+/// once the surge has hit the far wall.
+#[test]
+fn constraint_floating_box_in_the_surge_on_2_4_ranks_matches_one_process() {
+    floating_box_matches_one_process(&DAM_2D.replace("method: Wcsph(), ", ""), false);
+}
+
+/// `instantaneous`: whether the point pressure is compared at every output (else its mean over
+/// the outputs).
+fn floating_box_matches_one_process(dam: &str, instantaneous: bool) {
+    let text = dam
         .replace(
             "    ],\n    fluid",
             "        (name: \"box\", shape: Cuboid(half_extents: (0.02, 0.02)), position: (0.4, 0.021), mass: 0.96),\n    ],\n    fluid",
@@ -237,13 +299,19 @@ fn floating_box_in_the_surge_on_2_4_ranks_matches_one_process() {
                 });
             }
         }
+        let mean =
+            |rows: &[Vec<f64>]| rows.iter().map(|r| r[pressure]).sum::<f64>() / rows.len() as f64;
+        let mean_off = (mean(&r.rows) - mean(&reference)).abs();
+        if !instantaneous {
+            off[0] = mean_off;
+        }
         let peak = reference.iter().map(|r| r[pressure]).fold(0.0, f64::max);
         let wet = reference.iter().filter(|r| r[submerged] > 0.0).count();
         assert!(wet >= 5, "the surge reaches the box: {wet} outputs");
         eprintln!(
             "{n} ranks: box within {worst:.2e} m; it moved {moved:.3} m; pressure on the \
-             floor within {:.2e} Pa (peak {peak:.0} Pa), wave gauge within {:.2e} m, submerged \
-             fraction within {:.2e}",
+             floor within {:.2e} Pa (peak {peak:.0} Pa; its mean over the outputs within \
+             {mean_off:.2e} Pa), wave gauge within {:.2e} m, submerged fraction within {:.2e}",
             off[0], off[1], off[2]
         );
         assert!(worst < 0.01 * 0.584, "{n} ranks: the box off by {worst} m");

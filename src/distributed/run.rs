@@ -87,6 +87,9 @@ pub struct DividedReport {
     pub largest_compression: Real,
     /// Time of the last checkpoint written (s), if any.
     pub checkpoint: Option<Real>,
+    /// Iterations of the constraint solves summed over the steps (the same on every rank: the
+    /// parts stop together; 0 for a partitioned fluid method).
+    pub iterations: u64,
 }
 
 impl DividedReport {
@@ -98,7 +101,7 @@ impl DividedReport {
              {:.2} s\n  particles        {} (owned per rank {:?})\n  ghosts per rank  {:?}\n  \
              walls per rank   {:?}\n  migrated         {}\n  collectives      {:.2} s on the busiest rank ({:.1} % of \
              the wall time, waiting for other ranks included)\n  peak memory      {:?} MB \
-             per rank\n  largest compression {:.3} %",
+             per rank\n  largest compression {:.3} %\n  solve iterations {} ({:.1} per step)",
             self.owned.len(),
             self.steps,
             self.time,
@@ -114,7 +117,9 @@ impl DividedReport {
                 .iter()
                 .map(|&b| (b as f64 / 1e6).round() as u64)
                 .collect::<Vec<_>>(),
-            100.0 * self.largest_compression
+            100.0 * self.largest_compression,
+            self.iterations,
+            self.iterations as f64 / self.steps.max(1) as f64
         )
     }
 }
@@ -164,6 +169,26 @@ fn check(world: &World) -> Result<[crate::math::Vec3; 2], String> {
     };
     if fluid.params.periodic.any() {
         return Err("a periodic fluid does not run divided among processes yet".into());
+    }
+    if world.fluid_method.in_solve() {
+        use crate::solver::SolverChoice;
+        match &world.solver {
+            SolverChoice::Pgs(p) if !p.multilevel => {}
+            SolverChoice::Pgs(_) => {
+                return Err(
+                    "the multilevel correction does not run divided among processes \
+                            yet: `solver: Pgs(multilevel: false)`"
+                        .into(),
+                )
+            }
+            SolverChoice::Apgd(_) => {
+                return Err(
+                    "APGD does not run divided among processes yet: `solver: Pgs()` \
+                            (its sweeps are divided)"
+                        .into(),
+                )
+            }
+        }
     }
     world
         .scene
@@ -322,7 +347,8 @@ pub fn run(
         checkpoint(world, opts, &files, mark, &mut report)?;
     }
     while world.steps < last {
-        world.step();
+        let info = world.step();
+        report.iterations += info.iterations as u64;
         let mut stop = [
             world.abort.is_some() as u8 as Real,
             crate::interrupt::requested() as u8 as Real,

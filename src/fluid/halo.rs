@@ -60,6 +60,26 @@ pub trait Halo: Send + Sync {
     /// Whether each particle (in the current order) is owned by this part (not a ghost).
     fn owned(&self) -> &[bool];
 
+    /// This part's number (0-based; part 0 also owns what belongs to no particle: the rows
+    /// between bodies).
+    fn part(&self) -> usize;
+
+    /// Whether this part owns what sits at `x` (m): the point lies in its slab (a boundary
+    /// particle's wall row).
+    fn holds(&self, x: &Vec3) -> bool;
+
+    /// Starts a divided solve over the velocity vector `v` (bodies' six DOFs each in
+    /// `v[..body_dofs]`, particle p's three at `dof0 + 3 p`): remembers the ghosts' and the
+    /// bodies' entries ([`crate::solver::Parts::begin`]).
+    fn begin_solve(&mut self, v: &[Real], dof0: usize, body_dofs: usize);
+
+    /// The meeting of the parts in a divided solve ([`crate::solver::Parts::settle`],
+    /// collective): each part's changes to its ghosts' entries since the last meeting go to
+    /// their owners and are added there, the bodies' entries take the sum of every part's
+    /// changes, the ghosts take their owners' entries; returns the largest `change` over
+    /// the parts.
+    fn settle(&mut self, v: &mut [Real], dof0: usize, body_dofs: usize, change: Real) -> Real;
+
     /// The implementation, for its own figures (the run loop reads
     /// [`crate::distributed::SlabHalo`]'s).
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any;
@@ -77,6 +97,27 @@ pub struct Carried<'a> {
     pub vectors: Vec<&'a mut Vec<Vec3>>,
     /// Per boundary particle (e.g. dynamic walls' densities, kg/m³).
     pub walls: Vec<&'a mut Vec<Real>>,
+}
+
+/// A fluid method's [`Halo`], if it has one. A clone has none (the exchange belongs to one
+/// process's fluid).
+#[derive(Default)]
+pub struct HaloSlot(pub Option<Box<dyn Halo>>);
+
+impl Clone for HaloSlot {
+    fn clone(&self) -> Self {
+        HaloSlot(None)
+    }
+}
+
+impl std::fmt::Debug for HaloSlot {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "HaloSlot({})",
+            if self.0.is_some() { "divided" } else { "none" }
+        )
+    }
 }
 
 impl Carried<'_> {
@@ -153,4 +194,21 @@ pub fn owned_of<'a, T>(v: &'a [T], owned: Option<&'a [bool]>) -> impl Iterator<I
         .enumerate()
         .filter(move |(i, _)| owned.is_none_or(|o| o[*i]))
         .map(|(_, x)| x)
+}
+
+/// A divided fluid's force and torque on each body (N, N·m): the sum of the parts' shares (each
+/// from what it owns), the same bits on every part.
+pub fn sum_body_forces(fluid: &mut Fluid, halo: &mut dyn Halo) {
+    let mut v: Vec<Real> = (fluid.body_force.iter().chain(&fluid.body_torque))
+        .flat_map(|f| [f.x, f.y, f.z])
+        .collect();
+    halo.sum(&mut v);
+    for (f, c) in (fluid
+        .body_force
+        .iter_mut()
+        .chain(fluid.body_torque.iter_mut()))
+    .zip(v.chunks_exact(3))
+    {
+        *f = Vec3::new(c[0], c[1], c[2]);
+    }
 }

@@ -88,7 +88,7 @@ pub trait FluidMethod: Send + Sync {
     /// For a method in the solve: into how many equal sub-steps the next model step of `dt`
     /// (s) is split, each a whole step of every stage, the bodies' too (default one; the
     /// constraint method's [`super::constraint::ConstraintParams::cfl`]).
-    fn substeps(&self, _fluid: &Fluid, _dt: Real) -> usize {
+    fn substeps(&mut self, _fluid: &Fluid, _dt: Real) -> usize {
         1
     }
 
@@ -212,4 +212,19 @@ pub trait FluidMethod: Send + Sync {
     fn halo(&mut self) -> Option<&mut dyn super::halo::Halo> {
         None
     }
+
+    /// For a method in the solve whose fluid is divided: its exchange, taken out for the
+    /// step's solve ([`crate::pipeline::World`] divides the solve with it, then gives it back
+    /// with [`FluidMethod::put_halo`]); `None` for a fluid in one process.
+    fn take_halo(&mut self) -> Option<Box<dyn super::halo::Halo>> {
+        None
+    }
+
+    /// Gives back the exchange [`FluidMethod::take_halo`] took.
+    fn put_halo(&mut self, _halo: Box<dyn super::halo::Halo>) {}
+
+    /// For a divided solve: appends, per row of the method's families in their order
+    /// ([`FluidMethod::row_families`]), whether another part of the fluid updates it
+    /// ([`crate::solver::Parts`]).
+    fn foreign_rows(&self, _fluid: &Fluid, _halo: &dyn super::halo::Halo, _out: &mut Vec<bool>) {}
 }

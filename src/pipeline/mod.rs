@@ -48,6 +48,7 @@ use crate::body::{gyroscopic_step, integrate_pose, linear_mask, Dofs, Kind, Rigi
 use crate::constraints::contact::{self, ContactParams, ContactRows};
 use crate::constraints::joint::{self, Joint, JointRow};
 use crate::constraints::{BodyMass, BodyRows, RowFamily, VelocityLayout};
+use crate::fluid::constraint::HaloParts;
 use crate::fluid::{Fluid, RowContext, SubStepInfo};
 use crate::geometry::{Contact, Geometry, Impulse};
 use crate::math::{Real, Vec3};
@@ -71,6 +72,8 @@ pub struct Scratch {
     solver: Workspace,
     blocks: Vec<Block>,
     impulse: impulses::ImpulseScratch,
+    /// Per row of a divided solve: whether another part updates it.
+    foreign: Vec<bool>,
 }
 
 /// Everything that evolves, and the settings of its evolution.
@@ -405,6 +408,8 @@ impl World {
     /// impulses back.
     fn solve(&mut self) -> SolveInfo {
         let (h, t0) = (self.h, Instant::now());
+        // A divided fluid's exchange, out of the method for the solve ([`Parts`]).
+        let mut halo = self.fluid_method.take_halo();
         let s = &mut self.scratch;
         let with_fluid = self.fluid.is_some();
         let (families, n) = families(&s.body_rows, &*self.fluid_method, with_fluid);
@@ -419,11 +424,27 @@ impl World {
             s.lambda.iter_mut().for_each(|l| *l *= scale);
         }
         self.impulse_dt = h;
+        let mut parts = match (halo.as_deref_mut(), self.fluid.as_ref()) {
+            (Some(halo), Some(fluid)) => {
+                // Rows between bodies are part 0's; the fluid method says whose its rows are.
+                s.foreign.clear();
+                s.foreign.resize(s.body_rows.len(), halo.part() != 0);
+                self.fluid_method.foreign_rows(fluid, halo, &mut s.foreign);
+                Some(HaloParts {
+                    halo,
+                    foreign: &s.foreign,
+                    dof0: s.layout.particle_dof0(),
+                    body_dofs: s.layout.body_dofs(),
+                })
+            }
+            _ => None,
+        };
+        let parts = parts.as_mut().map(|p| p as &mut dyn crate::solver::Parts);
         let info = if families[1..].iter().all(|f| f.is_empty()) {
             // A stack of one family is that family: solved with static dispatch (the same
             // numbers; the per-row virtual calls of the stack cost rigid-body scenes 1.7x).
             self.solver
-                .solve(&s.body_rows, &mut s.lambda, &mut s.v, &mut s.solver)
+                .solve_parts(&s.body_rows, &mut s.lambda, &mut s.v, &mut s.solver, parts)
         } else {
             let mut sets: [&dyn RowSet; MAX_FAMILIES] = [&s.body_rows; MAX_FAMILIES];
             for (set, f) in sets.iter_mut().zip(families) {
@@ -431,7 +452,7 @@ impl World {
             }
             let rows = RowStack::new(&sets[..n], &mut s.blocks);
             self.solver
-                .solve(&rows, &mut s.lambda, &mut s.v, &mut s.solver)
+                .solve_parts(&rows, &mut s.lambda, &mut s.v, &mut s.solver, parts)
         };
         let nb = s.body_rows.len();
         if self.contact_resolver.rows_in_solve() {
@@ -443,7 +464,13 @@ impl World {
         if let (true, Some(f)) = (self.fluid_method.in_solve(), self.fluid.as_mut()) {
             s.layout.scatter_particles(&s.v, &mut f.vel);
             f.clear_body_forces(self.bodies.len());
+            if let Some(halo) = halo.take() {
+                self.fluid_method.put_halo(halo);
+            }
             self.fluid_method.read_back(&s.lambda[nb..], h, f);
+        }
+        if let Some(halo) = halo {
+            self.fluid_method.put_halo(halo);
         }
         self.timings.add(Stage::Solve, t0);
         self.last_solve = info;

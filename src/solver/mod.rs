@@ -171,6 +171,25 @@ pub struct Coloured<'a> {
     pub rows: &'a dyn ColouredRows,
 }
 
+/// A solve whose rows and unknowns are divided among processes (issue 55): each part updates
+/// the rows it owns, Gauss–Seidel inside the part, and the parts meet after every sweep —
+/// block Jacobi between them, the distributed Gauss–Seidel of Adams 2001 (Parallel Comput.
+/// 27:1119) and of domain-decomposed complementarity solvers (Tasora et al. 2016, Comput.
+/// Mech. 57:193). A row another part owns is set aside here (impulse zero, never updated):
+/// its owner's updates reach this part's unknowns through [`Parts::settle`].
+pub trait Parts {
+    /// Per row of the set being solved: whether another part updates it.
+    fn foreign(&self) -> &[bool];
+    /// Before the warm start: remembers `v` (`v*`, the same on every part for every unknown
+    /// this part holds) as the point from which this part's changes are counted.
+    fn begin(&mut self, v: &[Real]);
+    /// After the warm start and after each sweep (collective): the changes this part made to
+    /// the unknowns of other parts go to them, every part's unknowns take the sum of all the
+    /// changes, the copies of other parts' unknowns take their owners' values; returns the
+    /// largest `change` over all parts (m/s), so that every part stops at the same sweep.
+    fn settle(&mut self, v: &mut [Real], change: Real) -> Real;
+}
+
 /// Which solver to use, selected by name in RON: `Pgs((..))` or `Apgd((..))`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -259,8 +278,23 @@ impl SolverChoice {
         v: &mut [Real],
         ws: &mut Workspace,
     ) -> SolveInfo {
+        self.solve_parts(rows, lambda, v, ws, None)
+    }
+
+    /// [`SolverChoice::solve`] of a part of a divided solve ([`Parts`]; `None`: the whole
+    /// problem). Only PGS divides (APGD's products are not divided yet: refused before a
+    /// divided run starts, `crate::distributed::run`); APGD solves the part's rows as they
+    /// are.
+    pub fn solve_parts<R: RowSet>(
+        &self,
+        rows: &R,
+        lambda: &mut [Real],
+        v: &mut [Real],
+        ws: &mut Workspace,
+        parts: Option<&mut dyn Parts>,
+    ) -> SolveInfo {
         match self {
-            SolverChoice::Pgs(p) => pgs::solve(p, rows, lambda, v, ws),
+            SolverChoice::Pgs(p) => pgs::solve_parts(p, rows, lambda, v, ws, parts),
             SolverChoice::Apgd(p) => apgd::solve(p, rows, lambda, v, ws),
         }
     }

@@ -21,7 +21,8 @@ use super::colouring::Sweep;
 use super::dense_block::{block_update, factor_blocks};
 use super::multilevel::{Coarse, Cycle};
 use super::{
-    block_scales, residual_scaled, BlockKind, Coloured, RowSet, SharedVec, SolveInfo, Workspace,
+    block_scales, residual_scaled, BlockKind, Coloured, Parts, RowSet, SharedVec, SolveInfo,
+    Workspace,
 };
 use crate::math::Real;
 use crate::params::{iteration_limit, positive, ParamError};
@@ -81,8 +82,24 @@ pub fn solve<R: RowSet>(
     v: &mut [Real],
     ws: &mut Workspace,
 ) -> SolveInfo {
+    solve_parts(p, rows, lambda, v, ws, None)
+}
+
+/// [`solve`] on one part of a divided problem ([`Parts`]; `None`: the whole problem). A part's
+/// foreign rows are set aside (impulse zero, diagonal infinite: never updated), the parts
+/// settle after the warm start and after every sweep, and every part stops at the same sweep
+/// (the largest change over all parts; no part leaves early on an interruption, which the
+/// run loop reads between steps). With no rows here the part still settles with the others.
+pub fn solve_parts<R: RowSet>(
+    p: &PgsParams,
+    rows: &R,
+    lambda: &mut [Real],
+    v: &mut [Real],
+    ws: &mut Workspace,
+    mut parts: Option<&mut dyn Parts>,
+) -> SolveInfo {
     let n = rows.len();
-    if n == 0 {
+    if n == 0 && parts.is_none() {
         return SolveInfo {
             converged: true,
             ..Default::default()
@@ -103,8 +120,15 @@ pub fn solve<R: RowSet>(
     };
     super::vecops::fill(d, |k| (rows.diag(k) + rows.compliance(k)).max(1e-300));
     set_aside_negligible_rows(rows, d, lambda);
+    if let Some(parts) = parts.as_deref_mut() {
+        set_aside_foreign_rows(parts.foreign(), d, lambda);
+        parts.begin(v);
+    }
     if p.warm_start {
         rows.add_minv_jt(lambda, v);
+    }
+    if let Some(parts) = parts.as_deref_mut() {
+        parts.settle(v, 0.0);
     }
     let d = &*d;
     let omega = p.relaxation;
@@ -135,7 +159,8 @@ pub fn solve<R: RowSet>(
         coarse: coarse.as_ref(),
         tolerance: p.tolerance,
     });
-    for it in (0..p.max_iterations).take_while(|_| !crate::interrupt::overdue()) {
+    let divided = parts.is_some();
+    for it in (0..p.max_iterations).take_while(|_| divided || !crate::interrupt::overdue()) {
         iterations += 1;
         let mut max_change: Real = 0.0;
         // Symmetric Gauss–Seidel: sweep forward, then backward. Forward order: the blocks before
@@ -151,6 +176,9 @@ pub fn solve<R: RowSet>(
             max_change = max_change.max(family.sweep(it, lambda, v, lc, shared, cycle));
         }
         max_change = max_change.max(up.serial(last, forward, lambda, v));
+        if let Some(parts) = parts.as_deref_mut() {
+            max_change = parts.settle(v, max_change);
+        }
         if max_change < p.tolerance {
             converged = true;
             break;
@@ -261,6 +289,10 @@ impl<R: RowSet> Updater<'_, R> {
         let (rows, d, omega) = (self.rows, self.d, self.omega);
         let b = &self.blocks[bi];
         let k = b.start;
+        if d[k] == Real::INFINITY {
+            // Set aside (a negligible row, another part's row): never updated.
+            return 0.0;
+        }
         let row = |k: usize, lo: Real, hi: Real, lambda: &mut [Real], v: &mut [Real]| {
             row_update(rows, d, lambda, v, omega, k, lo, hi)
         };
@@ -326,6 +358,20 @@ fn set_aside_negligible_rows<R: RowSet>(rows: &R, d: &mut [Real], lambda: &mut [
             d[k] = Real::INFINITY;
             lambda[k] = 0.0;
         }
+    }
+}
+
+/// Sets aside the rows another part of a divided solve updates (`foreign`, per row): impulse
+/// zero, diagonal infinite.
+fn set_aside_foreign_rows(foreign: &[bool], d: &mut [Real], lambda: &mut [Real]) {
+    for ((d, l), _) in d
+        .iter_mut()
+        .zip(lambda.iter_mut())
+        .zip(foreign)
+        .filter(|(_, f)| **f)
+    {
+        *d = Real::INFINITY;
+        *l = 0.0;
     }
 }
 

@@ -25,7 +25,10 @@
 //! every step (its advective part, as reviewed by Monaghan 1992, Annu. Rev. Astron.
 //! Astrophys. 30:543); here it only ever shortens the model's step.
 
+mod divided;
 pub mod projection;
+
+pub use divided::HaloParts;
 
 pub use projection::{ProjectionInfo, ProjectionParams};
 
@@ -87,6 +90,11 @@ impl ConstraintParams {
         let Some((_, u)) = fluid.fastest_relative() else {
             return 1;
         };
+        self.substeps_at(fluid, dt, u)
+    }
+
+    /// [`ConstraintParams::substeps`] for the fastest speed relative to the mean `u` (m/s).
+    pub fn substeps_at(&self, fluid: &Fluid, dt: Real, u: Real) -> usize {
         let k = (u * dt / (self.cfl * fluid.params.spacing)).ceil();
         if k.is_finite() && k > 1.0 {
             // (Saturating: a count beyond usize is beyond any cap.)
@@ -129,6 +137,10 @@ pub struct Constraint {
     pub contacts: ParticleContactRows,
     /// The density projection after each step.
     pub projection: projection::Projection,
+    /// The exchange of a fluid divided among processes ([`divided`]); none in one process.
+    halo: crate::fluid::halo::HaloSlot,
+    /// Scratch for the ghosts' refresh (the method keeps no density per particle).
+    rho: Vec<Real>,
 }
 
 impl Constraint {
@@ -153,18 +165,25 @@ impl FluidMethod for Constraint {
         true
     }
 
-    fn substeps(&self, fluid: &Fluid, dt: Real) -> usize {
-        self.params.substeps(fluid, dt)
+    fn substeps(&mut self, fluid: &Fluid, dt: Real) -> usize {
+        match self.halo.0.as_deref_mut() {
+            None => self.params.substeps(fluid, dt),
+            Some(h) => {
+                let u = fluid.relative_speed_max(Some(h));
+                self.params.substeps_at(fluid, dt, u)
+            }
+        }
     }
 
     fn find_neighbours(&mut self, fluid: &mut Fluid, bodies: &[RigidBody]) {
-        if self.projection.find_neighbours(fluid, bodies) {
+        if self.find_neighbours_divided(fluid, bodies) {
             self.density.follow_search(fluid);
         }
     }
 
     fn external(&mut self, fluid: &mut Fluid, gravity: &Vec3, h: Real, bodies: &[RigidBody]) {
         fluid.external(gravity, h, bodies);
+        self.refresh_ghosts(fluid);
     }
 
     fn build_rows(&mut self, fluid: &mut Fluid, ctx: &RowContext) {
@@ -187,6 +206,7 @@ impl FluidMethod for Constraint {
         self.density.read_back(&lambda[..nd], h, fluid);
         self.density.release();
         self.contacts.read_back(&lambda[nd..], h, fluid);
+        self.sum_body_forces(fluid);
     }
 
     fn save_state(&self) -> Vec<u8> {
@@ -234,7 +254,41 @@ impl FluidMethod for Constraint {
     }
 
     fn integrate(&mut self, fluid: &mut Fluid, h: Real, bodies: &mut [RigidBody]) {
-        fluid.integrate(h);
-        self.projection.apply(&mut self.density, fluid, h, bodies);
+        if self.halo.0.is_none() {
+            fluid.integrate(h);
+            self.projection.apply(&mut self.density, fluid, h, bodies);
+        } else {
+            self.integrate_divided(fluid, h, bodies);
+        }
+    }
+
+    fn set_halo(&mut self, halo: Box<dyn crate::fluid::halo::Halo>) -> Result<(), String> {
+        self.halo.0 = Some(halo);
+        Ok(())
+    }
+
+    fn halo(&mut self) -> Option<&mut dyn crate::fluid::halo::Halo> {
+        match self.halo.0.as_mut() {
+            Some(h) => Some(&mut **h),
+            None => None,
+        }
+    }
+
+    fn take_halo(&mut self) -> Option<Box<dyn crate::fluid::halo::Halo>> {
+        self.halo.0.take()
+    }
+
+    fn put_halo(&mut self, halo: Box<dyn crate::fluid::halo::Halo>) {
+        self.halo.0 = Some(halo);
+    }
+
+    fn foreign_rows(
+        &self,
+        fluid: &Fluid,
+        halo: &dyn crate::fluid::halo::Halo,
+        out: &mut Vec<bool>,
+    ) {
+        divided::foreign_density_rows(&self.density, fluid, halo, out);
+        self.foreign_contact_rows(fluid, halo, out);
     }
 }

@@ -37,6 +37,7 @@
 use super::super::Fluid;
 use crate::body::{linear_mask, Dofs, RigidBody};
 use crate::constraints::DensityRows;
+use crate::fluid::halo::Halo;
 use crate::fluid::STATIC;
 use crate::math::{Real, Vec3};
 use crate::params::{non_negative, ParamError, MAX_ITERATIONS};
@@ -128,6 +129,8 @@ pub struct Projection {
     restored: bool,
     /// Per body: the projection's linear and angular impulse on it (scratch of [`react`]).
     reaction: Vec<(Vec3, Vec3)>,
+    /// Per row of a divided projection: whether another part owns it.
+    foreign: Vec<bool>,
 }
 
 /// The state a checkpoint keeps: the displacement since the projection's search, and where
@@ -217,6 +220,13 @@ impl Projection {
         Ok(())
     }
 
+    /// Stage 1 searched without the projection (a divided fluid): its lists are given up.
+    pub fn searching(&mut self) {
+        self.moved = None;
+        self.restored = false;
+        self.at.clear();
+    }
+
     /// Stage 6, after the particles moved: projects them if one is compressed by more than the
     /// tolerance (module docs), using `rows` (the step's density rows, read back already) as
     /// scratch. `h` is the step (s); `bodies` are at their poses at the end of the step.
@@ -226,6 +236,20 @@ impl Projection {
         fluid: &mut Fluid,
         h: Real,
         bodies: &mut [RigidBody],
+    ) {
+        self.apply_divided(rows, fluid, h, bodies, None);
+    }
+
+    /// [`Projection::apply`] on one part of a divided fluid (`halo`; `None`: one process):
+    /// every decision taken over all the parts, the search after a redistribution, the sweeps
+    /// across the parts ([`super::divided`]), the bodies' reaction summed over the parts.
+    pub(super) fn apply_divided(
+        &mut self,
+        rows: &mut DensityRows,
+        fluid: &mut Fluid,
+        h: Real,
+        bodies: &mut [RigidBody],
+        mut halo: Option<&mut (dyn Halo + '_)>,
     ) {
         self.moved = None;
         self.info.passes += 1;
@@ -237,20 +261,28 @@ impl Projection {
         // The last search's lists (skin `SKIN l`) still hold every pair within the support
         // while no particle has moved by half the skin since: water at rest, or slow flow,
         // searches once in many steps instead of every step.
-        match self.moved_since_search(fluid) {
-            Some(d) if !walls_move && d <= 0.5 * SKIN * fluid.params.spacing => {
-                // (Positions back into the periodic range, as a search would put them: every
-                // pair is taken by its nearest image.)
-                fluid.wrap_positions();
-                self.moved = Some(d);
-                self.info.kept += 1;
+        let skin = SKIN * fluid.params.spacing;
+        let kept = self
+            .moved_since_search(fluid)
+            .filter(|&d| !walls_move && d <= 0.5 * skin);
+        let keep = match halo.as_deref_mut() {
+            Some(h) => !h.any(kept.is_none()),
+            None => kept.is_some(),
+        };
+        if keep {
+            // (Positions back into the periodic range, as a search would put them: every
+            // pair is taken by its nearest image.)
+            fluid.wrap_positions();
+            self.moved = kept;
+            self.info.kept += 1;
+        } else {
+            match halo.as_deref_mut() {
+                Some(h) => super::divided::redistribute(h, fluid, rows, |f| f.search(skin)),
+                None => fluid.search(skin),
             }
-            _ => {
-                fluid.search(SKIN * fluid.params.spacing);
-                rows.follow_search(fluid);
-                self.at.clone_from(&fluid.pos);
-                self.moved = Some(0.0);
-            }
+            rows.follow_search(fluid);
+            self.at.clone_from(&fluid.pos);
+            self.moved = Some(0.0);
         }
         let (colour, multilevel) = (rows.colour, rows.multilevel);
         rows.colour = true;
@@ -262,10 +294,18 @@ impl Projection {
         // tank, 1 660 of 4 000).
         compressions(fluid, &mut self.err);
         let worst = self.err.iter().copied().fold(0.0, Real::max);
-        if worst > p.tolerance {
+        if super::divided::largest(halo.as_deref_mut(), worst) > p.tolerance {
             rows.build_projection(fluid, h, &mut self.err);
-            self.project(rows, fluid, h);
-            react(rows, &self.lambda, fluid, h, bodies, &mut self.reaction);
+            self.project(rows, fluid, h, halo.as_deref_mut());
+            react(
+                rows,
+                &self.lambda,
+                fluid,
+                h,
+                bodies,
+                &mut self.reaction,
+                halo,
+            );
         }
         rows.colour = colour;
         rows.multilevel = multilevel;
@@ -273,7 +313,13 @@ impl Projection {
     }
 
     /// Solves the projection's rows (built) and moves the particles (module docs).
-    fn project(&mut self, rows: &DensityRows, fluid: &mut Fluid, h: Real) {
+    fn project(
+        &mut self,
+        rows: &DensityRows,
+        fluid: &mut Fluid,
+        h: Real,
+        halo: Option<&mut (dyn Halo + '_)>,
+    ) {
         let n = fluid.len();
         self.u.clear();
         self.u.resize(3 * n, 0.0);
@@ -287,7 +333,21 @@ impl Projection {
             warm_start: false,
             ..Default::default()
         };
-        let info = pgs::solve(&sweeps, rows, &mut self.lambda, &mut self.u, &mut self.ws);
+        let info = match halo {
+            None => pgs::solve(&sweeps, rows, &mut self.lambda, &mut self.u, &mut self.ws),
+            Some(halo) => {
+                self.foreign.clear();
+                super::divided::foreign_density_rows(rows, fluid, halo, &mut self.foreign);
+                let mut parts = super::HaloParts {
+                    halo,
+                    foreign: &self.foreign,
+                    dof0: 0,
+                    body_dofs: 0,
+                };
+                let (lambda, u, ws) = (&mut self.lambda, &mut self.u, &mut self.ws);
+                pgs::solve_parts(&sweeps, rows, lambda, u, ws, Some(&mut parts))
+            }
+        };
         self.info.projected += 1;
         self.info.sweeps += info.iterations as u64;
         if !info.converged {
@@ -352,6 +412,7 @@ fn react(
     h: Real,
     bodies: &mut [RigidBody],
     sums: &mut Vec<(Vec3, Vec3)>,
+    halo: Option<&mut (dyn Halo + '_)>,
 ) {
     sums.clear();
     sums.resize(bodies.len(), (Vec3::zeros(), Vec3::zeros()));
@@ -377,6 +438,17 @@ fn react(
         if l != 0.0 {
             let (a, z) = (rows.bstart[r] as usize, rows.bstart[r + 1] as usize);
             add(b as usize, -rows.bcoef[a..z].iter().sum::<Vec3>() * l);
+        }
+    }
+    if let Some(halo) = halo {
+        // (Each part's impulses are those of the rows it owns: the sum is the whole.)
+        let mut flat: Vec<Real> = sums
+            .iter()
+            .flat_map(|(l, a)| [l.x, l.y, l.z, a.x, a.y, a.z])
+            .collect();
+        halo.sum(&mut flat);
+        for (s, c) in sums.iter_mut().zip(flat.chunks_exact(6)) {
+            *s = (Vec3::new(c[0], c[1], c[2]), Vec3::new(c[3], c[4], c[5]));
         }
     }
     let dofs = if fluid.params.planar {

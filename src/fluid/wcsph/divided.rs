@@ -3,29 +3,8 @@
 //! shifting's speed scale over the whole fluid.
 
 use super::{Fluid, WcsphScratch, SKIN};
-use crate::fluid::halo::{Carried, Halo};
+use crate::fluid::halo::Carried;
 use crate::math::{Real, Vec3};
-
-/// A fluid method's [`Halo`], if it has one. A clone has none (the exchange belongs to one
-/// process's fluid).
-#[derive(Default)]
-pub struct HaloSlot(pub Option<Box<dyn Halo>>);
-
-impl Clone for HaloSlot {
-    fn clone(&self) -> Self {
-        HaloSlot(None)
-    }
-}
-
-impl std::fmt::Debug for HaloSlot {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "HaloSlot({})",
-            if self.0.is_some() { "divided" } else { "none" }
-        )
-    }
-}
 
 impl Fluid {
     /// A neighbour search, if one is due on any part of the fluid: the first of a model step,
@@ -89,20 +68,8 @@ impl Fluid {
     /// A divided fluid's force and torque on each body: the sum of the ranks' shares (each
     /// from its owned particles), the same bits on every rank.
     pub(super) fn reduce_body_forces(&mut self, s: &mut WcsphScratch) {
-        let Some(h) = s.halo.0.as_mut() else {
-            return;
-        };
-        let mut v: Vec<Real> = (self.body_force.iter().chain(&self.body_torque))
-            .flat_map(|f| [f.x, f.y, f.z])
-            .collect();
-        h.sum(&mut v);
-        for (f, c) in (self
-            .body_force
-            .iter_mut()
-            .chain(self.body_torque.iter_mut()))
-        .zip(v.chunks_exact(3))
-        {
-            *f = crate::math::Vec3::new(c[0], c[1], c[2]);
+        if let Some(h) = s.halo.0.as_deref_mut() {
+            crate::fluid::halo::sum_body_forces(self, h);
         }
     }
 }

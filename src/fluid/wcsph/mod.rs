@@ -87,7 +87,7 @@ use crate::math::{Real, Vec3};
 use rayon::prelude::*;
 
 pub use super::method::SubStepInfo;
-pub use divided::HaloSlot;
+pub use crate::fluid::halo::HaloSlot;
 pub use method::{default_sound_speed, Wcsph};
 pub use params::{Diffusion, Stepping, WallTreatment, WcsphParams};
 

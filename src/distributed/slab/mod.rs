@@ -31,6 +31,8 @@
 //! of the rank whose slab holds it (sent to the other holders of a static wall particle; summed
 //! over the ranks for body particles).
 
+mod settle;
+
 use super::checkpoint::RankLayout;
 use super::Comm;
 use crate::fluid::halo::{Carried, Halo};
@@ -84,6 +86,9 @@ pub struct SlabHalo {
     /// How far beyond its slab a rank holds static walls (m): the ghosts' width plus what a
     /// ghost's neighbour lists reach.
     reach: Real,
+    /// A divided solve's ghost and body entries at the last meeting of the parts
+    /// ([`Halo::settle`]): the bodies' DOFs, then three per ghost in `recv_idx` order.
+    snap: Vec<Real>,
     /// Message buffers, one per rank, to send and received (reused).
     out: Vec<Vec<f64>>,
     inbox: Vec<Vec<f64>>,
@@ -199,6 +204,7 @@ impl SlabHalo {
             send_idx: vec![Vec::new(); n],
             recv_idx: vec![Vec::new(); n],
             index_of: vec![u32::MAX; fluid.id.iter().map(|&i| i as usize + 1).max().unwrap_or(0)],
+            snap: Vec::new(),
             out: vec![Vec::new(); n],
             inbox: vec![Vec::new(); n],
             stats: HaloStats::default(),
@@ -532,6 +538,22 @@ impl Halo for SlabHalo {
 
     fn owned(&self) -> &[bool] {
         &self.owned
+    }
+
+    fn part(&self) -> usize {
+        self.comm.rank()
+    }
+
+    fn holds(&self, x: &Vec3) -> bool {
+        self.part_of(x) == self.comm.rank()
+    }
+
+    fn begin_solve(&mut self, v: &[Real], dof0: usize, body_dofs: usize) {
+        self.remember(v, dof0, body_dofs);
+    }
+
+    fn settle(&mut self, v: &mut [Real], dof0: usize, body_dofs: usize, change: Real) -> Real {
+        self.meet(v, dof0, body_dofs, change)
     }
 
     fn as_any_mut(&mut self) -> &mut dyn std::any::Any {

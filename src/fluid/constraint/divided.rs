@@ -1,0 +1,175 @@
+//! The constraint method on a fluid divided among processes (issue 55; [`crate::fluid::halo`]):
+//! each part builds the rows of every particle it holds, updates only the rows it owns, and
+//! meets the other parts after every sweep of the solve and of the density projection
+//! ([`crate::solver::Parts`], through [`Halo::settle`]).
+//!
+//! **Who owns a row.** A fluid particle's density row: the particle's owner. A boundary
+//! particle's wall row: the part whose slab holds the boundary particle ([`Halo::holds`]). A
+//! contact between two fluid particles: the owner of the particle with the smaller id; between
+//! a fluid and a boundary particle: the fluid particle's owner. Rows between bodies (contacts,
+//! joints): part 0. Each row is thus updated by exactly one part, from complete neighbourhoods
+//! (the ghosts reach two supports beyond a slab, and an owned row reads at most one).
+//!
+//! **The sweep across parts.** Inside a part the rows are swept as in one process; after the
+//! sweep the parts meet: the changes a part made to its ghosts' velocities are added to their
+//! owners' velocities, the bodies' velocities take the sum of every part's changes, and the
+//! ghosts take their owners' velocities back — Gauss–Seidel inside a part, Jacobi between
+//! parts (Adams 2001, Parallel Comput. 27:1119, for the smoother; the block-Jacobi splitting of
+//! domain-decomposed complementarity solvers). Every part stops at the same sweep (the largest
+//! change over the parts). The neighbour searches (the step's and the projection's) redistribute
+//! the particles first, with the values the method carries for them.
+
+use super::Constraint;
+use crate::body::RigidBody;
+use crate::constraints::DensityRows;
+use crate::fluid::halo::{Carried, Halo};
+use crate::fluid::Fluid;
+use crate::math::Real;
+use crate::solver::Parts;
+
+/// One part of a divided solve over a velocity vector whose bodies' DOFs are `v[..body_dofs]`
+/// and whose particle p is at `dof0 + 3 p`.
+pub struct HaloParts<'a> {
+    /// The exchange.
+    pub halo: &'a mut dyn Halo,
+    /// Per row: whether another part updates it.
+    pub foreign: &'a [bool],
+    /// Offset of particle 0's DOFs.
+    pub dof0: usize,
+    /// The bodies' DOFs (6 per dynamic body).
+    pub body_dofs: usize,
+}
+
+impl Parts for HaloParts<'_> {
+    fn foreign(&self) -> &[bool] {
+        self.foreign
+    }
+
+    fn begin(&mut self, v: &[Real]) {
+        self.halo.begin_solve(v, self.dof0, self.body_dofs);
+    }
+
+    fn settle(&mut self, v: &mut [Real], change: Real) -> Real {
+        self.halo.settle(v, self.dof0, self.body_dofs, change)
+    }
+}
+
+/// Per density row (fluid rows, then wall rows): whether another part owns it (module doc).
+pub(super) fn foreign_density_rows(
+    rows: &DensityRows,
+    fluid: &Fluid,
+    halo: &dyn Halo,
+    out: &mut Vec<bool>,
+) {
+    let owned = halo.owned();
+    out.extend((0..rows.nf).map(|i| !owned[i]));
+    out.extend((rows.bactive.iter()).map(|&b| !halo.holds(&fluid.boundary[b as usize])));
+}
+
+/// A divided fluid's neighbour search (stage 1's and the projection's): the particles go to
+/// their parts with the values the method carries for them (the density rows' impulses, the
+/// pressures and density errors the probes read), then `search` runs and the halo learns the
+/// new order (the density rows' impulses follow it with [`DensityRows::follow_search`], as in
+/// one process).
+pub(super) fn redistribute(
+    halo: &mut dyn Halo,
+    fluid: &mut Fluid,
+    rows: &mut DensityRows,
+    search: impl FnOnce(&mut Fluid),
+) {
+    let mut pressure = std::mem::take(&mut fluid.pressure);
+    let mut error = std::mem::take(&mut fluid.density_error);
+    let mut bpressure = std::mem::take(&mut fluid.boundary_pressure);
+    let mut carried = Carried {
+        scalars: vec![&mut rows.lambda, &mut pressure, &mut error],
+        vectors: Vec::new(),
+        walls: vec![&mut rows.blambda, &mut bpressure],
+    };
+    halo.redistribute(fluid, &mut carried);
+    (fluid.pressure, fluid.density_error) = (pressure, error);
+    fluid.boundary_pressure = bpressure;
+    search(fluid);
+    halo.reordered(fluid);
+}
+
+/// The largest of `x` over the parts (`None`: a fluid in one process, `x`).
+pub(super) fn largest(halo: Option<&mut (dyn Halo + '_)>, x: Real) -> Real {
+    match halo {
+        Some(h) => {
+            let mut v = [x];
+            h.max(&mut v);
+            v[0]
+        }
+        None => x,
+    }
+}
+
+impl Constraint {
+    /// Per particle contact row: whether another part owns it (module doc).
+    pub(super) fn foreign_contact_rows(&self, fluid: &Fluid, halo: &dyn Halo, out: &mut Vec<bool>) {
+        let (owned, id) = (halo.owned(), &fluid.id);
+        out.extend(self.contacts.pairs.iter().map(|&(i, o, wall)| {
+            let (i, o) = (i as usize, o as usize);
+            let first = if wall || id[i] < id[o] { i } else { o };
+            !owned[first]
+        }));
+    }
+
+    /// A divided fluid's ghosts take their owners' positions and velocities.
+    pub(super) fn refresh_ghosts(&mut self, fluid: &mut Fluid) {
+        if let Some(h) = self.halo.0.as_deref_mut() {
+            let mut rho = std::mem::take(&mut self.rho);
+            rho.resize(fluid.len(), 0.0);
+            h.refresh(&mut fluid.pos, &mut fluid.vel, &mut rho);
+            self.rho = rho;
+        }
+    }
+
+    /// Stage 1: on a divided fluid every (sub-)step starts with a redistribution and a search,
+    /// as WCSPH's model steps do, so that a step depends only on the state and a run resumed
+    /// from its per-rank checkpoints (whose ghosts are dropped) steps to the same bits as one
+    /// never interrupted; in one process the projection's lists are reused where they hold
+    /// ([`super::projection::Projection::find_neighbours`]). Whether the lists were searched.
+    pub(super) fn find_neighbours_divided(
+        &mut self,
+        fluid: &mut Fluid,
+        bodies: &[RigidBody],
+    ) -> bool {
+        let Some(h) = self.halo.0.as_deref_mut() else {
+            return self.projection.find_neighbours(fluid, bodies);
+        };
+        self.projection.searching();
+        redistribute(h, fluid, &mut self.density, |f| f.update_neighbours(bodies));
+        true
+    }
+
+    /// Stage 6 on a divided fluid: positions from the velocities, shifting with its speed
+    /// scale over the whole fluid, the ghosts refreshed, the projection across the parts.
+    pub(super) fn integrate_divided(
+        &mut self,
+        fluid: &mut Fluid,
+        h: Real,
+        bodies: &mut [RigidBody],
+    ) {
+        for (x, v) in fluid.pos.iter_mut().zip(&fluid.vel) {
+            *x += v * h;
+        }
+        if fluid.params.shifting > 0.0 {
+            let umax = fluid.relative_speed_max(self.halo.0.as_deref_mut());
+            fluid.shift_particles_at(h, umax);
+        }
+        self.refresh_ghosts(fluid);
+        let halo = self.halo.0.as_deref_mut();
+        self.projection
+            .apply_divided(&mut self.density, fluid, h, bodies, halo);
+        self.refresh_ghosts(fluid);
+    }
+
+    /// The bodies' share of the fluid's force summed over the parts (each part's from the rows
+    /// it owns).
+    pub(super) fn sum_body_forces(&mut self, fluid: &mut Fluid) {
+        if let Some(h) = self.halo.0.as_deref_mut() {
+            crate::fluid::halo::sum_body_forces(fluid, h);
+        }
+    }
+}
