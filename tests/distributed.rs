@@ -401,9 +401,19 @@ fn first_steps_divided_match_every_particle_to_round_off() {
 /// More ranks than particles: two ranks own nothing and must still take part in every
 /// collective decision (a rank that skipped one, as the densities' first reference height once
 /// did, left the others waiting for ever).
+///
+/// The constraint method too: a rank without rows still meets the others after every sweep.
 #[test]
 fn ranks_without_particles_keep_step() {
-    let text = DAM_2D.replace("max: (0.146, 0.292)", "max: (0.0146, 0.0073)");
+    for method in ["method: Wcsph(), ", ""] {
+        ranks_without_particles_keep_step_with(method);
+    }
+}
+
+fn ranks_without_particles_keep_step_with(method: &str) {
+    let text = DAM_2D
+        .replace("max: (0.146, 0.292)", "max: (0.0146, 0.0073)")
+        .replace("method: Wcsph(), ", method);
     let reference = whole(&text, 0.02);
     let reports = divided(&text, 4, 0.02, None);
     let r = &reports[0];
@@ -475,11 +485,26 @@ fn tree(dir: &Path) -> Vec<(String, Vec<u8>)> {
 /// floating box carried by the surge.
 #[test]
 fn divided_run_resumes_from_its_checkpoints_to_the_same_bytes() {
-    let text = DAM_2D.replace(
+    resumes_to_the_same_bytes(DAM_2D);
+}
+
+/// The same with the constraint method (its density rows' impulses, the warm starts, carried
+/// in each rank's checkpoint).
+#[test]
+fn constraint_divided_run_resumes_from_its_checkpoints_to_the_same_bytes() {
+    resumes_to_the_same_bytes(&DAM_2D.replace("method: Wcsph(), ", ""));
+}
+
+fn resumes_to_the_same_bytes(dam: &str) {
+    let text = dam.replace(
         "    ],\n    fluid",
         "        (name: \"box\", shape: Cuboid(half_extents: (0.02, 0.02)), position: (0.4, 0.021), mass: 0.96),\n    ],\n    fluid",
     );
-    let base = std::env::temp_dir().join(format!("vcsim-divided-ckp-{}", std::process::id()));
+    let base = std::env::temp_dir().join(format!(
+        "vcsim-divided-ckp-{}-{}",
+        std::process::id(),
+        dam.len()
+    ));
     let _ = std::fs::remove_dir_all(&base);
     for n in [2, 3] {
         let (through, split) = (

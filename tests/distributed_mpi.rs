@@ -1,5 +1,5 @@
-//! `mpirun -n N vcsim run MODEL` (issue 55): the 2D WCSPH dam break divided among 2 and 4 MPI
-//! ranks (oversubscribed on a small machine) against the same model in one process: the same
+//! `mpirun -n N vcsim run MODEL` (issue 55): the 2D dam break (WCSPH, and the constraint
+//! method) divided among 2 and 4 MPI ranks (oversubscribed on a small machine) against the same model in one process: the same
 //! `probes.csv` columns and times, fronts within 1 % at every output, the largest compression
 //! within 0.1 percentage point; each output's VTK pieces join into one frame holding every
 //! particle once; a model that cannot run divided is refused before anything is written; SIGINT
@@ -23,6 +23,7 @@ fn scratch(test: &str) -> PathBuf {
     std::fs::create_dir_all(&d).unwrap();
     std::fs::write(d.join("dam.ron"), DAM).unwrap();
     std::fs::write(d.join("rows.ron"), DAM.replace("method: Wcsph(), ", "")).unwrap();
+    std::fs::write(d.join("isph.ron"), DAM.replace("Wcsph()", "Isph()")).unwrap();
     d
 }
 
@@ -82,16 +83,12 @@ fn frames_join(out: &Path, n: usize, particles: usize, outputs: usize) {
     }
 }
 
-#[test]
-fn dam_break_under_mpirun_matches_one_process() {
-    let Some(bin) = mpi_build() else {
-        return;
-    };
-    let d = scratch("dam");
-    let model = d.join("dam.ron");
+/// `NAME.ron` in `d` under `mpirun -n 2` and `-n 4` against one process.
+fn matches_under_mpirun(bin: &Path, d: &Path, name: &str) {
+    let model = d.join(format!("{name}.ron"));
     let model = model.to_str().unwrap();
-    let path = |n: &str| d.join(n).to_str().unwrap().to_string();
-    ok(Command::new(&bin)
+    let path = |n: &str| d.join(format!("{name}-{n}")).to_str().unwrap().to_string();
+    ok(Command::new(bin)
         .args([
             "run",
             model,
@@ -103,12 +100,12 @@ fn dam_break_under_mpirun_matches_one_process() {
         ])
         .output()
         .unwrap());
-    let (head, one) = probes(&d.join("one"));
+    let (head, one) = probes(Path::new(&path("one")));
     let largest = one.iter().map(|r| r[2]).fold(0.0, f64::max);
     for n in [2, 4] {
         let out = path(&format!("n{n}"));
         let o = ok(mpirun(
-            &bin,
+            bin,
             n,
             &["run", model, "--out", &out, "--quiet", "--threads", "1"],
         )
@@ -130,21 +127,35 @@ fn dam_break_under_mpirun_matches_one_process() {
         }
         let c = rows.iter().map(|r| r[2]).fold(0.0, f64::max);
         eprintln!(
-            "{n} ranks: fronts within {:.2e} %, largest compression {c} against {largest}",
+            "{name}, {n} ranks: fronts within {:.2e} %, largest compression {c} against \
+             {largest}",
             100.0 * worst
         );
         assert!(worst < 0.01, "{n} ranks: a front off by {worst}");
         assert!((c - largest).abs() < 1e-3);
     }
-    // The constraint method (not divided yet) is refused before anything is written.
-    let bad = path("rows.ron");
+}
+
+#[test]
+fn dam_break_under_mpirun_matches_one_process() {
+    let Some(bin) = mpi_build() else {
+        return;
+    };
+    let d = scratch("dam");
+    let path = |n: &str| d.join(n).to_str().unwrap().to_string();
+    // WCSPH, and the constraint method (its solve divided among the ranks).
+    for name in ["dam", "rows"] {
+        matches_under_mpirun(&bin, &d, name);
+    }
+    // ISPH (not divided yet) is refused before anything is written.
+    let bad = path("isph.ron");
     let o = mpirun(&bin, 2, &["run", &bad, "--out", &path("bad"), "--quiet"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{text}");
     assert!(
-        text.contains("constraint (monolithic) does not run divided"),
+        text.contains("ISPH (partitioned) does not run divided"),
         "{text}"
     );
     assert!(!d.join("bad").join("probes.csv").exists());
