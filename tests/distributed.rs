@@ -123,11 +123,6 @@ fn whole_with_iterations(text: &str, end: f64) -> (Vec<Vec<f64>>, u64) {
 /// The model on 1, 2 and 4 ranks against one process: every particle owned once, slabs
 /// balanced, the same reduced rows on every rank, fronts within 1 % at every output, the
 /// largest compression within 0.1 percentage point; one rank gives the same numbers.
-///
-/// One rank of the constraint method searches at every step (so that a resumed run steps to
-/// the same bits, [`vcsim::fluid::constraint`]'s divided stage 1) where one process reuses the
-/// projection's lists: its sums run in another order, and it is held to the same criteria as
-/// more ranks rather than to the same bits.
 fn matches_one_process(text: &str, particles: usize, end: f64) {
     let (reference, iterations) = whole_with_iterations(text, end);
     let largest = reference.iter().map(|r| r[2]).fold(0.0, f64::max);
@@ -169,7 +164,7 @@ fn matches_one_process(text: &str, particles: usize, end: f64) {
         for (row, want) in r.rows.iter().zip(&reference) {
             assert!((row[0] - want[0]).abs() < 1e-9);
             worst = worst.max((row[1] - want[1]).abs() / want[1]);
-            if n == 1 && text.contains("method: Wcsph") {
+            if n == 1 {
                 assert_eq!(
                     (row[1], row[2]),
                     (want[1], want[2]),

@@ -43,6 +43,17 @@ pub struct RankLayout {
     pub cuts: Vec<Real>,
     /// The model's indices of the static wall particles the rank holds (ascending).
     pub walls: Vec<u32>,
+    /// The ids of the particles the rank sends to each rank as ghosts, and of those it holds
+    /// as ghosts from each, in the order of the last redistribution (a method that keeps its
+    /// neighbour lists across model steps, the constraint method, goes on with them).
+    #[serde(default)]
+    pub sent: Vec<Vec<u32>>,
+    /// See [`RankLayout::sent`].
+    #[serde(default)]
+    pub ghosts: Vec<Vec<u32>>,
+    /// Which particles have no neighbour lists of their own (the outer ghosts).
+    #[serde(default)]
+    pub listless: Vec<bool>,
 }
 
 fn name(step: u64, rank: usize, ranks: usize) -> String {

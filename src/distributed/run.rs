@@ -90,9 +90,24 @@ pub struct DividedReport {
     /// Iterations of the constraint solves summed over the steps (the same on every rank: the
     /// parts stop together; 0 for a partitioned fluid method).
     pub iterations: u64,
+    /// This rank's wall time in each stage of the step (name, s; collectives inside a stage
+    /// count in it).
+    pub stages: Vec<(&'static str, f64)>,
 }
 
 impl DividedReport {
+    /// The stages' wall times (this rank's: rank 0's in the printed summary).
+    fn stage_lines(&self) -> String {
+        let mut t = String::from("\n  wall time per stage on this rank (total, per step):");
+        for (name, d) in &self.stages {
+            t += &format!(
+                "\n    {name:<16} {d:>9.4} s  {:>9.2} µs",
+                1e6 * d / self.steps.max(1) as f64
+            );
+        }
+        t
+    }
+
     /// The summary, as `vcsim run` prints it under `mpirun`.
     pub fn text(&self) -> String {
         let comm = self.comm_seconds.iter().copied().fold(0.0, f64::max);
@@ -120,7 +135,7 @@ impl DividedReport {
             100.0 * self.largest_compression,
             self.iterations,
             self.iterations as f64 / self.steps.max(1) as f64
-        )
+        ) + &self.stage_lines()
     }
 }
 
@@ -156,10 +171,17 @@ pub fn resume(
     let scene = check(world)?;
     let fluid = world.fluid.as_mut().ok_or("no fluid")?;
     agree(&*comm, SlabHalo::fits(&layout, fluid, comm.size()))?;
+    let listless = layout.listless.clone();
     let halo = SlabHalo::resumed(comm, fluid, scene, None, layout);
     world.fluid_method.set_halo(Box::new(halo))?;
     let restored = world.restore_part(state);
-    agree(slab(world).comm(), restored)
+    let restored = agree(slab(world).comm(), restored);
+    if restored.is_ok() {
+        let mut fluid = world.fluid.take().expect("a divided world has a fluid");
+        slab(world).restored(&mut fluid, listless);
+        world.fluid = Some(fluid);
+    }
+    restored
 }
 
 /// What does not run divided yet, before anything runs; the scene box to cut.
@@ -429,7 +451,12 @@ fn checkpoint(
                 totals: Default::default(),
                 output,
             },
-            layout: slab(world).layout(),
+            layout: {
+                let fluid = world.fluid.take().expect("a divided world has a fluid");
+                let layout = slab(world).layout(&fluid);
+                world.fluid = Some(fluid);
+                layout
+            },
             rows: report.rows[..rows].to_vec(),
         };
         ckp::write(&opts.out, &c).map_err(|e| {
@@ -448,6 +475,10 @@ fn checkpoint(
 
 /// The run's totals over the ranks.
 fn finish(world: &mut World, mut report: DividedReport) -> Result<DividedReport, String> {
+    report.stages = crate::pipeline::Stage::ALL
+        .iter()
+        .map(|&st| (st.name(), world.timings.get(st).as_secs_f64()))
+        .collect();
     let h = slab(world);
     let (n, r) = (h.comm().size(), h.comm().rank());
     let st = h.stats;

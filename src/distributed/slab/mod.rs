@@ -135,8 +135,11 @@ impl SlabHalo {
     }
 
     /// How the fluid stands on this rank, for its checkpoint ([`SlabHalo::resumed`]).
-    pub fn layout(&self) -> RankLayout {
+    pub fn layout(&self, fluid: &Fluid) -> RankLayout {
         RankLayout {
+            sent: self.send_ids.clone(),
+            ghosts: self.ghost_ids.clone(),
+            listless: fluid.listless.clone(),
             owned: self.owned.clone(),
             cuts: self.cuts.clone(),
             walls: self.wall_ids.clone(),
@@ -161,7 +164,20 @@ impl SlabHalo {
         h.stats.owned = layout.owned.iter().filter(|o| **o).count();
         h.stats.ghosts = layout.owned.len() - h.stats.owned;
         h.owned = layout.owned;
+        if layout.sent.len() == h.comm.size() && layout.ghosts.len() == h.comm.size() {
+            (h.send_ids, h.ghost_ids) = (layout.sent, layout.ghosts);
+        }
         h
+    }
+
+    /// After the state of a resumed rank is restored: the ghosts' exchange lists from the
+    /// checkpoint's ids, and the outer ghosts' `listless` marks, as the last redistribution left
+    /// them (`listless`, from the checkpoint's layout).
+    pub fn restored(&mut self, fluid: &mut Fluid, listless: Vec<bool>) {
+        if listless.len() == fluid.len() {
+            fluid.listless = listless;
+        }
+        self.index(fluid);
     }
 
     /// Whether `layout` can be this rank's of `fluid` (built from the whole model) on `ranks`
@@ -209,6 +225,23 @@ impl SlabHalo {
             inbox: vec![Vec::new(); n],
             stats: HaloStats::default(),
             comm,
+        }
+    }
+
+    /// The exchange lists' indices from their ids, for the particles in their current order.
+    fn index(&mut self, f: &Fluid) {
+        for (k, &id) in f.id.iter().enumerate() {
+            self.index_of[id as usize] = k as u32;
+        }
+        let index_of = &self.index_of;
+        for (idx, ids) in self
+            .send_idx
+            .iter_mut()
+            .zip(&self.send_ids)
+            .chain(self.recv_idx.iter_mut().zip(&self.ghost_ids))
+        {
+            idx.clear();
+            idx.extend(ids.iter().map(|&id| index_of[id as usize]));
         }
     }
 
@@ -497,19 +530,7 @@ impl Halo for SlabHalo {
 
     fn reordered(&mut self, f: &Fluid) {
         f.reorder_like_last_search(&mut self.owned, &mut self.owned_scratch);
-        for (k, &id) in f.id.iter().enumerate() {
-            self.index_of[id as usize] = k as u32;
-        }
-        let index_of = &self.index_of;
-        for (idx, ids) in self
-            .send_idx
-            .iter_mut()
-            .zip(&self.send_ids)
-            .chain(self.recv_idx.iter_mut().zip(&self.ghost_ids))
-        {
-            idx.clear();
-            idx.extend(ids.iter().map(|&id| index_of[id as usize]));
-        }
+        self.index(f);
     }
 
     fn refresh(&mut self, pos: &mut [Vec3], vel: &mut [Vec3], rho: &mut [Real]) {

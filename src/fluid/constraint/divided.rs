@@ -125,11 +125,10 @@ impl Constraint {
         }
     }
 
-    /// Stage 1: on a divided fluid every (sub-)step starts with a redistribution and a search,
-    /// as WCSPH's model steps do, so that a step depends only on the state and a run resumed
-    /// from its per-rank checkpoints (whose ghosts are dropped) steps to the same bits as one
-    /// never interrupted; in one process the projection's lists are reused where they hold
-    /// ([`super::projection::Projection::find_neighbours`]). Whether the lists were searched.
+    /// Stage 1: the projection's lists are kept where every part can keep them
+    /// ([`super::projection::Projection::find_neighbours`]; a resumed rank rebuilds them as
+    /// its checkpoint's search left them, with the ghosts' exchange lists of its layout);
+    /// otherwise every part redistributes and searches. Whether this part searched.
     pub(super) fn find_neighbours_divided(
         &mut self,
         fluid: &mut Fluid,
@@ -138,9 +137,14 @@ impl Constraint {
         let Some(h) = self.halo.0.as_deref_mut() else {
             return self.projection.find_neighbours(fluid, bodies);
         };
-        self.projection.searching();
-        redistribute(h, fluid, &mut self.density, |f| f.update_neighbours(bodies));
-        true
+        let keep = self.projection.reusable(fluid);
+        if h.any(!keep) {
+            self.projection.searching();
+            redistribute(h, fluid, &mut self.density, |f| f.update_neighbours(bodies));
+            true
+        } else {
+            self.projection.find_neighbours(fluid, bodies)
+        }
     }
 
     /// Stage 6 on a divided fluid: positions from the velocities, shifting with its speed

@@ -220,6 +220,14 @@ impl Projection {
         Ok(())
     }
 
+    /// Whether stage 1 can keep the projection's lists, as [`Projection::find_neighbours`]
+    /// decides it: no particle has moved by half the skin since its search (lists in place, or
+    /// to be rebuilt from a checkpoint's state).
+    pub fn reusable(&self, fluid: &Fluid) -> bool {
+        let half_skin = 0.5 * SKIN * fluid.params.spacing;
+        matches!(self.moved, Some(d) if d <= half_skin && (self.restored || fluid.has_neighbours()))
+    }
+
     /// Stage 1 searched without the projection (a divided fluid): its lists are given up.
     pub fn searching(&mut self) {
         self.moved = None;
