@@ -357,7 +357,10 @@ pub fn run(
     };
     let t0 = Instant::now();
     let (dt, first) = (world.dt, world.steps);
-    let last = first + ((opts.end - world.time) / dt - 1e-9).ceil().max(0.0) as u64;
+    // (The steps of a run in one process, `crate::runner`: the end rounded to the nearest
+    // step, so that a step that does not divide the end gives the same rows.)
+    let steps = ((opts.end - world.time_origin) / dt).round().max(1.0) as u64;
+    let last = (world.steps_origin + steps).max(first);
     let every = ((opts.every / dt).round() as u64).max(1);
     let due = |k: u64| k.is_multiple_of(every) || k == last;
     let mut saved = world.time;
