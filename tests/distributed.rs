@@ -420,6 +420,19 @@ fn ranks_without_particles_keep_step_with(method: &str) {
     }
 }
 
+/// An end that the step does not divide (0.01216 s of 0.5 ms steps: 24.3 steps) ends where a
+/// run in one process ends (`vcsim::runner`: the nearest step, 0.012 s), not a step later.
+#[test]
+fn an_end_off_the_step_grid_ends_as_in_one_process() {
+    let (mut w, probes) = world(DAM_2D);
+    let bounds = vcsim::runner::Bounds::default();
+    let (_, one) = vcsim::runner::run(&mut w, &probes, 0.01216, 0.01, &bounds, &mut ()).unwrap();
+    let r = &divided(DAM_2D, 2, 0.01216, None)[0];
+    assert_eq!(r.steps, one.steps);
+    assert_eq!(r.rows.last().unwrap()[0], w.time);
+    assert!((r.time - 0.012).abs() < 1e-12, "{}", r.time);
+}
+
 /// The floating box in the surge on `n` ranks to `end` (s) in `out`, with VTK pieces and a
 /// checkpoint every 0.03 s; from the newest checkpoint in `out` when `resumed`.
 fn checkpointed(text: &str, n: usize, end: f64, out: &Path, resumed: bool) -> Vec<DividedReport> {
