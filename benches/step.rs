@@ -272,6 +272,22 @@ fn wave_gauge_reading(b: divan::Bencher) {
 /// the worlds is outside the timing.
 #[divan::bench(args = [1, 2], sample_count = 10, sample_size = 1)]
 fn wcsph_divided_2d(b: divan::Bencher, ranks: usize) {
+    divided_steps(b, "dam_break_2d_wcsph.ron", ranks);
+}
+
+/// The constraint method's dam break (`dam_break_2d_wcsph.ron` with the constraint method at
+/// its defaults: ten PGS sweeps and the density projection, 800 particles) divided among
+/// `ranks` ranks as threads, 20 model steps: the hot path of a divided solve (the ranks meet
+/// after the warm start and every sweep of the solve and of the projection: two exchanges
+/// each) against 1 (the same calls, no other rank).
+#[divan::bench(args = [1, 2], sample_count = 10, sample_size = 1)]
+fn constraint_divided_2d(b: divan::Bencher, ranks: usize) {
+    divided_steps(b, "constraint", ranks);
+}
+
+/// 20 steps of `model` (`"constraint"`: the WCSPH dam break with the constraint method)
+/// divided among `ranks` ranks as threads, one thread each.
+fn divided_steps(b: divan::Bencher, model: &'static str, ranks: usize) {
     let prepared = || -> Vec<World> {
         let comms = vcsim::distributed::ThreadComm::group(ranks);
         std::thread::scope(|s| {
@@ -279,9 +295,13 @@ fn wcsph_divided_2d(b: divan::Bencher, ranks: usize) {
                 .into_iter()
                 .map(|c| {
                     s.spawn(move || {
-                        let mut w = world_at("dam_break_2d_wcsph.ron", 0);
+                        let mut w = if model == "constraint" {
+                            constraint_dam_break()
+                        } else {
+                            world_at(model, 0)
+                        };
                         vcsim::distributed::run::prepare(&mut w, Box::new(c))
-                            .expect("WCSPH divides");
+                            .expect("the method divides");
                         w
                     })
                 })
@@ -306,4 +326,15 @@ fn wcsph_divided_2d(b: divan::Bencher, ranks: usize) {
             }
         })
     });
+}
+
+/// `dam_break_2d_wcsph.ron` with the constraint method at its defaults.
+fn constraint_dam_break() -> World {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/dam_break_2d_wcsph.ron");
+    let text = std::fs::read_to_string(&path)
+        .expect("model")
+        .replace("method: Wcsph(", "method: Constraint(");
+    let m = vcsim::model::parse_str(&path, &text).expect("parses");
+    vcsim::model::build_world(&m).expect("builds")
 }
