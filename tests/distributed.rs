@@ -217,7 +217,7 @@ fn constraint_dam_break_2d_converged_on_1_2_4_ranks_matches_one_process() {
         "    fluid:",
         "    solver: Pgs(max_iterations: 1000, tolerance: 3e-4),\n    fluid:",
     );
-    matches_one_process(&text, 800, 0.15);
+    matches_one_process(&text, 800, 0.08);
 }
 
 #[test]
