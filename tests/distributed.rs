@@ -220,6 +220,17 @@ fn constraint_dam_break_2d_converged_on_1_2_4_ranks_matches_one_process() {
     matches_one_process(&text, 800, 0.08);
 }
 
+/// The constraint method solved by APGD (to 1e-3 m/s, the 20k APGD model's tolerance): its
+/// products meet across the ranks, its sums and residual are reduced; iterations within 1.5×.
+#[test]
+fn constraint_apgd_dam_break_2d_on_1_2_4_ranks_matches_one_process() {
+    let text = DAM_2D.replace("method: Wcsph(), ", "").replace(
+        "    bodies:",
+        "    solver: Apgd(tolerance: 1e-3),\n    bodies:",
+    );
+    matches_one_process(&text, 800, 0.1);
+}
+
 #[test]
 fn dam_break_3d_on_1_2_4_ranks_matches_one_process() {
     matches_one_process(DAM_3D, 512, 0.2);

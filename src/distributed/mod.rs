@@ -11,14 +11,14 @@
 //! [`crate::fluid::halo::Halo::any`] makes each decision global).
 //!
 //! What runs divided so far: WCSPH fluid (either stepping, either wall treatment) and the
-//! constraint method (PGS sweeps, its density projection; [`crate::fluid::constraint`]'s
-//! divided module: each rank sweeps the rows it owns and the ranks meet after every sweep,
-//! [`crate::solver::Parts`]) with walls (divided by slab too) and bodies, in 2D and 3D. The
+//! constraint method (PGS or APGD, its density projection; [`crate::fluid::constraint`]'s
+//! divided module: each rank updates the rows it owns and the ranks meet after every sweep or
+//! product, [`crate::solver::Parts`]) with walls (divided by slab too) and bodies, in 2D and 3D. The
 //! bodies are on every rank and step the same bits everywhere: the fluid's force on each is
 //! the sum of the ranks' shares, each from its owned particles (with the constraint method,
 //! their velocities in the solve take the sum of every rank's changes). Every probe is
-//! measured across the ranks ([`run`]). ISPH, APGD, the multilevel correction and periodic
-//! axes are refused before the run starts, with the reason.
+//! measured across the ranks ([`run`]). ISPH, PGS's multilevel correction and periodic axes
+//! are refused before the run starts, with the reason.
 
 pub mod checkpoint;
 #[cfg(feature = "mpi")]

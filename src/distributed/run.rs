@@ -194,22 +194,12 @@ fn check(world: &World) -> Result<[crate::math::Vec3; 2], String> {
     }
     if world.fluid_method.in_solve() {
         use crate::solver::SolverChoice;
-        match &world.solver {
-            SolverChoice::Pgs(p) if !p.multilevel => {}
-            SolverChoice::Pgs(_) => {
-                return Err(
-                    "the multilevel correction does not run divided among processes \
-                            yet: `solver: Pgs(multilevel: false)`"
-                        .into(),
-                )
-            }
-            SolverChoice::Apgd(_) => {
-                return Err(
-                    "APGD does not run divided among processes yet: `solver: Pgs()` \
-                            (its sweeps are divided)"
-                        .into(),
-                )
-            }
+        if matches!(&world.solver, SolverChoice::Pgs(p) if p.multilevel) {
+            return Err(
+                "the multilevel correction does not run divided among processes yet: \
+                 `solver: Pgs(multilevel: false)`"
+                    .into(),
+            );
         }
     }
     world

@@ -26,7 +26,7 @@
 //! depend on the thread count.
 
 use super::vecops::{copy, fill, for_blocks_mut, sums4, update};
-use super::{block_scales, project, residual_scaled, RowSet, SolveInfo, Workspace};
+use super::{block_scales, project, residual_scaled, Parts, RowSet, SolveInfo, Workspace};
 use crate::math::Real;
 use crate::params::{iteration_limit, positive, ParamError};
 use serde::{Deserialize, Serialize};
@@ -74,6 +74,41 @@ struct Constants<'a> {
     bias: &'a [Real],
     /// The compliance `ε_k`.
     compliance: &'a [Real],
+    /// Per row of a divided solve: whether another part owns it (empty: the whole problem).
+    foreign: &'a [bool],
+}
+
+/// The other parts of a divided solve ([`Parts`]), if any: the products' meetings and the
+/// reductions of the sums and of the residual.
+struct Across<'a>(Option<&'a mut dyn Parts>);
+
+impl Across<'_> {
+    /// `u += M⁻¹ Jᵀ x`, made whole over the parts (`u` holds `v*`).
+    fn add_minv_jt<R: RowSet>(&mut self, rows: &R, x: &[Real], u: &mut [Real]) {
+        if let Some(p) = self.0.as_deref_mut() {
+            p.begin(u);
+        }
+        rows.add_minv_jt(x, u);
+        if let Some(p) = self.0.as_deref_mut() {
+            p.settle(u, 0.0);
+        }
+    }
+
+    /// `v` summed over the parts.
+    fn sum<const N: usize>(&mut self, mut v: [Real; N]) -> [Real; N] {
+        if let Some(p) = self.0.as_deref_mut() {
+            p.sum(&mut v);
+        }
+        v
+    }
+
+    /// The largest `x` over the parts.
+    fn max(&mut self, x: Real) -> Real {
+        match self.0.as_deref_mut() {
+            Some(p) => p.max(x),
+            None => x,
+        }
+    }
 }
 
 /// `out = ∇f(x) = J (v* + M⁻¹ Jᵀ x) + b + E x`, using `u` as DOF scratch.
@@ -84,11 +119,16 @@ fn gradient<R: RowSet>(
     x: &[Real],
     u: &mut [Real],
     out: &mut [Real],
+    across: &mut Across,
 ) {
     copy(u, vstar);
-    rows.add_minv_jt(x, u);
+    across.add_minv_jt(rows, x, u);
     rows.mul_j(u, out);
     update(out, |k, o| *o += c.bias[k] + c.compliance[k] * x[k]);
+    // (Another part's rows: no gradient here, so no step, no residual and no share of a sum.)
+    for (o, _) in out.iter_mut().zip(c.foreign).filter(|(_, f)| **f) {
+        *o = 0.0;
+    }
 }
 
 fn project_all<R: RowSet>(rows: &R, x: &mut [Real]) {
@@ -126,19 +166,22 @@ fn initial_lipschitz<R: RowSet>(
     x: &[Real],
     u: &mut [Real],
     [gx, g, tmp]: [&mut [Real]; 3],
+    across: &mut Across,
 ) -> Real {
     let n = rows.len();
-    gradient(rows, c, vstar, x, u, gx);
+    let own = |k: usize| c.foreign.get(k).is_none_or(|f| !f);
+    gradient(rows, c, vstar, x, u, gx, across);
     for k in 0..n {
-        tmp[k] = x[k] + 1.0;
+        tmp[k] = x[k] + if own(k) { 1.0 } else { 0.0 };
     }
-    gradient(rows, c, vstar, tmp, u, g);
-    let num: Real = g
+    gradient(rows, c, vstar, tmp, u, g, across);
+    let sq: Real = g
         .iter()
         .zip(gx.iter())
         .map(|(a, b)| (a - b) * (a - b))
-        .sum::<Real>()
-        .sqrt();
+        .sum::<Real>();
+    let [sq, n] = across.sum([sq, (0..n).filter(|&k| own(k)).count() as Real]);
+    let num = sq.sqrt();
     (num / (n as Real).sqrt()).max(1e-12)
 }
 
@@ -176,6 +219,7 @@ fn momentum(
 /// `t = 1 / lip`, doubling `lip` until the quadratic upper bound at y holds (or `lip` passes
 /// 1e30); leaves `gx = ∇f(x)` and returns the restart test `∇f(y)ᵀ(x − x_prev)`. `fixed` is
 /// `[v*, y, g = ∇f(y), r, D, x_prev]`, `fy` = f(y).
+#[allow(clippy::too_many_arguments)]
 fn backtrack<R: RowSet>(
     rows: &R,
     c: &Constants,
@@ -184,26 +228,28 @@ fn backtrack<R: RowSet>(
     partials: &mut Vec<[Real; 4]>,
     fy: Real,
     lip: &mut Real,
+    across: &mut Across,
 ) -> Real {
     let n = rows.len();
     let mut t = 1.0 / *lip;
     loop {
         fill(x, |k| y[k] - t * dinv[k] * g[k]);
         project_all(rows, x);
-        gradient(rows, c, vstar, x, u, gx);
+        gradient(rows, c, vstar, x, u, gx, across);
         // f(x), the linear and quadratic terms of the bound, and the restart test
         // ∇f(y)ᵀ(x − x_prev), in one pass.
         let [fx2, lin, sq, restart] = {
             let (x, gx) = (&*x, &*gx);
-            sums4(n, partials, |k| {
+            across.sum(sums4(n, partials, |k| {
                 let d = x[k] - y[k];
                 [
                     x[k] * (gx[k] + r[k]),
                     g[k] * d,
-                    d * d / dinv[k],
+                    // (Another part's row: d = 0 and no scale.)
+                    if dinv[k] > 0.0 { d * d / dinv[k] } else { 0.0 },
                     g[k] * (x[k] - x_prev[k]),
                 ]
-            })
+            }))
         };
         let fx = 0.5 * fx2;
         if fx <= fy + lin + 0.5 * *lip * sq + 1e-14 * fy.abs().max(1e-300) || *lip > 1e30 {
@@ -222,15 +268,41 @@ pub fn solve<R: RowSet>(
     v: &mut [Real],
     ws: &mut Workspace,
 ) -> SolveInfo {
+    solve_parts(p, rows, lambda, v, ws, None)
+}
+
+/// [`solve`] on one part of a divided problem ([`Parts`]; `None`: the whole problem): another
+/// part's rows keep a zero impulse (no step: their scale is zero), every product `M⁻¹ Jᵀ λ`
+/// meets the other parts, and every sum and the residual are taken over all parts, so every
+/// part takes the same steps and stops at the same iteration (no part leaves early on an
+/// interruption; the run loop reads it between steps).
+pub fn solve_parts<R: RowSet>(
+    p: &ApgdParams,
+    rows: &R,
+    lambda: &mut [Real],
+    v: &mut [Real],
+    ws: &mut Workspace,
+    parts: Option<&mut dyn Parts>,
+) -> SolveInfo {
     let n = rows.len();
-    if n == 0 {
+    if n == 0 && parts.is_none() {
         return SolveInfo {
             converged: true,
             ..Default::default()
         };
     }
     let ndof = v.len();
-    let Workspace { bufs, partials, .. } = ws;
+    let Workspace {
+        bufs,
+        partials,
+        foreign,
+        ..
+    } = ws;
+    foreign.clear();
+    if let Some(p) = parts.as_deref() {
+        foreign.extend_from_slice(p.foreign());
+    }
+    let mut across = Across(parts);
     // Two vectors over the velocities (v*, u = M⁻¹ Jᵀ λ), the others over the rows.
     let all = super::take(bufs, 15, n.max(ndof));
     for (i, b) in all.iter_mut().enumerate() {
@@ -241,9 +313,13 @@ pub fn solve<R: RowSet>(
         unreachable!()
     };
     row_data(p, rows, [dinv, scale, bias, comp]);
+    for (d, _) in dinv.iter_mut().zip(foreign.iter()).filter(|(_, f)| **f) {
+        *d = 0.0;
+    }
     let c = Constants {
         bias,
         compliance: comp,
+        foreign,
     };
     vstar.copy_from_slice(v);
     // r = J v* + b (the gradient at λ = 0).
@@ -257,9 +333,12 @@ pub fn solve<R: RowSet>(
     } else {
         x.iter_mut().for_each(|e| *e = 0.0);
     }
+    for (e, _) in x.iter_mut().zip(c.foreign).filter(|(_, f)| **f) {
+        *e = 0.0;
+    }
     project_all(rows, x);
     // Initial Lipschitz estimate from two nearby points; gx = ∇f(x).
-    let mut lip = initial_lipschitz(rows, &c, vstar, x, u, [gx, g, tmp]);
+    let mut lip = initial_lipschitz(rows, &c, vstar, x, u, [gx, g, tmp], &mut across);
     let mut theta: Real = 1.0;
     y.copy_from_slice(x);
     // The momentum of the last extrapolation `y = x + β (x − x_prev)`; 0 when y = x.
@@ -269,7 +348,8 @@ pub fn solve<R: RowSet>(
     let mut iterations = 0;
     let mut converged = false;
 
-    for _ in (0..p.max_iterations).take_while(|_| !crate::interrupt::overdue()) {
+    let divided = across.0.is_some();
+    for _ in (0..p.max_iterations).take_while(|_| divided || !crate::interrupt::overdue()) {
         iterations += 1;
         // g = ∇f(y). The gradient is affine, ∇f(λ) = N λ + r, so at the extrapolated point
         // it is the same combination of the gradients at x and x_prev, both already known:
@@ -277,7 +357,9 @@ pub fn solve<R: RowSet>(
         extrapolate(g, gx, gx_prev, beta_y);
         let fy = {
             let (y, g, r) = (&*y, &*g, &*r);
-            0.5 * sums4(n, partials, |k| [y[k] * (g[k] + r[k]), 0.0, 0.0, 0.0])[0]
+            0.5 * across.sum(sums4(n, partials, |k| {
+                [y[k] * (g[k] + r[k]), 0.0, 0.0, 0.0]
+            }))[0]
         };
         copy(x_prev, x);
         copy(gx_prev, gx);
@@ -290,9 +372,10 @@ pub fn solve<R: RowSet>(
             partials,
             fy,
             &mut lip,
+            &mut across,
         );
         // Residual at x (gx = ∇f(x) = w).
-        let res = residual_scaled(rows.blocks(), scale, x, gx, true);
+        let res = across.max(residual_scaled(rows.blocks(), scale, x, gx, true));
         if res < best_res {
             best_res = res;
             copy(best, x);
@@ -306,7 +389,7 @@ pub fn solve<R: RowSet>(
     }
     lambda.copy_from_slice(best);
     v.copy_from_slice(vstar);
-    rows.add_minv_jt(lambda, v);
+    across.add_minv_jt(rows, lambda, v);
     SolveInfo {
         iterations,
         residual: best_res,

@@ -172,10 +172,11 @@ pub struct Coloured<'a> {
 }
 
 /// A solve whose rows and unknowns are divided among processes (issue 55): each part updates
-/// the rows it owns, Gauss–Seidel inside the part, and the parts meet after every sweep —
-/// block Jacobi between them, the distributed Gauss–Seidel of Adams 2001 (Parallel Comput.
-/// 27:1119) and of domain-decomposed complementarity solvers (Tasora et al. 2016, Comput.
-/// Mech. 57:193). A row another part owns is set aside here (impulse zero, never updated):
+/// the rows it owns (PGS: Gauss–Seidel inside the part; APGD: its steps, with every product
+/// and sum over all parts), and the parts meet after every sweep or product —
+/// block Jacobi between them: the hybrid (processor-block) Gauss–Seidel of parallel
+/// multigrid smoothers (Baker, Falgout, Kolev & Yang 2011, SIAM J. Sci. Comput. 33:2864; Adams
+/// 2001, SC'01, for ordering it across processes). A row another part owns is set aside here (impulse zero, never updated):
 /// its owner's updates reach this part's unknowns through [`Parts::settle`].
 pub trait Parts {
     /// Per row of the set being solved: whether another part updates it.
@@ -188,6 +189,11 @@ pub trait Parts {
     /// changes, the copies of other parts' unknowns take their owners' values; returns the
     /// largest `change` over all parts (m/s), so that every part stops at the same sweep.
     fn settle(&mut self, v: &mut [Real], change: Real) -> Real;
+    /// Element-wise sum of `v` over all parts, in place (collective; the same bits on every
+    /// part).
+    fn sum(&mut self, v: &mut [Real]);
+    /// The largest `x` over all parts (collective).
+    fn max(&mut self, x: Real) -> Real;
 }
 
 /// Which solver to use, selected by name in RON: `Pgs((..))` or `Apgd((..))`.
@@ -282,9 +288,7 @@ impl SolverChoice {
     }
 
     /// [`SolverChoice::solve`] of a part of a divided solve ([`Parts`]; `None`: the whole
-    /// problem). Only PGS divides (APGD's products are not divided yet: refused before a
-    /// divided run starts, `crate::distributed::run`); APGD solves the part's rows as they
-    /// are.
+    /// problem).
     pub fn solve_parts<R: RowSet>(
         &self,
         rows: &R,
@@ -295,7 +299,7 @@ impl SolverChoice {
     ) -> SolveInfo {
         match self {
             SolverChoice::Pgs(p) => pgs::solve_parts(p, rows, lambda, v, ws, parts),
-            SolverChoice::Apgd(p) => apgd::solve(p, rows, lambda, v, ws),
+            SolverChoice::Apgd(p) => apgd::solve_parts(p, rows, lambda, v, ws, parts),
         }
     }
 }
@@ -311,6 +315,8 @@ pub struct Workspace {
     pub(crate) shared: SharedVec,
     /// The multilevel corrections' operators and scratch ([`multilevel`]).
     pub(crate) cycle: multilevel::Cycle,
+    /// Per row of a divided solve: whether another part owns it ([`Parts`]; APGD's copy).
+    pub(crate) foreign: Vec<bool>,
 }
 
 /// Ensures `n` buffers of length `len` in `bufs`, all zeroed, and returns them.

@@ -14,9 +14,10 @@
 //! sweep the parts meet: the changes a part made to its ghosts' velocities are added to their
 //! owners' velocities, the bodies' velocities take the sum of every part's changes, and the
 //! ghosts take their owners' velocities back — Gauss–Seidel inside a part, Jacobi between
-//! parts (Adams 2001, Parallel Comput. 27:1119, for the smoother; the block-Jacobi splitting of
-//! domain-decomposed complementarity solvers). Every part stops at the same sweep (the largest
-//! change over the parts). The neighbour searches (the step's and the projection's) redistribute
+//! parts: the hybrid Gauss–Seidel of parallel multigrid smoothers (Baker, Falgout, Kolev & Yang
+//! 2011, SIAM J. Sci. Comput. 33:2864), here projected. Every part stops at the same sweep (the largest
+//! change over the parts). APGD meets after each product `M⁻¹ Jᵀ λ` and reduces its sums over
+//! the parts ([`crate::solver::apgd::solve_parts`]). The neighbour searches (the step's and the projection's) redistribute
 //! the particles first, with the values the method carries for them.
 
 use super::Constraint;
@@ -51,6 +52,14 @@ impl Parts for HaloParts<'_> {
 
     fn settle(&mut self, v: &mut [Real], change: Real) -> Real {
         self.halo.settle(v, self.dof0, self.body_dofs, change)
+    }
+
+    fn sum(&mut self, v: &mut [Real]) {
+        self.halo.sum(v);
+    }
+
+    fn max(&mut self, x: Real) -> Real {
+        largest(Some(&mut *self.halo), x)
     }
 }
 
