@@ -140,9 +140,52 @@ fn project_all<R: RowSet>(rows: &R, x: &mut [Real]) {
     });
 }
 
+/// The solve's fifteen buffers: two over the velocities (v*, u = M⁻¹ Jᵀ λ), the others over
+/// the `n` rows.
+fn buffers(bufs: &mut Vec<Vec<Real>>, n: usize, ndof: usize) -> &mut [Vec<Real>] {
+    let all = super::take(bufs, 15, n.max(ndof));
+    for (i, b) in all.iter_mut().enumerate() {
+        b.truncate(if i < 2 { ndof } else { n });
+    }
+    all
+}
+
+/// `r = J v* + b`, the gradient at λ = 0.
+fn gradient_at_zero<R: RowSet>(rows: &R, vstar: &[Real], bias: &[Real], r: &mut [Real]) {
+    rows.mul_j(vstar, r);
+    for (rk, b) in r.iter_mut().zip(bias) {
+        *rk += b;
+    }
+}
+
+/// The first iterate: the warm start (or zero), another part's rows zero, projected.
+fn start_point<R: RowSet>(
+    p: &ApgdParams,
+    rows: &R,
+    lambda: &[Real],
+    foreign: &[bool],
+    x: &mut [Real],
+) {
+    if p.warm_start {
+        x.copy_from_slice(lambda);
+    } else {
+        x.iter_mut().for_each(|e| *e = 0.0);
+    }
+    for (e, _) in x.iter_mut().zip(foreign).filter(|(_, f)| **f) {
+        *e = 0.0;
+    }
+    project_all(rows, x);
+}
+
 /// Per-row bias and compliance, one scale per block (the mean `J M⁻¹ Jᵀ + ε` of its rows: the
-/// residual's, and with diagonal scaling the step's) and the step's diagonal scaling `dinv`.
-fn row_data<R: RowSet>(p: &ApgdParams, rows: &R, [dinv, scale, bias, comp]: [&mut [Real]; 4]) {
+/// residual's, and with diagonal scaling the step's) and the step's diagonal scaling `dinv`
+/// (zero on another part's rows, `foreign`: they take no step).
+fn row_data<R: RowSet>(
+    p: &ApgdParams,
+    rows: &R,
+    foreign: &[bool],
+    [dinv, scale, bias, comp]: [&mut [Real]; 4],
+) {
     for k in 0..rows.len() {
         bias[k] = rows.bias(k);
         comp[k] = rows.compliance(k);
@@ -154,6 +197,9 @@ fn row_data<R: RowSet>(p: &ApgdParams, rows: &R, [dinv, scale, bias, comp]: [&mu
         } else {
             1.0
         };
+    }
+    for (d, _) in dinv.iter_mut().zip(foreign).filter(|(_, f)| **f) {
+        *d = 0.0;
     }
 }
 
@@ -299,44 +345,22 @@ pub fn solve_parts<R: RowSet>(
         ..
     } = ws;
     foreign.clear();
-    if let Some(p) = parts.as_deref() {
-        foreign.extend_from_slice(p.foreign());
-    }
+    foreign.extend_from_slice(parts.as_deref().map_or(&[], |p| p.foreign()));
     let mut across = Across(parts);
-    // Two vectors over the velocities (v*, u = M⁻¹ Jᵀ λ), the others over the rows.
-    let all = super::take(bufs, 15, n.max(ndof));
-    for (i, b) in all.iter_mut().enumerate() {
-        b.truncate(if i < 2 { ndof } else { n });
-    }
-    let [vstar, u, r, x, x_prev, y, g, gx, gx_prev, best, tmp, dinv, scale, bias, comp] = all
+    let [vstar, u, r, x, x_prev, y, g, gx, gx_prev, best, tmp, dinv, scale, bias, comp] =
+        buffers(bufs, n, ndof)
     else {
         unreachable!()
     };
-    row_data(p, rows, [dinv, scale, bias, comp]);
-    for (d, _) in dinv.iter_mut().zip(foreign.iter()).filter(|(_, f)| **f) {
-        *d = 0.0;
-    }
+    row_data(p, rows, foreign, [dinv, scale, bias, comp]);
     let c = Constants {
         bias,
         compliance: comp,
         foreign,
     };
     vstar.copy_from_slice(v);
-    // r = J v* + b (the gradient at λ = 0).
-    rows.mul_j(vstar, r);
-    for (rk, b) in r.iter_mut().zip(c.bias) {
-        *rk += b;
-    }
-
-    if p.warm_start {
-        x.copy_from_slice(lambda);
-    } else {
-        x.iter_mut().for_each(|e| *e = 0.0);
-    }
-    for (e, _) in x.iter_mut().zip(c.foreign).filter(|(_, f)| **f) {
-        *e = 0.0;
-    }
-    project_all(rows, x);
+    gradient_at_zero(rows, vstar, c.bias, r);
+    start_point(p, rows, lambda, c.foreign, x);
     // Initial Lipschitz estimate from two nearby points; gx = ∇f(x).
     let mut lip = initial_lipschitz(rows, &c, vstar, x, u, [gx, g, tmp], &mut across);
     let mut theta: Real = 1.0;

@@ -120,16 +120,7 @@ pub fn solve_parts<R: RowSet>(
     };
     super::vecops::fill(d, |k| (rows.diag(k) + rows.compliance(k)).max(1e-300));
     set_aside_negligible_rows(rows, d, lambda);
-    if let Some(parts) = parts.as_deref_mut() {
-        set_aside_foreign_rows(parts.foreign(), d, lambda);
-        parts.begin(v);
-    }
-    if p.warm_start {
-        rows.add_minv_jt(lambda, v);
-    }
-    if let Some(parts) = parts.as_deref_mut() {
-        parts.settle(v, 0.0);
-    }
+    warm_start(p.warm_start, rows, d, lambda, v, parts.as_deref_mut());
     let d = &*d;
     let omega = p.relaxation;
     let mut iterations = 0;
@@ -358,6 +349,28 @@ fn set_aside_negligible_rows<R: RowSet>(rows: &R, d: &mut [Real], lambda: &mut [
             d[k] = Real::INFINITY;
             lambda[k] = 0.0;
         }
+    }
+}
+
+/// `v += M⁻¹ Jᵀ λ` for the warm start (`warm`), a divided solve's foreign rows set aside first
+/// and the parts met after.
+fn warm_start<R: RowSet>(
+    warm: bool,
+    rows: &R,
+    d: &mut [Real],
+    lambda: &mut [Real],
+    v: &mut [Real],
+    mut parts: Option<&mut (dyn Parts + '_)>,
+) {
+    if let Some(parts) = parts.as_deref_mut() {
+        set_aside_foreign_rows(parts.foreign(), d, lambda);
+        parts.begin(v);
+    }
+    if warm {
+        rows.add_minv_jt(lambda, v);
+    }
+    if let Some(parts) = parts {
+        parts.settle(v, 0.0);
     }
 }
 
