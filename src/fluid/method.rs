@@ -225,6 +225,14 @@ pub trait FluidMethod: Send + Sync {
 
     /// For a divided solve: appends, per row of the method's families in their order
     /// ([`FluidMethod::row_families`]), whether another part of the fluid updates it
-    /// ([`crate::solver::Parts`]).
-    fn foreign_rows(&self, _fluid: &Fluid, _halo: &dyn super::halo::Halo, _out: &mut Vec<bool>) {}
+    /// (`foreign`) and the share of its unknowns that another part's rows touch (`interface`;
+    /// [`crate::solver::Parts`]).
+    fn foreign_rows(
+        &self,
+        _fluid: &Fluid,
+        _halo: &dyn super::halo::Halo,
+        _foreign: &mut Vec<bool>,
+        _interface: &mut Vec<Real>,
+    ) {
+    }
 }

@@ -72,8 +72,10 @@ pub struct Scratch {
     solver: Workspace,
     blocks: Vec<Block>,
     impulse: impulses::ImpulseScratch,
-    /// Per row of a divided solve: whether another part updates it.
+    /// Per row of a divided solve: whether another part updates it, the share of its unknowns
+    /// that another part's rows touch.
     foreign: Vec<bool>,
+    interface: Vec<Real>,
 }
 
 /// Everything that evolves, and the settings of its evolution.
@@ -429,10 +431,15 @@ impl World {
                 // Rows between bodies are part 0's; the fluid method says whose its rows are.
                 s.foreign.clear();
                 s.foreign.resize(s.body_rows.len(), halo.part() != 0);
-                self.fluid_method.foreign_rows(fluid, halo, &mut s.foreign);
+                s.interface.clear();
+                s.interface.resize(s.body_rows.len(), 0.0);
+                let (foreign, interface) = (&mut s.foreign, &mut s.interface);
+                self.fluid_method
+                    .foreign_rows(fluid, halo, foreign, interface);
                 Some(HaloParts {
                     halo,
                     foreign: &s.foreign,
+                    interface: &s.interface,
                     dof0: s.layout.particle_dof0(),
                     body_dofs: s.layout.body_dofs(),
                 })

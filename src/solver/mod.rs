@@ -181,6 +181,15 @@ pub struct Coloured<'a> {
 pub trait Parts {
     /// Per row of the set being solved: whether another part updates it.
     fn foreign(&self) -> &[bool];
+    /// Per row (empty: all zero): the share `f_k` in [0, 1] of the row's unknowns that another
+    /// part's rows also touch. PGS takes `D_k (1 + f_k)` as the row's diagonal: the ℓ1
+    /// scaling of Baker et al. 2011 (the sum of the row's couplings to other parts added to
+    /// its diagonal; for rows like ours, whose off-diagonal couplings sum to about the
+    /// diagonal, about `f_k D_k`), without which the Jacobi coupling between parts diverged in
+    /// 3D (the divided part of `crate::fluid::constraint`).
+    fn interface(&self) -> &[Real] {
+        &[]
+    }
     /// Before the warm start: remembers `v` (`v*`, the same on every part for every unknown
     /// this part holds) as the point from which this part's changes are counted.
     fn begin(&mut self, v: &[Real]);

@@ -364,6 +364,9 @@ fn warm_start<R: RowSet>(
 ) {
     if let Some(parts) = parts.as_deref_mut() {
         set_aside_foreign_rows(parts.foreign(), d, lambda);
+        for (d, f) in d.iter_mut().zip(parts.interface()) {
+            *d *= 1.0 + f;
+        }
         parts.begin(v);
     }
     if warm {

@@ -286,9 +286,15 @@ impl FluidMethod for Constraint {
         &self,
         fluid: &Fluid,
         halo: &dyn crate::fluid::halo::Halo,
-        out: &mut Vec<bool>,
+        foreign: &mut Vec<bool>,
+        interface: &mut Vec<Real>,
     ) {
-        divided::foreign_density_rows(&self.density, fluid, halo, out);
-        self.foreign_contact_rows(fluid, halo, out);
+        divided::foreign_density_rows(&self.density, fluid, halo, foreign);
+        self.foreign_contact_rows(fluid, halo, foreign);
+        // (Once per step of a divided run, a bit per particle.)
+        let mut near = Vec::new();
+        divided::near_ghosts(fluid, halo, &mut near);
+        divided::interface_density_rows(&self.density, &near, interface);
+        self.interface_contact_rows(fluid, &near, interface);
     }
 }

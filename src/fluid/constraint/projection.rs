@@ -129,8 +129,12 @@ pub struct Projection {
     restored: bool,
     /// Per body: the projection's linear and angular impulse on it (scratch of [`react`]).
     reaction: Vec<(Vec3, Vec3)>,
-    /// Per row of a divided projection: whether another part owns it.
+    /// Per row of a divided projection: whether another part owns it, the share of its
+    /// unknowns that another part's rows touch; per particle, whether it is or neighbours a
+    /// ghost.
     foreign: Vec<bool>,
+    interface: Vec<Real>,
+    near: Vec<bool>,
 }
 
 /// The state a checkpoint keeps: the displacement since the projection's search, and where
@@ -346,9 +350,13 @@ impl Projection {
             Some(halo) => {
                 self.foreign.clear();
                 super::divided::foreign_density_rows(rows, fluid, halo, &mut self.foreign);
+                super::divided::near_ghosts(fluid, halo, &mut self.near);
+                self.interface.clear();
+                super::divided::interface_density_rows(rows, &self.near, &mut self.interface);
                 let mut parts = super::HaloParts {
                     halo,
                     foreign: &self.foreign,
+                    interface: &self.interface,
                     dof0: 0,
                     body_dofs: 0,
                 };
