@@ -217,7 +217,7 @@ fn constraint_dam_break_2d_converged_on_1_2_4_ranks_matches_one_process() {
         "    fluid:",
         "    solver: Pgs(max_iterations: 1000, tolerance: 3e-4),\n    fluid:",
     );
-    matches_one_process(&text, 800, 0.08);
+    matches_one_process(&text, 800, 0.05);
 }
 
 /// The constraint method solved by APGD (to 1e-3 m/s, the 20k APGD model's tolerance): its
@@ -228,7 +228,7 @@ fn constraint_apgd_dam_break_2d_on_1_2_4_ranks_matches_one_process() {
         "    bodies:",
         "    solver: Apgd(tolerance: 1e-3),\n    bodies:",
     );
-    matches_one_process(&text, 800, 0.1);
+    matches_one_process(&text, 800, 0.06);
 }
 
 #[test]
