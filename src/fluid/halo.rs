@@ -36,6 +36,13 @@ pub trait Halo: Send + Sync {
         v[0] > 0.0
     }
 
+    /// The largest value of `x` over all parts.
+    fn largest(&mut self, x: Real) -> Real {
+        let mut v = [x];
+        self.max(&mut v);
+        v[0]
+    }
+
     /// The smallest value of `x` over all parts.
     fn min(&mut self, x: Real) -> Real {
         let mut v = [-x];
@@ -199,16 +206,19 @@ pub fn owned_of<'a, T>(v: &'a [T], owned: Option<&'a [bool]>) -> impl Iterator<I
 /// A divided fluid's force and torque on each body (N, N·m): the sum of the parts' shares (each
 /// from what it owns), the same bits on every part.
 pub fn sum_body_forces(fluid: &mut Fluid, halo: &mut dyn Halo) {
-    let mut v: Vec<Real> = (fluid.body_force.iter().chain(&fluid.body_torque))
-        .flat_map(|f| [f.x, f.y, f.z])
-        .collect();
-    halo.sum(&mut v);
-    for (f, c) in (fluid
-        .body_force
-        .iter_mut()
-        .chain(fluid.body_torque.iter_mut()))
-    .zip(v.chunks_exact(3))
-    {
-        *f = Vec3::new(c[0], c[1], c[2]);
+    sum_vectors(
+        halo,
+        fluid.body_force.iter_mut().chain(&mut fluid.body_torque),
+    );
+}
+
+/// Each of `vectors` replaced by its sum over all parts (every part passes as many, in the same
+/// order; the same bits on every part).
+pub fn sum_vectors<'a>(halo: &mut dyn Halo, vectors: impl IntoIterator<Item = &'a mut Vec3>) {
+    let mut vectors: Vec<&mut Vec3> = vectors.into_iter().collect();
+    let mut flat: Vec<Real> = vectors.iter().flat_map(|f| [f.x, f.y, f.z]).collect();
+    halo.sum(&mut flat);
+    for (f, c) in vectors.iter_mut().zip(flat.chunks_exact(3)) {
+        **f = Vec3::new(c[0], c[1], c[2]);
     }
 }

@@ -228,7 +228,7 @@ pub trait FluidMethod: Send + Sync {
     /// (`foreign`) and the share of its unknowns that another part's rows touch (`interface`;
     /// [`crate::solver::Parts`]).
     fn foreign_rows(
-        &self,
+        &mut self,
         _fluid: &Fluid,
         _halo: &dyn super::halo::Halo,
         _foreign: &mut Vec<bool>,

@@ -411,13 +411,15 @@ impl Fluid {
     }
 
     /// Moves the particles with their new velocities, then shifts them
-    /// ([`Fluid::shift_particles`]) if the model asks for it.
-    pub fn integrate(&mut self, h: Real) {
+    /// ([`Fluid::shift_particles`]) if the model asks for it, with the shifting's speed scale
+    /// over the whole fluid when it is divided (`halo`, [`halo`]).
+    pub fn integrate(&mut self, h: Real, halo: Option<&mut (dyn halo::Halo + '_)>) {
         for (x, v) in self.pos.iter_mut().zip(&self.vel) {
             *x += v * h;
         }
         if self.params.shifting > 0.0 {
-            self.shift_particles(h);
+            let umax = self.relative_speed_max(halo);
+            self.shift_particles_at(h, umax);
         }
     }
 }

@@ -413,6 +413,16 @@ impl World {
         // A divided fluid's exchange, out of the method for the solve ([`Parts`]).
         let mut halo = self.fluid_method.take_halo();
         let s = &mut self.scratch;
+        if let (Some(halo), Some(fluid)) = (halo.as_deref(), self.fluid.as_ref()) {
+            // Rows between bodies are part 0's; the fluid method says whose its rows are.
+            s.foreign.clear();
+            s.foreign.resize(s.body_rows.len(), halo.part() != 0);
+            s.interface.clear();
+            s.interface.resize(s.body_rows.len(), 0.0);
+            let (foreign, interface) = (&mut s.foreign, &mut s.interface);
+            self.fluid_method
+                .foreign_rows(fluid, halo, foreign, interface);
+        }
         let with_fluid = self.fluid.is_some();
         let (families, n) = families(&s.body_rows, &*self.fluid_method, with_fluid);
         let families = &families[..n];
@@ -426,24 +436,14 @@ impl World {
             s.lambda.iter_mut().for_each(|l| *l *= scale);
         }
         self.impulse_dt = h;
-        let mut parts = match (halo.as_deref_mut(), self.fluid.as_ref()) {
-            (Some(halo), Some(fluid)) => {
-                // Rows between bodies are part 0's; the fluid method says whose its rows are.
-                s.foreign.clear();
-                s.foreign.resize(s.body_rows.len(), halo.part() != 0);
-                s.interface.clear();
-                s.interface.resize(s.body_rows.len(), 0.0);
-                let (foreign, interface) = (&mut s.foreign, &mut s.interface);
-                self.fluid_method
-                    .foreign_rows(fluid, halo, foreign, interface);
-                Some(HaloParts {
-                    halo,
-                    foreign: &s.foreign,
-                    interface: &s.interface,
-                    dof0: s.layout.particle_dof0(),
-                    body_dofs: s.layout.body_dofs(),
-                })
-            }
+        let mut parts = match (halo.as_deref_mut(), with_fluid) {
+            (Some(halo), true) => Some(HaloParts {
+                halo,
+                foreign: &s.foreign,
+                interface: &s.interface,
+                dof0: s.layout.particle_dof0(),
+                body_dofs: s.layout.body_dofs(),
+            }),
             _ => None,
         };
         let parts = parts.as_mut().map(|p| p as &mut dyn crate::solver::Parts);

@@ -69,7 +69,7 @@ impl Parts for HaloParts<'_> {
     }
 
     fn max(&mut self, x: Real) -> Real {
-        largest(Some(&mut *self.halo), x)
+        self.halo.largest(x)
     }
 }
 
@@ -154,18 +154,6 @@ pub(super) fn redistribute(
     halo.reordered(fluid);
 }
 
-/// The largest of `x` over the parts (`None`: a fluid in one process, `x`).
-pub(super) fn largest(halo: Option<&mut (dyn Halo + '_)>, x: Real) -> Real {
-    match halo {
-        Some(h) => {
-            let mut v = [x];
-            h.max(&mut v);
-            v[0]
-        }
-        None => x,
-    }
-}
-
 impl Constraint {
     /// Per particle contact row: the share of its unknowns that another part's rows touch.
     pub(super) fn interface_contact_rows(&self, fluid: &Fluid, near: &[bool], out: &mut Vec<Real>) {
@@ -223,28 +211,6 @@ impl Constraint {
         } else {
             self.projection.find_neighbours(fluid, bodies)
         }
-    }
-
-    /// Stage 6 on a divided fluid: positions from the velocities, shifting with its speed
-    /// scale over the whole fluid, the ghosts refreshed, the projection across the parts.
-    pub(super) fn integrate_divided(
-        &mut self,
-        fluid: &mut Fluid,
-        h: Real,
-        bodies: &mut [RigidBody],
-    ) {
-        for (x, v) in fluid.pos.iter_mut().zip(&fluid.vel) {
-            *x += v * h;
-        }
-        if fluid.params.shifting > 0.0 {
-            let umax = fluid.relative_speed_max(self.halo.0.as_deref_mut());
-            fluid.shift_particles_at(h, umax);
-        }
-        self.refresh_ghosts(fluid);
-        let halo = self.halo.0.as_deref_mut();
-        self.projection
-            .apply_divided(&mut self.density, fluid, h, bodies, halo);
-        self.refresh_ghosts(fluid);
     }
 
     /// The bodies' share of the fluid's force summed over the parts (each part's from the rows

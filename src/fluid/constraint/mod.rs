@@ -141,6 +141,8 @@ pub struct Constraint {
     halo: crate::fluid::halo::HaloSlot,
     /// Scratch for the ghosts' refresh (the method keeps no density per particle).
     rho: Vec<Real>,
+    /// Scratch of a divided solve: per particle, whether it is or neighbours a ghost.
+    near: Vec<bool>,
 }
 
 impl Constraint {
@@ -254,12 +256,14 @@ impl FluidMethod for Constraint {
     }
 
     fn integrate(&mut self, fluid: &mut Fluid, h: Real, bodies: &mut [RigidBody]) {
-        if self.halo.0.is_none() {
-            fluid.integrate(h);
-            self.projection.apply(&mut self.density, fluid, h, bodies);
-        } else {
-            self.integrate_divided(fluid, h, bodies);
-        }
+        // (A divided fluid's ghosts take their owners' values after the move and after the
+        // projection; in one process there are none.)
+        fluid.integrate(h, self.halo.0.as_deref_mut());
+        self.refresh_ghosts(fluid);
+        let halo = self.halo.0.as_deref_mut();
+        self.projection
+            .apply(&mut self.density, fluid, h, bodies, halo);
+        self.refresh_ghosts(fluid);
     }
 
     fn set_halo(&mut self, halo: Box<dyn crate::fluid::halo::Halo>) -> Result<(), String> {
@@ -283,7 +287,7 @@ impl FluidMethod for Constraint {
     }
 
     fn foreign_rows(
-        &self,
+        &mut self,
         fluid: &Fluid,
         halo: &dyn crate::fluid::halo::Halo,
         foreign: &mut Vec<bool>,
@@ -291,10 +295,10 @@ impl FluidMethod for Constraint {
     ) {
         divided::foreign_density_rows(&self.density, fluid, halo, foreign);
         self.foreign_contact_rows(fluid, halo, foreign);
-        // (Once per step of a divided run, a bit per particle.)
-        let mut near = Vec::new();
+        let mut near = std::mem::take(&mut self.near);
         divided::near_ghosts(fluid, halo, &mut near);
         divided::interface_density_rows(&self.density, &near, interface);
         self.interface_contact_rows(fluid, &near, interface);
+        self.near = near;
     }
 }

@@ -177,23 +177,21 @@ impl Projection {
     /// search when no particle has moved by half its skin since. Whether it searched (then the
     /// method's per-particle arrays follow the particles' new order).
     pub fn find_neighbours(&mut self, fluid: &mut Fluid, bodies: &[RigidBody]) -> bool {
-        let half_skin = 0.5 * SKIN * fluid.params.spacing;
+        let keep = self.reusable(fluid);
         let restored = std::mem::take(&mut self.restored);
-        match self.moved.take() {
-            Some(d) if d <= half_skin && (restored || fluid.has_neighbours()) => {
-                fluid.place_body_particles(bodies);
-                if restored {
-                    fluid.search_at(&self.at, SKIN * fluid.params.spacing);
-                }
-                self.info.reused += 1;
-                restored
+        self.moved = None;
+        if keep {
+            fluid.place_body_particles(bodies);
+            if restored {
+                fluid.search_at(&self.at, SKIN * fluid.params.spacing);
             }
-            _ => {
-                // Lists without a skin: the projection searches again.
-                self.at.clear();
-                fluid.update_neighbours(bodies);
-                true
-            }
+            self.info.reused += 1;
+            restored
+        } else {
+            // Lists without a skin: the projection searches again.
+            self.at.clear();
+            fluid.update_neighbours(bodies);
+            true
         }
     }
 
@@ -241,21 +239,11 @@ impl Projection {
 
     /// Stage 6, after the particles moved: projects them if one is compressed by more than the
     /// tolerance (module docs), using `rows` (the step's density rows, read back already) as
-    /// scratch. `h` is the step (s); `bodies` are at their poses at the end of the step.
+    /// scratch. `h` is the step (s); `bodies` are at their poses at the end of the step. On one
+    /// part of a divided fluid (`halo`; `None`: one process) every decision is taken over all
+    /// the parts, the search follows a redistribution, the sweeps run across the parts
+    /// (`HaloParts`) and the bodies' reaction is summed over them.
     pub fn apply(
-        &mut self,
-        rows: &mut DensityRows,
-        fluid: &mut Fluid,
-        h: Real,
-        bodies: &mut [RigidBody],
-    ) {
-        self.apply_divided(rows, fluid, h, bodies, None);
-    }
-
-    /// [`Projection::apply`] on one part of a divided fluid (`halo`; `None`: one process):
-    /// every decision taken over all the parts, the search after a redistribution, the sweeps
-    /// across the parts ([`super::divided`]), the bodies' reaction summed over the parts.
-    pub(super) fn apply_divided(
         &mut self,
         rows: &mut DensityRows,
         fluid: &mut Fluid,
@@ -306,7 +294,8 @@ impl Projection {
         // tank, 1 660 of 4 000).
         compressions(fluid, &mut self.err);
         let worst = self.err.iter().copied().fold(0.0, Real::max);
-        if super::divided::largest(halo.as_deref_mut(), worst) > p.tolerance {
+        let worst = halo.as_deref_mut().map_or(worst, |h| h.largest(worst));
+        if worst > p.tolerance {
             rows.build_projection(fluid, h, &mut self.err);
             self.project(rows, fluid, h, halo.as_deref_mut());
             react(
@@ -458,14 +447,7 @@ fn react(
     }
     if let Some(halo) = halo {
         // (Each part's impulses are those of the rows it owns: the sum is the whole.)
-        let mut flat: Vec<Real> = sums
-            .iter()
-            .flat_map(|(l, a)| [l.x, l.y, l.z, a.x, a.y, a.z])
-            .collect();
-        halo.sum(&mut flat);
-        for (s, c) in sums.iter_mut().zip(flat.chunks_exact(6)) {
-            *s = (Vec3::new(c[0], c[1], c[2]), Vec3::new(c[3], c[4], c[5]));
-        }
+        crate::fluid::halo::sum_vectors(halo, sums.iter_mut().flat_map(|(l, a)| [l, a]));
     }
     let dofs = if fluid.params.planar {
         Dofs::Planar
