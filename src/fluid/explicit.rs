@@ -21,15 +21,22 @@ impl Fluid {
     /// Adds gravity (m/s²) and the explicit viscous forces over a step `h` (s) to the
     /// velocities (no filter). `bodies` give the velocities of the walls they carry.
     pub fn explicit_forces(&mut self, gravity: &Vec3, h: Real, bodies: &[crate::body::RigidBody]) {
+        // The body particles' velocities (the static walls, before them, are at rest).
+        let ns = self.static_walls();
         let mut wall_vel = std::mem::take(&mut self.wall_vel);
         wall_vel.clear();
-        wall_vel.extend(self.owner.iter().zip(&self.boundary).map(|(&o, x)| {
-            if o == super::STATIC {
-                Vec3::zeros()
-            } else {
-                bodies[o as usize].point_velocity(x)
-            }
-        }));
+        wall_vel.extend(
+            self.owner[ns..]
+                .iter()
+                .zip(&self.boundary[ns..])
+                .map(|(&o, x)| {
+                    if o == super::STATIC {
+                        Vec3::zeros()
+                    } else {
+                        bodies[o as usize].point_velocity(x)
+                    }
+                }),
+        );
         let nu = self.params.viscosity / self.laplacian;
         let (alpha, c_sound) = self.params.artificial_viscosity;
         let k = &self.params.kernel;
@@ -44,6 +51,7 @@ impl Fluid {
             periodic: self.params.periodic,
             boundary: &self.boundary,
             wall_vel: &wall_vel,
+            first_body: ns,
             to_surface: &self.to_surface,
             min_gap: 0.5 * self.params.spacing,
             fb: &self.fb,

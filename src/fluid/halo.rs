@@ -222,3 +222,59 @@ pub fn sum_vectors<'a>(halo: &mut dyn Halo, vectors: impl IntoIterator<Item = &'
         **f = Vec3::new(c[0], c[1], c[2]);
     }
 }
+
+/// Gives back the spare capacity of `v` when it holds more than twice what it needs (a part's
+/// arrays start at the whole model's size: its first redistribution keeps a quarter of them on
+/// four ranks), keeping an eighth over its length for the particles that migrate in.
+fn trim<T>(v: &mut Vec<T>) {
+    if v.capacity() > 2 * v.len() + 1024 {
+        v.shrink_to(v.len() + v.len() / 8);
+    }
+}
+
+impl Fluid {
+    /// Gives back the spare capacity of the per-particle and per-wall arrays and of the carried
+    /// ones after a redistribution (see [`trim`]): a part's memory follows its own particles,
+    /// not the whole model's it was built from.
+    pub fn trim(&mut self, carried: &mut Carried<'_>) {
+        carried.scalars.iter_mut().for_each(|a| trim(a));
+        carried.vectors.iter_mut().for_each(|a| trim(a));
+        carried.walls.iter_mut().for_each(|a| trim(a));
+        for v in [
+            &mut self.pos,
+            &mut self.vel,
+            &mut self.perm_pos,
+            &mut self.perm_vel,
+        ] {
+            trim(v);
+        }
+        for v in [&mut self.next_vel, &mut self.shift] {
+            trim(v);
+        }
+        for v in [
+            &mut self.pressure,
+            &mut self.density_error,
+            &mut self.perm_real,
+        ] {
+            trim(v);
+        }
+        for v in [&mut self.fill, &mut self.bdens, &mut self.boundary_pressure] {
+            trim(v);
+        }
+        for v in [&mut self.id, &mut self.perm_id, &mut self.last_order] {
+            trim(v);
+        }
+        for v in [&mut self.owner, &mut self.wall_body] {
+            trim(v);
+        }
+        for v in [&mut self.listless, &mut self.perm_bool] {
+            trim(v);
+        }
+        for v in [&mut self.boundary, &mut self.local, &mut self.to_surface] {
+            trim(v);
+        }
+        for v in [&mut self.local_surface, &mut self.wall_vel] {
+            trim(v);
+        }
+    }
+}

@@ -190,14 +190,16 @@ pub struct Fluid {
     /// obstacle, a tank's wall) is the force of the fluid on it, as for moving bodies.
     pub wall_body: Vec<u32>,
     /// Position of each body-fixed boundary particle relative to its body's centre of mass, in
-    /// the body frame (m); zero for fixed walls.
+    /// the body frame (m): one per body particle, in order, for the boundary particles after the
+    /// static walls ([`Fluid::static_walls`]; the fixed walls, the bulk of a tank's particles,
+    /// keep no body-frame copy).
     pub local: Vec<Vec3>,
     /// Vector from each boundary particle to the nearest point of its wall's or body's surface
     /// (m, world frame): its length is the particle's depth, its direction the wall normal into
     /// the fluid (zero where unknown). For the no-slip viscous term.
     pub to_surface: Vec<Vec3>,
-    /// [`Fluid::to_surface`] of body-fixed boundary particles in the body frame (zero for fixed
-    /// walls).
+    /// [`Fluid::to_surface`] of body-fixed boundary particles in the body frame (one per body
+    /// particle, as [`Fluid::local`]).
     local_surface: Vec<Vec3>,
     /// Fluid force on each body in the last solve (N; world frame), indexed like the bodies.
     pub body_force: Vec<Vec3>,
@@ -281,9 +283,9 @@ impl Fluid {
             boundary_pressure: vec![0.0; boundary.len()],
             owner: vec![STATIC; boundary.len()],
             wall_body: vec![STATIC; boundary.len()],
-            local: vec![Vec3::zeros(); boundary.len()],
+            local: Vec::new(),
             to_surface: vec![Vec3::zeros(); boundary.len()],
-            local_surface: vec![Vec3::zeros(); boundary.len()],
+            local_surface: Vec::new(),
             body_force: Vec::new(),
             body_torque: Vec::new(),
             boundary,

@@ -44,8 +44,11 @@ pub struct Pairs<'a> {
     pub periodic: super::periodic::Periodic,
     /// Boundary particles (m) and their velocities (m/s).
     pub boundary: &'a [Vec3],
-    /// Velocity of the wall or body at each boundary particle (m/s).
+    /// Velocity of the body at each body particle (m/s): boundary particle `first_body + k` has
+    /// `wall_vel[k]`; the static walls before them are at rest.
     pub wall_vel: &'a [Vec3],
+    /// Index of the first body particle among the boundary particles.
+    pub first_body: usize,
     /// Offset of each boundary particle to its surface (m; [`super::Fluid::to_surface`]).
     pub to_surface: &'a [Vec3],
     /// Smallest fluid-particle distance from a wall in `β` (m): half a spacing.
@@ -75,8 +78,10 @@ pub fn accumulate(p: &Pairs, i: usize, nu: Real, a: &mut Vec3) {
         if r > 0.0 {
             let rdotgrad = k.dw(r) * r;
             let beta = no_slip_factor(&d, &p.to_surface[b], p.min_gap);
-            *a += (vel[i] - p.wall_vel[b])
-                * (beta * 2.0 * nu * p.volume * rdotgrad / (r * r + p.eta2));
+            let wall = b
+                .checked_sub(p.first_body)
+                .map_or(Vec3::zeros(), |k| p.wall_vel[k]);
+            *a += (vel[i] - wall) * (beta * 2.0 * nu * p.volume * rdotgrad / (r * r + p.eta2));
         }
     }
 }

@@ -17,11 +17,11 @@ impl Fluid {
     pub fn place_body_particles(&mut self, bodies: &[crate::body::RigidBody]) -> bool {
         let planar = self.params.planar;
         let mut moved = false;
-        let surfaces = self.to_surface.iter_mut().zip(&self.local_surface);
-        for (((x, &o), l), (s, ls)) in self
-            .boundary
+        let ns = self.static_walls();
+        let surfaces = self.to_surface[ns..].iter_mut().zip(&self.local_surface);
+        for (((x, &o), l), (s, ls)) in self.boundary[ns..]
             .iter_mut()
-            .zip(&self.owner)
+            .zip(&self.owner[ns..])
             .zip(&self.local)
             .zip(surfaces)
         {

@@ -19,9 +19,10 @@ pub enum WallSource {
 }
 
 impl Fluid {
-    /// The number of static wall particles (the leading boundary particles).
+    /// The number of static wall particles (the leading boundary particles; the body particles
+    /// follow, one [`Fluid::local`] each).
     pub fn static_walls(&self) -> usize {
-        self.owner.iter().take_while(|&&o| o == STATIC).count()
+        self.boundary.len() - self.local.len()
     }
 
     /// Numbers per packed static wall particle: position, the body its force goes to, the
@@ -73,9 +74,7 @@ impl Fluid {
         rebuild(&mut self.boundary, n, sources, |k| v(rec(k), 0));
         rebuild(&mut self.owner, n, sources, |_| STATIC);
         rebuild(&mut self.wall_body, n, sources, |k| rec(k)[3] as u32);
-        rebuild(&mut self.local, n, sources, |_| Vec3::zeros());
         rebuild(&mut self.to_surface, n, sources, |k| v(rec(k), 4));
-        rebuild(&mut self.local_surface, n, sources, |_| Vec3::zeros());
         rebuild(&mut self.bdens, n, sources, |k| rec(k)[7]);
         rebuild(&mut self.boundary_pressure, n, sources, |k| rec(k)[8]);
         for (j, a) in c.walls.iter_mut().enumerate() {

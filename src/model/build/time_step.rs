@@ -33,7 +33,8 @@ pub fn reachable_speed(fluid: &Fluid, bodies: &[RigidBody], gravity: &Vec3) -> (
     // How far each body's boundary particles reach from its centre of mass (m; at least a
     // spacing).
     let mut reach = vec![l; bodies.len()];
-    for (&o, x) in fluid.owner.iter().zip(&fluid.local) {
+    let ns = fluid.static_walls();
+    for (&o, x) in fluid.owner[ns..].iter().zip(&fluid.local) {
         if let Some(r) = reach.get_mut(o as usize) {
             *r = r.max(x.norm());
         }
