@@ -417,6 +417,37 @@ fn first_steps_divided_match_every_particle_to_round_off() {
     );
 }
 
+/// The constraint method's ghost layers are two supports and twice its small skin deep (2.08
+/// supports at the default smoothing), not WCSPH's 2.48. Its divided run cannot match another
+/// width to the bit (the ghosts change the cell order, so the order of the sweeps), but with
+/// the solve converged (PGS to 1e-9) over the first three steps the runs with ghosts 2.48 and
+/// 3 supports deep differ by the solve's round-off (4.0e-10 m) and the default by as much
+/// (4.3e-10 m), where ghosts 1.5 supports deep leave particles' neighbours' values short
+/// (1.4e-9 m; one support 3.6e-8 m after eight steps at 1e-10). The default must be as good
+/// as the deep ghosts, and the check must see the short ones.
+#[test]
+fn constraint_ghosts_two_supports_deep_are_enough() {
+    let deep = 2.0 * (1.0 + 2.0 * vcsim::fluid::wcsph::SKIN);
+    let text = DAM_2D.replace("method: Wcsph(), ", "").replace(
+        "    fluid:",
+        "    solver: Pgs(max_iterations: 20000, tolerance: 1e-9),\n    fluid:",
+    );
+    let run = |w: Option<f64>| positions(&text, 2, 0.0015, w);
+    let wide = run(Some(deep));
+    let floor = largest_gap(&run(Some(3.0)), &wide);
+    let default = largest_gap(&run(None), &wide);
+    let short = largest_gap(&run(Some(1.5)), &wide);
+    eprintln!("against 2.48 supports: 3 {floor:.2e} m, default {default:.2e} m, 1.5 {short:.2e} m");
+    assert!(
+        default < 1.5 * floor,
+        "the default ghosts: {default} m against {floor} m"
+    );
+    assert!(
+        short > 3.0 * floor,
+        "1.5 supports of ghosts should not be enough: {short}"
+    );
+}
+
 /// More ranks than particles: two ranks own nothing and must still take part in every
 /// collective decision (a rank that skipped one, as the densities' first reference height once
 /// did, left the others waiting for ever).

@@ -155,7 +155,8 @@ pub fn prepare_with_width(
 ) -> Result<(), String> {
     let scene = check(world)?;
     let fluid = world.fluid.as_mut().ok_or("no fluid")?;
-    let halo = SlabHalo::claim(comm, fluid, scene, width_supports);
+    let skin = world.fluid_method.ghost_skin(fluid);
+    let halo = SlabHalo::claim(comm, fluid, scene, (width_supports, skin));
     world.fluid_method.set_halo(Box::new(halo))
 }
 
@@ -172,7 +173,8 @@ pub fn resume(
     let fluid = world.fluid.as_mut().ok_or("no fluid")?;
     agree(&*comm, SlabHalo::fits(&layout, fluid, comm.size()))?;
     let listless = layout.listless.clone();
-    let halo = SlabHalo::resumed(comm, fluid, scene, None, layout);
+    let skin = world.fluid_method.ghost_skin(fluid);
+    let halo = SlabHalo::resumed(comm, fluid, scene, (None, skin), layout);
     world.fluid_method.set_halo(Box::new(halo))?;
     let restored = world.restore_part(state);
     let restored = agree(slab(world).comm(), restored);

@@ -208,6 +208,14 @@ pub trait FluidMethod: Send + Sync {
         ))
     }
 
+    /// How far (a fraction of the kernel support) a particle may move between two of the
+    /// method's neighbour searches, each of which redistributes a divided fluid: the ghost
+    /// layers reach twice that beyond two supports ([`crate::distributed::slab`]). WCSPH's
+    /// lists' skin unless the method says otherwise.
+    fn ghost_skin(&self, _fluid: &Fluid) -> Real {
+        super::wcsph::SKIN
+    }
+
     /// The exchange given by [`FluidMethod::set_halo`], if any.
     fn halo(&mut self) -> Option<&mut dyn super::halo::Halo> {
         None

@@ -10,7 +10,9 @@
 //!
 //! **Ghosts.** A particle within `width` of another rank's slab is copied there as a ghost at
 //! each redistribution (every neighbour search). `width` = 2 (1 + 2 s) × the kernel support,
-//! s the neighbour lists' skin fraction: two supports because an owned particle reads values
+//! s the fraction of a support a particle may move between two searches
+//! ([`crate::fluid::FluidMethod::ghost_skin`]: WCSPH's lists' skin, 0.12; for the constraint
+//! method its projection's skin of 0.05 spacings, about 0.02): two supports because an owned particle reads values
 //! its neighbours computed from their own neighbours (the Adami walls' extrapolated pressure,
 //! density gradients), and the skin twice because owned particles and ghosts may each move by
 //! up to the skin between searches. Between searches the ghost set is fixed and its values are
@@ -106,9 +108,9 @@ impl SlabHalo {
         comm: Box<dyn Comm>,
         fluid: &mut Fluid,
         scene: [Vec3; 2],
-        width_supports: Option<Real>,
+        (width_supports, skin): (Option<Real>, Real),
     ) -> SlabHalo {
-        let mut h = SlabHalo::new(comm, fluid, scene, width_supports);
+        let mut h = SlabHalo::new(comm, fluid, scene, (width_supports, skin));
         // (Every rank holds every particle: the summed histogram is N times one rank's, with
         // the same quantiles.)
         h.cuts = h.cuts_of(&fluid.pos);
@@ -155,10 +157,10 @@ impl SlabHalo {
         comm: Box<dyn Comm>,
         fluid: &mut Fluid,
         scene: [Vec3; 2],
-        width_supports: Option<Real>,
+        (width_supports, skin): (Option<Real>, Real),
         layout: RankLayout,
     ) -> SlabHalo {
-        let mut h = SlabHalo::new(comm, fluid, scene, width_supports);
+        let mut h = SlabHalo::new(comm, fluid, scene, (width_supports, skin));
         h.hold_walls(fluid, layout.walls);
         h.cuts = layout.cuts;
         h.stats.owned = layout.owned.iter().filter(|o| **o).count();
@@ -198,13 +200,12 @@ impl SlabHalo {
         comm: Box<dyn Comm>,
         fluid: &Fluid,
         [lo, hi]: [Vec3; 2],
-        width_supports: Option<Real>,
+        (width_supports, skin): (Option<Real>, Real),
     ) -> SlabHalo {
         let axis = (0..3)
             .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
             .unwrap_or(0);
         let n = comm.size();
-        let skin = crate::fluid::wcsph::SKIN;
         let support = fluid.params.kernel.support();
         let width = width_supports.unwrap_or(2.0 * (1.0 + 2.0 * skin)) * support;
         SlabHalo {
@@ -526,6 +527,7 @@ impl Halo for SlabHalo {
                 .iter()
                 .map(|x| !reaches(inner, cuts, me, x[axis])),
         );
+        f.trim(c);
     }
 
     fn reordered(&mut self, f: &Fluid) {

@@ -271,6 +271,12 @@ impl FluidMethod for Constraint {
         Ok(())
     }
 
+    /// A divided fluid is redistributed when a particle has moved by half the projection's
+    /// skin ([`projection::SKIN`] spacings) since the last search.
+    fn ghost_skin(&self, fluid: &Fluid) -> Real {
+        projection::SKIN * fluid.params.spacing / fluid.params.kernel.support()
+    }
+
     fn halo(&mut self) -> Option<&mut dyn crate::fluid::halo::Halo> {
         match self.halo.0.as_mut() {
             Some(h) => Some(&mut **h),
