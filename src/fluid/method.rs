@@ -210,10 +210,10 @@ pub trait FluidMethod: Send + Sync {
 
     /// How far (a fraction of the kernel support) a particle may move between two of the
     /// method's neighbour searches, each of which redistributes a divided fluid: the ghost
-    /// layers reach twice that beyond two supports ([`crate::distributed::slab`]). WCSPH's
-    /// lists' skin unless the method says otherwise.
+    /// layers reach twice that beyond two supports ([`crate::distributed::slab`]). 0.12 (as
+    /// WCSPH's lists' skin) unless the method says otherwise.
     fn ghost_skin(&self, _fluid: &Fluid) -> Real {
-        super::wcsph::SKIN
+        0.12
     }
 
     /// The exchange given by [`FluidMethod::set_halo`], if any.

@@ -84,6 +84,11 @@ impl crate::fluid::FluidMethod for Wcsph {
         Ok(())
     }
 
+    /// The lists' skin ([`super::SKIN`]): a divided fluid is redistributed at every search.
+    fn ghost_skin(&self, _fluid: &Fluid) -> Real {
+        super::SKIN
+    }
+
     fn halo(&mut self) -> Option<&mut dyn crate::fluid::halo::Halo> {
         // (A match, not `as_deref_mut`: `&mut` is invariant, the object's lifetime shortens
         // only at a coercion site.)
