@@ -234,8 +234,9 @@ fn trim<T>(v: &mut Vec<T>) {
 
 impl Fluid {
     /// Gives back the spare capacity of the per-particle and per-wall arrays and of the carried
-    /// ones after a redistribution (see [`trim`]): a part's memory follows its own particles,
-    /// not the whole model's it was built from.
+    /// ones after a redistribution (an array holding more than twice its length keeps an eighth
+    /// over it): a part's memory follows its own particles, not the whole model's it was
+    /// built from.
     pub fn trim(&mut self, carried: &mut Carried<'_>) {
         carried.scalars.iter_mut().for_each(|a| trim(a));
         carried.vectors.iter_mut().for_each(|a| trim(a));
