@@ -210,8 +210,8 @@ pub trait FluidMethod: Send + Sync {
 
     /// How far (a fraction of the kernel support) a particle may move between two of the
     /// method's neighbour searches, each of which redistributes a divided fluid: the ghost
-    /// layers reach twice that beyond two supports (the slabs of [`crate::distributed`]). 0.12 (as
-    /// WCSPH's lists' skin) unless the method says otherwise.
+    /// layers reach twice that beyond two supports (the slabs of [`crate::distributed`]).
+    /// 0.12 (as WCSPH's lists' skin) unless the method says otherwise.
     fn ghost_skin(&self, _fluid: &Fluid) -> Real {
         0.12
     }

@@ -12,10 +12,11 @@
 //! each redistribution (every neighbour search). `width` = 2 (1 + 2 s) × the kernel support,
 //! s the fraction of a support a particle may move between two searches
 //! ([`crate::fluid::FluidMethod::ghost_skin`]: WCSPH's lists' skin, 0.12; for the constraint
-//! method its projection's skin of 0.05 spacings, about 0.02): two supports because an owned particle reads values
-//! its neighbours computed from their own neighbours (the Adami walls' extrapolated pressure,
-//! density gradients), and the skin twice because owned particles and ghosts may each move by
-//! up to the skin between searches. Between searches the ghost set is fixed and its values are
+//! method its projection's skin of 0.05 spacings, about 0.02): two supports because an owned
+//! particle reads values its neighbours computed from their own neighbours (the Adami walls'
+//! extrapolated pressure, density gradients, the shifting's kernel fills), and the skin twice
+//! because owned particles and ghosts may each move by up to the skin between searches.
+//! Between searches the ghost set is fixed and its values are
 //! refreshed by one exchange of 7 numbers per ghost (position, velocity, density). Only the
 //! inner ghosts, within (1 + 2 s) supports of the slab, get neighbour lists
 //! ([`crate::fluid::Fluid`]'s `listless` mask): the outer ones are only read.
