@@ -269,7 +269,7 @@ fn velocity_filter_keeps_linear_fields() {
     let f = w.fluid.as_mut().unwrap();
     f.update_neighbours(&[]);
     let linear = f.vel.clone();
-    f.filter_velocities(0.5, None);
+    f.filter_velocities(0.5, None, None);
     let change = linear
         .iter()
         .zip(&f.vel)
@@ -280,7 +280,7 @@ fn velocity_filter_keeps_linear_fields() {
         v.x += if i % 2 == 0 { 1e-3 } else { -1e-3 };
     }
     let noisy: f64 = f.vel.iter().zip(&linear).map(|(a, b)| (a - b).norm()).sum();
-    f.filter_velocities(0.5, None);
+    f.filter_velocities(0.5, None, None);
     let left: f64 = f.vel.iter().zip(&linear).map(|(a, b)| (a - b).norm()).sum();
     eprintln!("checkerboard noise {noisy:.3e} -> {left:.3e} after one filter pass (ε = 0.5)");
     assert!(left < 0.9 * noisy);
@@ -310,7 +310,7 @@ fn velocity_filter_with_walls_damps_a_column_sliding_along_a_wall() {
         for &i in &column {
             f.vel[i].y = 1e-3;
         }
-        f.filter_velocities(0.5, with_walls.then_some(&walls[..]));
+        f.filter_velocities(0.5, with_walls.then_some(&walls[..]), None);
         left[k] = column.iter().map(|&i| f.vel[i].y).sum::<f64>() / column.len() as f64;
     }
     eprintln!(
@@ -478,7 +478,7 @@ fn artificial_viscosity_damps_only_approaching_pairs() {
     let ke = |f: &vcsim::fluid::Fluid| f.vel.iter().map(|v| v.norm_squared()).sum::<f64>();
     set(f, 1.0);
     let before = f.vel.clone();
-    f.external(&nalgebra::Vector3::zeros(), h, &[]);
+    f.external(&nalgebra::Vector3::zeros(), h, &[], None);
     let change = before
         .iter()
         .zip(&f.vel)
@@ -487,7 +487,7 @@ fn artificial_viscosity_damps_only_approaching_pairs() {
     assert_eq!(change, 0.0, "expanding flow changed by {change}");
     set(f, -1.0);
     let (k0, p0) = (ke(f), f.vel.iter().sum::<nalgebra::Vector3<f64>>());
-    f.external(&nalgebra::Vector3::zeros(), h, &[]);
+    f.external(&nalgebra::Vector3::zeros(), h, &[], None);
     let (k1, p1) = (ke(f), f.vel.iter().sum::<nalgebra::Vector3<f64>>());
     let scale: f64 = f.vel.iter().map(|v| v.norm()).sum();
     eprintln!(

@@ -155,9 +155,22 @@ pub fn prepare_with_width(
 ) -> Result<(), String> {
     let scene = check(world)?;
     let fluid = world.fluid.as_mut().ok_or("no fluid")?;
-    let skin = world.fluid_method.ghost_skin(fluid);
-    let halo = SlabHalo::claim(comm, fluid, scene, (width_supports, skin));
+    let (width, skin) = ghost_width(world.fluid_method.as_ref(), fluid, width_supports);
+    let halo = SlabHalo::claim(comm, fluid, scene, (Some(width), skin));
     world.fluid_method.set_halo(Box::new(halo))
+}
+
+/// The ghost layers' depth in kernel supports (`width_supports`, or the method's
+/// [`crate::fluid::FluidMethod::ghost_supports`] × (1 + 2 s)) and its skin s
+/// ([`crate::fluid::FluidMethod::ghost_skin`]).
+fn ghost_width(
+    method: &dyn crate::fluid::FluidMethod,
+    fluid: &crate::fluid::Fluid,
+    width_supports: Option<Real>,
+) -> (Real, Real) {
+    let skin = method.ghost_skin(fluid);
+    let width = width_supports.unwrap_or(method.ghost_supports() * (1.0 + 2.0 * skin));
+    (width, skin)
 }
 
 /// Puts rank `comm.rank()`'s checkpointed state (`state`, its fluid divided as `layout`
@@ -173,8 +186,8 @@ pub fn resume(
     let fluid = world.fluid.as_mut().ok_or("no fluid")?;
     agree(&*comm, SlabHalo::fits(&layout, fluid, comm.size()))?;
     let listless = layout.listless.clone();
-    let skin = world.fluid_method.ghost_skin(fluid);
-    let halo = SlabHalo::resumed(comm, fluid, scene, (None, skin), layout);
+    let (width, skin) = ghost_width(world.fluid_method.as_ref(), fluid, None);
+    let halo = SlabHalo::resumed(comm, fluid, scene, (Some(width), skin), layout);
     world.fluid_method.set_halo(Box::new(halo))?;
     let restored = world.restore_part(state);
     let restored = agree(slab(world).comm(), restored);

@@ -11,10 +11,19 @@ impl Fluid {
     /// Adds gravity (m/s²) and the explicit viscous forces over a step `h` (s) to the
     /// velocities — the predicted velocities `v*` — then applies the velocity filter if the model
     /// asks for it (the solve then projects the filtered field). Needs current neighbour lists.
-    pub fn external(&mut self, gravity: &Vec3, h: Real, bodies: &[crate::body::RigidBody]) {
+    /// `halo`: the exchange of a fluid divided among processes (the filter's sums are then the
+    /// whole fluid's).
+    pub fn external(
+        &mut self,
+        gravity: &Vec3,
+        h: Real,
+        bodies: &[crate::body::RigidBody],
+        halo: Option<&mut (dyn super::halo::Halo + '_)>,
+    ) {
         self.explicit_forces(gravity, h, bodies);
         if self.params.velocity_filter > 0.0 {
-            self.filter_velocities(-(-self.params.velocity_filter * h).exp_m1(), None);
+            let eps = -(-self.params.velocity_filter * h).exp_m1();
+            self.filter_velocities(eps, None, halo);
         }
     }
 

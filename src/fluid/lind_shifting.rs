@@ -47,7 +47,7 @@ impl Fluid {
     /// does not.
     pub fn shift_particles(&mut self, h: Real) {
         let umax = self.relative_speed_max(None);
-        self.shift_particles_at(h, umax);
+        self.shift_particles_at(h, umax, None);
     }
 
     /// `u_max` of [`Fluid::shift_particles`]: the largest fluid speed relative to the fluid's
@@ -72,8 +72,15 @@ impl Fluid {
         largest[0]
     }
 
-    /// [`Fluid::shift_particles`] with `u_max` given (m/s).
-    pub fn shift_particles_at(&mut self, h: Real, umax: Real) {
+    /// [`Fluid::shift_particles`] with `u_max` given (m/s). With a `halo` (a divided fluid) the
+    /// ghosts take their owners' fills before the surface band is found: a ghost's fill is then
+    /// summed over all its neighbours, also where the ghost layer ends within its support.
+    pub fn shift_particles_at(
+        &mut self,
+        h: Real,
+        umax: Real,
+        halo: Option<&mut (dyn super::halo::Halo + '_)>,
+    ) {
         let (k, per) = (self.params.kernel, self.params.periodic);
         let (l, beta) = (self.params.spacing, self.params.shifting);
         if umax == 0.0 {
@@ -86,6 +93,9 @@ impl Fluid {
         fills.resize(n, 0.0);
         out.resize(n, Vec3::zeros());
         self.fills_and_gradients(&mut fills, &mut out);
+        if let Some(halo) = halo {
+            halo.refresh(&mut self.pos, &mut self.vel, &mut fills);
+        }
         let (pos, ff, fb, boundary) = (&self.pos, &self.ff, &self.fb, &self.boundary);
         let (surf, v0, smooth) = (&self.to_surface, self.volume, &self.smooth);
         // Pass 2: the shifts; tangential in the surface band (a surface particle or a

@@ -210,10 +210,19 @@ pub trait FluidMethod: Send + Sync {
 
     /// How far (a fraction of the kernel support) a particle may move between two of the
     /// method's neighbour searches, each of which redistributes a divided fluid: the ghost
-    /// layers reach twice that beyond two supports (the slabs of [`crate::distributed`]).
-    /// 0.12 (as WCSPH's lists' skin) unless the method says otherwise.
+    /// layers reach [`FluidMethod::ghost_supports`] × (1 + 2 × this) supports beyond a slab
+    /// (the slabs of [`crate::distributed`]). 0.12 (as WCSPH's lists' skin) unless the method
+    /// says otherwise.
     fn ghost_skin(&self, _fluid: &Fluid) -> Real {
         0.12
+    }
+
+    /// How many kernel supports beyond its own particles a part of a divided fluid reads: 2
+    /// where an owned particle reads values its neighbours computed from their own neighbours
+    /// (WCSPH's extrapolated wall pressures, density gradients), 1 where those values are
+    /// exchanged instead. 2 unless the method says otherwise.
+    fn ghost_supports(&self) -> Real {
+        2.0
     }
 
     /// The exchange given by [`FluidMethod::set_halo`], if any.

@@ -420,8 +420,9 @@ impl Fluid {
             *x += v * h;
         }
         if self.params.shifting > 0.0 {
-            let umax = self.relative_speed_max(halo);
-            self.shift_particles_at(h, umax);
+            let mut halo = halo;
+            let umax = self.relative_speed_max(halo.as_deref_mut());
+            self.shift_particles_at(h, umax, halo);
         }
     }
 }

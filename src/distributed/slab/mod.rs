@@ -9,12 +9,14 @@
 //! so every rank computes the same cuts.
 //!
 //! **Ghosts.** A particle within `width` of another rank's slab is copied there as a ghost at
-//! each redistribution (every neighbour search). `width` = 2 (1 + 2 s) × the kernel support,
+//! each redistribution (every neighbour search). `width` = k (1 + 2 s) × the kernel support,
 //! s the fraction of a support a particle may move between two searches
 //! ([`crate::fluid::FluidMethod::ghost_skin`]: WCSPH's lists' skin, 0.12; for the constraint
-//! method its projection's skin of 0.05 spacings, about 0.02): two supports because an owned
-//! particle reads values its neighbours computed from their own neighbours (the Adami walls'
-//! extrapolated pressure, density gradients, the shifting's kernel fills), and the skin twice
+//! method its projection's skin of 0.05 spacings, about 0.02), k the supports a part reads
+//! beyond its own particles ([`crate::fluid::FluidMethod::ghost_supports`]): two for WCSPH,
+//! whose owned particles read values their neighbours computed from their own neighbours (the
+//! Adami walls' extrapolated pressure, density gradients), one for the constraint method,
+//! which exchanges the one such value it reads (the shifting's kernel fills); the skin twice
 //! because owned particles and ghosts may each move by up to the skin between searches.
 //! Between searches the ghost set is fixed and its values are
 //! refreshed by one exchange of 7 numbers per ghost (position, velocity, density). Only the

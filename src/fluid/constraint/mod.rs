@@ -184,7 +184,7 @@ impl FluidMethod for Constraint {
     }
 
     fn external(&mut self, fluid: &mut Fluid, gravity: &Vec3, h: Real, bodies: &[RigidBody]) {
-        fluid.external(gravity, h, bodies);
+        fluid.external(gravity, h, bodies, self.halo.0.as_deref_mut());
         self.refresh_ghosts(fluid);
     }
 
@@ -275,6 +275,13 @@ impl FluidMethod for Constraint {
     /// skin ([`projection::SKIN`] spacings) since the last search.
     fn ghost_skin(&self, fluid: &Fluid) -> Real {
         projection::SKIN * fluid.params.spacing / fluid.params.kernel.support()
+    }
+
+    /// One support: an owned particle reads its neighbours' positions, velocities and (for the
+    /// shifting's surface band) kernel fills, and the ghosts' fills are exchanged
+    /// ([`Fluid::shift_particles_at`]).
+    fn ghost_supports(&self) -> Real {
+        1.0
     }
 
     fn halo(&mut self) -> Option<&mut dyn crate::fluid::halo::Halo> {

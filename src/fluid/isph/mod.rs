@@ -405,7 +405,7 @@ impl Fluid {
         // The velocity filter with the walls as no-slip neighbours (module docs, step 5).
         if self.params.velocity_filter > 0.0 {
             let eps = -(-self.params.velocity_filter * h).exp_m1();
-            self.filter_velocities(eps, Some(&s.bvel));
+            self.filter_velocities(eps, Some(&s.bvel), None);
         }
         for (x, v) in self.pos.iter_mut().zip(&self.vel) {
             *x += v * h;

@@ -55,7 +55,7 @@ impl Fluid {
     /// when it is divided.
     pub(super) fn shift_divided(&mut self, sub: Real, s: &mut WcsphScratch) {
         let umax = self.relative_speed_max(s.halo.0.as_deref_mut());
-        self.shift_particles_at(sub, umax);
+        self.shift_particles_at(sub, umax, None);
     }
 
     /// A divided fluid's ghosts take their owners' positions, velocities and densities.
