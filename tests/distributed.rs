@@ -445,8 +445,14 @@ fn constraint_ghosts_one_support_deep_are_enough() {
         "against 2.48 supports: 3 {floor:.2e} m, default {default:.2e} m, 0.6 {short:.2e} m; \
          one process {one:.2e} m"
     );
-    assert!(default < 1.5 * floor, "the default ghosts: {default} m against {floor} m");
-    assert!(short > 3.0 * floor, "0.6 supports of ghosts should not be enough: {short}");
+    assert!(
+        default < 1.5 * floor,
+        "the default ghosts: {default} m against {floor} m"
+    );
+    assert!(
+        short > 3.0 * floor,
+        "0.6 supports of ghosts should not be enough: {short}"
+    );
     assert!(one < 2e-9, "the divided run {one} m from one process");
 }
 

@@ -115,7 +115,12 @@ impl Fluid {
         };
         let mut centroid = [0.0; 4];
         for x in (0..n).filter(|&i| mine(&halo, i)).map(|i| pos[i]) {
-            centroid = [centroid[0] + x.x, centroid[1] + x.y, centroid[2] + x.z, centroid[3] + 1.0];
+            centroid = [
+                centroid[0] + x.x,
+                centroid[1] + x.y,
+                centroid[2] + x.z,
+                centroid[3] + 1.0,
+            ];
         }
         if let Some(h) = halo.as_deref_mut() {
             h.sum(&mut centroid);
