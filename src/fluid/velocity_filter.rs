@@ -136,7 +136,7 @@ impl Fluid {
                 dl += r.cross(&dv);
                 inertia += crate::math::Mat3::identity() * r.norm_squared() - r * r.transpose();
             }
-            if let Some(h) = halo.as_deref_mut() {
+            if let Some(h) = halo {
                 let mut s = [0.0; 15];
                 s[..3].copy_from_slice(dp.as_slice());
                 s[3..6].copy_from_slice(dl.as_slice());
