@@ -232,7 +232,7 @@ fn patch_stabilisation(b: divan::Bencher, stage: &str) {
     let f = w.fluid.as_mut().expect("fluid model");
     let eps = -(-f.params.velocity_filter * h).exp_m1();
     match stage {
-        "filter" => b.bench_local(|| f.filter_velocities(eps, None)),
+        "filter" => b.bench_local(|| f.filter_velocities(eps, None, None)),
         _ => b.bench_local(|| f.shift_particles(h)),
     }
 }
