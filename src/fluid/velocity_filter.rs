@@ -106,58 +106,70 @@ impl Fluid {
         let mut next = std::mem::take(&mut self.next_vel);
         next.resize(n, Vec3::zeros());
         per_particle(&mut next, step);
-        // Remove the change's mean and rigid rotation about the centroid, so the filter keeps
-        // the fluid's linear and angular momentum exactly (sums in particle order: the result
-        // does not depend on the thread count).
-        let mut halo = halo;
-        let mine = |h: &Option<&mut (dyn super::halo::Halo + '_)>, i: usize| {
-            h.as_deref().is_none_or(|h| h.owned()[i])
-        };
-        let mut centroid = [0.0; 4];
-        for x in (0..n).filter(|&i| mine(&halo, i)).map(|i| pos[i]) {
-            centroid = [
-                centroid[0] + x.x,
-                centroid[1] + x.y,
-                centroid[2] + x.z,
-                centroid[3] + 1.0,
-            ];
-        }
-        if let Some(h) = halo.as_deref_mut() {
-            h.sum(&mut centroid);
-        }
-        let count = centroid[3];
-        if count > 0.0 {
-            let c = Vec3::new(centroid[0], centroid[1], centroid[2]) / count;
-            let (mut dp, mut dl) = (Vec3::zeros(), Vec3::zeros());
-            let mut inertia = crate::math::Mat3::zeros();
-            for i in (0..n).filter(|&i| mine(&halo, i)) {
-                let (r, dv) = (pos[i] - c, next[i] - vel[i]);
-                dp += dv;
-                dl += r.cross(&dv);
-                inertia += crate::math::Mat3::identity() * r.norm_squared() - r * r.transpose();
-            }
-            if let Some(h) = halo {
-                let mut s = [0.0; 15];
-                s[..3].copy_from_slice(dp.as_slice());
-                s[3..6].copy_from_slice(dl.as_slice());
-                s[6..].copy_from_slice(inertia.as_slice());
-                h.sum(&mut s);
-                dp = Vec3::from_column_slice(&s[..3]);
-                dl = Vec3::from_column_slice(&s[3..6]);
-                inertia = crate::math::Mat3::from_column_slice(&s[6..]);
-            }
-            let dv_mean = dp / count;
-            let omega = if planar {
-                let izz = inertia[(2, 2)];
-                Vec3::new(0.0, 0.0, if izz > 0.0 { dl.z / izz } else { 0.0 })
-            } else {
-                inertia.try_inverse().map(|m| m * dl).unwrap_or_default()
-            };
-            for (x, b) in pos.iter().zip(next.iter_mut()) {
-                *b -= dv_mean + omega.cross(&(x - c));
-            }
-        }
+        keep_momentum(pos, vel, &mut next, planar, halo);
         self.next_vel = std::mem::replace(&mut self.vel, next);
+    }
+}
+
+/// Removes from the filtered velocities `next` (m/s) the mean and rigid rotation about the
+/// centroid of their change from `vel`, so the filter keeps the fluid's linear and angular
+/// momentum exactly (sums in particle order: the result does not depend on the thread count;
+/// of a divided fluid, `halo`, over each part's own particles, then over the parts).
+fn keep_momentum(
+    pos: &[Vec3],
+    vel: &[Vec3],
+    next: &mut [Vec3],
+    planar: bool,
+    halo: Option<&mut (dyn super::halo::Halo + '_)>,
+) {
+    let n = pos.len();
+    let mut halo = halo;
+    let mine = |h: &Option<&mut (dyn super::halo::Halo + '_)>, i: usize| {
+        h.as_deref().is_none_or(|h| h.owned()[i])
+    };
+    let mut centroid = [0.0; 4];
+    for x in (0..n).filter(|&i| mine(&halo, i)).map(|i| pos[i]) {
+        centroid = [
+            centroid[0] + x.x,
+            centroid[1] + x.y,
+            centroid[2] + x.z,
+            centroid[3] + 1.0,
+        ];
+    }
+    if let Some(h) = halo.as_deref_mut() {
+        h.sum(&mut centroid);
+    }
+    let count = centroid[3];
+    if count > 0.0 {
+        let c = Vec3::new(centroid[0], centroid[1], centroid[2]) / count;
+        let (mut dp, mut dl) = (Vec3::zeros(), Vec3::zeros());
+        let mut inertia = crate::math::Mat3::zeros();
+        for i in (0..n).filter(|&i| mine(&halo, i)) {
+            let (r, dv) = (pos[i] - c, next[i] - vel[i]);
+            dp += dv;
+            dl += r.cross(&dv);
+            inertia += crate::math::Mat3::identity() * r.norm_squared() - r * r.transpose();
+        }
+        if let Some(h) = halo {
+            let mut s = [0.0; 15];
+            s[..3].copy_from_slice(dp.as_slice());
+            s[3..6].copy_from_slice(dl.as_slice());
+            s[6..].copy_from_slice(inertia.as_slice());
+            h.sum(&mut s);
+            dp = Vec3::from_column_slice(&s[..3]);
+            dl = Vec3::from_column_slice(&s[3..6]);
+            inertia = crate::math::Mat3::from_column_slice(&s[6..]);
+        }
+        let dv_mean = dp / count;
+        let omega = if planar {
+            let izz = inertia[(2, 2)];
+            Vec3::new(0.0, 0.0, if izz > 0.0 { dl.z / izz } else { 0.0 })
+        } else {
+            inertia.try_inverse().map(|m| m * dl).unwrap_or_default()
+        };
+        for (x, b) in pos.iter().zip(next.iter_mut()) {
+            *b -= dv_mean + omega.cross(&(x - c));
+        }
     }
 }
 
