@@ -156,7 +156,7 @@ pub fn prepare_with_width(
     let scene = check(world)?;
     let fluid = world.fluid.as_mut().ok_or("no fluid")?;
     let (width, skin) = ghost_width(world.fluid_method.as_ref(), fluid, width_supports);
-    let halo = SlabHalo::claim(comm, fluid, scene, (Some(width), skin));
+    let halo = SlabHalo::claim(comm, fluid, scene, (width, skin));
     world.fluid_method.set_halo(Box::new(halo))
 }
 
@@ -187,7 +187,7 @@ pub fn resume(
     agree(&*comm, SlabHalo::fits(&layout, fluid, comm.size()))?;
     let listless = layout.listless.clone();
     let (width, skin) = ghost_width(world.fluid_method.as_ref(), fluid, None);
-    let halo = SlabHalo::resumed(comm, fluid, scene, (Some(width), skin), layout);
+    let halo = SlabHalo::resumed(comm, fluid, scene, (width, skin), layout);
     world.fluid_method.set_halo(Box::new(halo))?;
     let restored = world.restore_part(state);
     let restored = agree(slab(world).comm(), restored);

@@ -11,6 +11,7 @@
 //! it the surface layers of a fluid at rest sink into the hollows of the lattice below and the
 //! tank churns (the book's fluid chapter has the measurements).
 
+use super::halo::owned_of;
 use super::kernel::volume_gradient;
 use super::{per_particle, Fluid};
 use crate::math::{Real, Vec3};
@@ -124,11 +125,8 @@ fn keep_momentum(
 ) {
     let n = pos.len();
     let mut halo = halo;
-    let mine = |h: &Option<&mut (dyn super::halo::Halo + '_)>, i: usize| {
-        h.as_deref().is_none_or(|h| h.owned()[i])
-    };
     let mut centroid = [0.0; 4];
-    for x in (0..n).filter(|&i| mine(&halo, i)).map(|i| pos[i]) {
+    for x in owned_of(pos, halo.as_deref().map(|h| h.owned())) {
         centroid = [
             centroid[0] + x.x,
             centroid[1] + x.y,
@@ -144,7 +142,8 @@ fn keep_momentum(
         let c = Vec3::new(centroid[0], centroid[1], centroid[2]) / count;
         let (mut dp, mut dl) = (Vec3::zeros(), Vec3::zeros());
         let mut inertia = crate::math::Mat3::zeros();
-        for i in (0..n).filter(|&i| mine(&halo, i)) {
+        let owned = halo.as_deref().map(|h| h.owned());
+        for i in (0..n).filter(|&i| owned.is_none_or(|o| o[i])) {
             let (r, dv) = (pos[i] - c, next[i] - vel[i]);
             dp += dv;
             dl += r.cross(&dv);

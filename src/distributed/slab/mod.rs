@@ -106,12 +106,13 @@ impl SlabHalo {
     /// from the same model): keeps the particles of this rank's slab and drops the rest. The
     /// slabs cut the longest side of `scene` (m; the box around the fluid, its walls and the
     /// bodies, [`crate::pipeline::World::scene`]); ghosts reach `width_supports` kernel supports
-    /// beyond a slab (default 2 (1 + 2 × the skin), the module doc).
+    /// beyond a slab (the method's k (1 + 2 s), the module doc), `skin` (s) the fraction of a
+    /// support a particle may move between two searches.
     pub fn claim(
         comm: Box<dyn Comm>,
         fluid: &mut Fluid,
         scene: [Vec3; 2],
-        (width_supports, skin): (Option<Real>, Real),
+        (width_supports, skin): (Real, Real),
     ) -> SlabHalo {
         let mut h = SlabHalo::new(comm, fluid, scene, (width_supports, skin));
         // (Every rank holds every particle: the summed histogram is N times one rank's, with
@@ -160,7 +161,7 @@ impl SlabHalo {
         comm: Box<dyn Comm>,
         fluid: &mut Fluid,
         scene: [Vec3; 2],
-        (width_supports, skin): (Option<Real>, Real),
+        (width_supports, skin): (Real, Real),
         layout: RankLayout,
     ) -> SlabHalo {
         let mut h = SlabHalo::new(comm, fluid, scene, (width_supports, skin));
@@ -203,14 +204,14 @@ impl SlabHalo {
         comm: Box<dyn Comm>,
         fluid: &Fluid,
         [lo, hi]: [Vec3; 2],
-        (width_supports, skin): (Option<Real>, Real),
+        (width_supports, skin): (Real, Real),
     ) -> SlabHalo {
         let axis = (0..3)
             .max_by(|&a, &b| (hi[a] - lo[a]).total_cmp(&(hi[b] - lo[b])))
             .unwrap_or(0);
         let n = comm.size();
         let support = fluid.params.kernel.support();
-        let width = width_supports.unwrap_or(2.0 * (1.0 + 2.0 * skin)) * support;
+        let width = width_supports * support;
         SlabHalo {
             axis,
             cuts: Vec::new(),
