@@ -54,6 +54,9 @@ pub struct RankLayout {
     /// Which particles have no neighbour lists of their own (the outer ghosts).
     #[serde(default)]
     pub listless: Vec<bool>,
+    /// The fluid's smallest and largest coordinate along the axis at the last redistribution
+    /// (m; two numbers).
+    pub extent: Vec<Real>,
 }
 
 fn name(step: u64, rank: usize, ranks: usize) -> String {

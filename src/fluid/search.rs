@@ -105,48 +105,70 @@ impl Fluid {
     /// the grid built at them.
     fn build_lists(&mut self, r: Real, moved: bool, at: Option<&[Vec3]>) {
         let (planar, per) = (self.params.planar, self.params.periodic);
-        let pts: &[Vec3] = at.unwrap_or(&self.pos);
-        let skip = &self.listless;
-        self.ff.build(pts, &self.grid, pts, r, true, skip);
         if self.bdens.len() != self.boundary.len() {
-            // The density sum of a boundary particle over the boundary particles of its own wall
-            // or body is fixed (rigid): computed once. (Boundary particles of different bodies
-            // do not count in each other's density.)
-            self.bgrid.build(&self.boundary, r, planar, &per);
-            // (Summed over each particle's candidates in index order, as a neighbour list
-            // would hold them, without keeping the lists: for a large 3D tank they were the
-            // largest allocation of the run, 975 000 wall particles × ~100 neighbours.)
-            let (k, v0, per) = (self.params.kernel, self.volume, self.params.periodic);
-            let (owner, boundary, grid) = (&self.owner, &self.boundary, &self.bgrid);
-            let mut near = Vec::new();
-            self.bdens = (0..boundary.len())
-                .map(|b| {
-                    near.clear();
-                    grid.for_each_near(&boundary[b], |c| {
-                        let c = c as usize;
-                        if owner[c] == owner[b]
-                            && per.delta(&boundary[c], &boundary[b]).norm_squared() < r * r
-                        {
-                            near.push(c);
-                        }
-                    });
-                    near.sort_unstable();
-                    near.iter()
-                        .map(|&c| {
-                            let d = per.delta(&boundary[b], &boundary[c]);
-                            v0 * k.w(d.norm())
-                        })
-                        .sum()
-                })
-                .collect();
+            self.bdens = self.wall_densities(r, |_| true);
         } else if moved || self.bgrid.items.len() != self.boundary.len() {
             // (Body particles moved, or the walls' grid is not built yet: a restored state.)
             self.bgrid.build(&self.boundary, r, planar, &per);
         }
+        let pts: &[Vec3] = at.unwrap_or(&self.pos);
+        let skip = &self.listless;
+        self.ff.build(pts, &self.grid, pts, r, true, skip);
         self.fb
             .build(pts, &self.bgrid, &self.boundary, r, false, &self.listless);
         self.bf
             .build(&self.boundary, &self.grid, pts, r, false, &[]);
+    }
+
+    /// The density sum of each boundary particle over the boundary particles of its own wall
+    /// or body, for those `wanted` (zero for the others), the walls' grid built with cells of
+    /// `r` (m, at least the kernel support). It is fixed (rigid walls): computed once, at the
+    /// first search, or before a divided fluid's rank drops the walls it does not hold (whose
+    /// sums need them). (Boundary particles of different bodies do not count in each other's
+    /// density.)
+    fn wall_densities(&mut self, r: Real, wanted: impl Fn(usize) -> bool) -> Vec<Real> {
+        let (planar, per) = (self.params.planar, self.params.periodic);
+        self.bgrid.build(&self.boundary, r, planar, &per);
+        // (Summed over each particle's candidates in index order, as a neighbour list would
+        // hold them, without keeping the lists: for a large 3D tank they were the largest
+        // allocation of the run, 975 000 wall particles × ~100 neighbours.)
+        let (k, v0) = (self.params.kernel, self.volume);
+        let (owner, boundary, grid) = (&self.owner, &self.boundary, &self.bgrid);
+        let mut near = Vec::new();
+        (0..boundary.len())
+            .map(|b| {
+                if !wanted(b) {
+                    return 0.0;
+                }
+                near.clear();
+                grid.for_each_near(&boundary[b], |c| {
+                    let c = c as usize;
+                    if owner[c] == owner[b]
+                        && per.delta(&boundary[c], &boundary[b]).norm_squared() < r * r
+                    {
+                        near.push(c);
+                    }
+                });
+                near.sort_unstable();
+                near.iter()
+                    .map(|&c| {
+                        let d = per.delta(&boundary[b], &boundary[c]);
+                        v0 * k.w(d.norm())
+                    })
+                    .sum()
+            })
+            .collect()
+    }
+
+    /// A divided fluid's rank about to drop the walls it does not hold (`held`, per boundary
+    /// particle): the held walls' densities computed first, while every wall is there (the
+    /// walls' grid then freed: the next search builds it over the held walls).
+    pub fn keep_wall_densities(&mut self, held: &[bool]) {
+        if self.bdens.len() != self.boundary.len() {
+            let support = self.params.kernel.support();
+            self.bdens = self.wall_densities(support, |b| held[b]);
+            self.bgrid = Default::default();
+        }
     }
 
     /// Puts a per-particle array that a fluid method keeps (in the particles' order before the

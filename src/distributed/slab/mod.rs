@@ -28,8 +28,10 @@
 //!
 //! **Static walls** are divided as well: a rank holds the wall particles within `reach` of its
 //! slab, `width` plus (1 + 2 s) supports (what its ghosts' neighbour lists reach), a subset of
-//! the model's in the model's order ([`crate::fluid::wall_part`]). When the cuts move, the wall
-//! particles entering a rank's reach come from the rank whose old slab held them. **Body
+//! the model's in the model's order ([`crate::fluid::wall_part`]); those farther than `reach`
+//! from all fluid (along the axis) are parked, spread over the ranks by their index
+//! ([`walls`]). When the cuts or the fluid's extent move, the wall particles entering a rank's
+//! holding come from the rank that held them for the others. **Body
 //! particles** are on every rank. Values a method carries for boundary particles (dynamic
 //! walls' densities) are integrated by each rank from its own fluid, right where the rank's
 //! owned particles can see them; at each redistribution every boundary particle takes the values
@@ -37,11 +39,11 @@
 //! over the ranks for body particles).
 
 mod settle;
+mod walls;
 
 use super::checkpoint::RankLayout;
 use super::Comm;
 use crate::fluid::halo::{Carried, Halo};
-use crate::fluid::wall_part::WallSource;
 use crate::fluid::Fluid;
 use crate::math::{Real, Vec3};
 use std::time::Instant;
@@ -85,9 +87,12 @@ pub struct SlabHalo {
     recv_idx: Vec<Vec<u32>>,
     /// Local index of each particle id (ids are global: every rank built the same fluid).
     index_of: Vec<u32>,
-    /// The model's index of each static wall particle this rank holds (ascending): those
-    /// within `reach` of its slab.
+    /// The model's index of each static wall particle this rank holds (ascending; the rule of
+    /// [`walls`]).
     wall_ids: Vec<u32>,
+    /// The fluid's smallest and largest coordinate along the axis at the last redistribution
+    /// (m): static walls farther than `reach` from it are parked ([`walls`]).
+    extent: [Real; 2],
     /// How far beyond its slab a rank holds static walls (m): the ghosts' width plus what a
     /// ghost's neighbour lists reach.
     reach: Real,
@@ -117,27 +122,14 @@ impl SlabHalo {
         let mut h = SlabHalo::new(comm, fluid, scene, (width_supports, skin));
         // (Every rank holds every particle: the summed histogram is N times one rank's, with
         // the same quantiles.)
-        h.cuts = h.cuts_of(&fluid.pos);
+        (h.cuts, h.extent) = h.cuts_of(&fluid.pos);
         let me = h.comm.rank();
         let keep: Vec<bool> = fluid.pos.iter().map(|x| h.part_of(x) == me).collect();
         fluid.keep_particles(&keep, &mut Carried::default());
         h.owned = vec![true; fluid.len()];
         h.stats.owned = fluid.len();
-        let cuts = h.cuts.clone();
-        let ids: Vec<u32> = (0..fluid.static_walls() as u32)
-            .filter(|&i| h.reaches(&cuts, me, fluid.boundary[i as usize][h.axis]))
-            .collect();
-        h.hold_walls(fluid, ids);
+        h.hold_own_walls(fluid);
         h
-    }
-
-    /// Keeps the static walls of the model's indices `ids` (ascending) of `fluid`, which holds
-    /// them all.
-    fn hold_walls(&mut self, fluid: &mut Fluid, ids: Vec<u32>) {
-        let src: Vec<WallSource> = ids.iter().map(|&i| WallSource::Kept(i)).collect();
-        fluid.rebuild_walls(&src, &[], &mut Carried::default());
-        self.stats.walls = ids.len();
-        self.wall_ids = ids;
     }
 
     /// How the fluid stands on this rank, for its checkpoint ([`SlabHalo::resumed`]).
@@ -149,6 +141,7 @@ impl SlabHalo {
             owned: self.owned.clone(),
             cuts: self.cuts.clone(),
             walls: self.wall_ids.clone(),
+            extent: self.extent.to_vec(),
         }
     }
 
@@ -167,6 +160,9 @@ impl SlabHalo {
         let mut h = SlabHalo::new(comm, fluid, scene, (width_supports, skin));
         h.hold_walls(fluid, layout.walls);
         h.cuts = layout.cuts;
+        if let [lo, hi] = layout.extent[..] {
+            h.extent = [lo, hi];
+        }
         h.stats.owned = layout.owned.iter().filter(|o| **o).count();
         h.stats.ghosts = layout.owned.len() - h.stats.owned;
         h.owned = layout.owned;
@@ -192,6 +188,7 @@ impl SlabHalo {
         let ns = fluid.static_walls() as u32;
         let w = &layout.walls;
         if layout.cuts.len() + 1 != ranks
+            || layout.extent.len() != 2
             || w.windows(2).any(|w| w[0] >= w[1])
             || w.last().is_some_and(|&w| w >= ns)
         {
@@ -217,6 +214,7 @@ impl SlabHalo {
             cuts: Vec::new(),
             width,
             wall_ids: (0..fluid.static_walls() as u32).collect(),
+            extent: [Real::NEG_INFINITY, Real::INFINITY],
             reach: width + (1.0 + 2.0 * skin) * support,
             owned: vec![true; fluid.len()],
             owned_scratch: Vec::new(),
@@ -267,14 +265,9 @@ impl SlabHalo {
         part_in(&self.cuts, x[self.axis])
     }
 
-    /// Whether coordinate `x` (m, along the axis) is within `reach` of rank r's slab under
-    /// `cuts`.
-    fn reaches(&self, cuts: &[Real], r: usize, x: Real) -> bool {
-        reaches(self.reach, cuts, r, x)
-    }
-
-    /// Cuts at the quantiles of the owned particles at `pos` (collective).
-    fn cuts_of(&mut self, pos: &[Vec3]) -> Vec<Real> {
+    /// Cuts at the quantiles of the owned particles at `pos`, and their extent along the axis
+    /// (m; collective).
+    fn cuts_of(&mut self, pos: &[Vec3]) -> (Vec<Real>, [Real; 2]) {
         let n = self.comm.size();
         let a = self.axis;
         let t0 = Instant::now();
@@ -309,7 +302,7 @@ impl SlabHalo {
             };
             cuts.push(lo + span * (b as Real + frac) / BINS as Real);
         }
-        cuts
+        (cuts, [lo, hi])
     }
 
     /// The slab of rank r: `(lower, upper)` (m; infinite at the ends).
@@ -345,104 +338,6 @@ impl SlabHalo {
                     .collect()
             })
             .collect()
-    }
-
-    /// The static walls of this rank's new reach (the cuts were `old`, now `self.cuts`): those
-    /// it keeps, and those that enter it, sent by their owner under the old cuts with their
-    /// values (collective).
-    fn redeal_walls(&mut self, f: &mut Fluid, c: &mut Carried<'_>, old: &[Real]) {
-        let (me, n, a) = (self.comm.rank(), self.comm.size(), self.axis);
-        let (ns, new, reach) = (f.static_walls(), self.cuts.clone(), self.reach);
-        for i in 0..ns {
-            let x = f.boundary[i][a];
-            if part_in(old, x) != me {
-                continue;
-            }
-            for r in (0..n).filter(|&r| r != me) {
-                if reaches(reach, &new, r, x) && !reaches(reach, old, r, x) {
-                    self.out[r].push(self.wall_ids[i] as Real);
-                    f.pack_wall(i, c, &mut self.out[r]);
-                }
-            }
-        }
-        self.exchange();
-        let mut src: Vec<(u32, WallSource)> = (0..ns)
-            .filter(|&i| self.reaches(&new, me, f.boundary[i][a]))
-            .map(|i| (self.wall_ids[i], WallSource::Kept(i as u32)))
-            .collect();
-        if src.len() == ns && self.inbox.iter().all(Vec::is_empty) {
-            return;
-        }
-        let w = Fluid::wall_width(c) + 1;
-        let mut packed = Vec::new();
-        // (Received records are numbered in the order they arrived.)
-        for (k, p) in self
-            .inbox
-            .iter()
-            .flat_map(|m| m.chunks_exact(w))
-            .enumerate()
-        {
-            src.push((p[0] as u32, WallSource::Packed(k as u32)));
-            packed.extend_from_slice(&p[1..]);
-        }
-        src.sort_unstable_by_key(|s| s.0);
-        let sources: Vec<WallSource> = src.iter().map(|s| s.1).collect();
-        f.rebuild_walls(&sources, &packed, c);
-        self.wall_ids = src.iter().map(|s| s.0).collect();
-        self.stats.walls = self.wall_ids.len();
-    }
-
-    /// The boundary particles' carried values from the rank whose slab holds each: a static
-    /// wall's sent by that rank to the others that hold it, a body particle's (on every rank)
-    /// summed over the ranks, each rank's own, zero elsewhere (collective).
-    fn reconcile_walls(&mut self, f: &Fluid, c: &mut Carried<'_>) {
-        let (me, n, nb, a) = (
-            self.comm.rank(),
-            self.comm.size(),
-            f.boundary.len(),
-            self.axis,
-        );
-        let (ns, cuts, reach) = (f.static_walls(), self.cuts.clone(), self.reach);
-        let used: Vec<usize> = (0..c.walls.len())
-            .filter(|&j| c.walls[j].len() == nb)
-            .collect();
-        for i in 0..ns {
-            let x = f.boundary[i][a];
-            if part_in(&cuts, x) != me {
-                continue;
-            }
-            for r in (0..n).filter(|&r| r != me && reaches(reach, &cuts, r, x)) {
-                self.out[r].push(self.wall_ids[i] as Real);
-                self.out[r].extend(used.iter().map(|&j| c.walls[j][i]));
-            }
-        }
-        self.exchange();
-        for p in self
-            .inbox
-            .iter()
-            .flat_map(|m| m.chunks_exact(1 + used.len()))
-        {
-            let Ok(i) = self.wall_ids.binary_search(&(p[0] as u32)) else {
-                panic!("a rank sent the values of a wall this one does not hold");
-            };
-            for (k, &j) in used.iter().enumerate() {
-                c.walls[j][i] = p[1 + k];
-            }
-        }
-        let mine: Vec<bool> = f.boundary[ns..]
-            .iter()
-            .map(|x| self.part_of(x) == me)
-            .collect();
-        for &j in &used {
-            let tail = &mut c.walls[j][ns..];
-            tail.iter_mut()
-                .zip(&mine)
-                .filter(|(_, &m)| !m)
-                .for_each(|(v, _)| *v = 0.0);
-            let t0 = Instant::now();
-            self.comm.sum(tail);
-            self.stats.comm_seconds += t0.elapsed().as_secs_f64();
-        }
     }
 }
 
@@ -481,8 +376,8 @@ impl Halo for SlabHalo {
             let owned = std::mem::take(&mut self.owned);
             f.keep_particles(&owned, c);
         }
-        let old = std::mem::take(&mut self.cuts);
-        self.cuts = self.cuts_of(&f.pos);
+        let old = self.wall_rule();
+        (self.cuts, self.extent) = self.cuts_of(&f.pos);
         self.redeal_walls(f, c, &old);
         self.reconcile_walls(f, c);
         // Migration.
