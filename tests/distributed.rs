@@ -486,9 +486,9 @@ fn ranks_without_particles_keep_step_with(method: &str) {
 /// The static walls of a tank's dry part (the 3D dam break's column fills a third of its
 /// length; the constraint method) are parked, spread over the ranks by their index, not all
 /// held by the last slab, which reaches them: on four ranks no rank holds more than 1.2 × a
-/// quarter of the walls the ranks hold together (2 979, 3 243, 3 051, 3 051 of 12 324; parking
-/// nothing, the last held 6 264, 2.0 ×), and they hold at least the model's 7 776. The runs'
-/// numbers with parked walls: the tests above.
+/// quarter of the walls the ranks hold together (2 284, 2 412, 2 372, 2 260 of 9 328; parking
+/// nothing, 1 908, 2 172, 1 980, 6 264 of 12 324, the last 2.0 ×), and they hold at least the
+/// model's 7 776. The runs' numbers with parked walls: the tests above.
 #[test]
 fn walls_of_a_dry_tank_are_spread_over_the_ranks() {
     let reports = divided(&DAM_3D.replace("method: Wcsph(), ", ""), 4, 0.001, None);

@@ -54,9 +54,9 @@ pub struct RankLayout {
     /// Which particles have no neighbour lists of their own (the outer ghosts).
     #[serde(default)]
     pub listless: Vec<bool>,
-    /// The fluid's smallest and largest coordinate along the axis at the last redistribution
-    /// (m; two numbers).
-    pub extent: Vec<Real>,
+    /// Per rank, the box around its fluid whose nearby static walls it holds (m; six numbers
+    /// per rank: the lower corner, then the upper).
+    pub boxes: Vec<Real>,
 }
 
 fn name(step: u64, rank: usize, ranks: usize) -> String {

@@ -21,7 +21,7 @@ const MAGIC: &[u8; 8] = b"VCSIMCKP";
 /// method's own state (ISPH's body velocities one step back moved there from the fluid); 7:
 /// WCSPH's carried state there too; 8: WCSPH's densities and the density rows' warm starts
 /// in their methods' state, no longer in the fluid's; 9: the step the warm starts were found
-/// over (the constraint method's sub-steps); 10: a divided fluid's extent (its parked walls).
+/// over (the constraint method's sub-steps); 10: a divided fluid's boxes (its parked walls).
 const VERSION: u32 = 10;
 
 /// How far the output files had got at a checkpoint.

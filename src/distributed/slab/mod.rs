@@ -28,10 +28,10 @@
 //!
 //! **Static walls** are divided as well: a rank holds the wall particles within `reach` of its
 //! slab, `width` plus (1 + 2 s) supports (what its ghosts' neighbour lists reach), a subset of
-//! the model's in the model's order ([`crate::fluid::wall_part`]); those farther than `reach`
-//! from all fluid (along the axis) are parked, spread over the ranks by their index
-//! ([`walls`]). When the cuts or the fluid's extent move, the wall particles entering a rank's
-//! holding come from the rank that held them for the others. **Body
+//! the model's in the model's order ([`crate::fluid::wall_part`]), and only those near the box
+//! around the fluid it owns or holds as ghosts; a wall particle near no rank's fluid is parked,
+//! held by one rank chosen by its index ([`walls`]). When the cuts or the boxes move, the wall
+//! particles entering a rank's holding come from the rank that held them for the others. **Body
 //! particles** are on every rank. Values a method carries for boundary particles (dynamic
 //! walls' densities) are integrated by each rank from its own fluid, right where the rank's
 //! owned particles can see them; at each redistribution every boundary particle takes the values
@@ -90,9 +90,10 @@ pub struct SlabHalo {
     /// The model's index of each static wall particle this rank holds (ascending; the rule of
     /// [`walls`]).
     wall_ids: Vec<u32>,
-    /// The fluid's smallest and largest coordinate along the axis at the last redistribution
-    /// (m): static walls farther than `reach` from it are parked ([`walls`]).
-    extent: [Real; 2],
+    /// Per rank, the box around the fluid it owned or held as ghosts at the last redistribution,
+    /// grown by what their lists reach until the next (m; six numbers per rank, the lower
+    /// corner then the upper; [`walls`]).
+    boxes: Vec<Real>,
     /// How far beyond its slab a rank holds static walls (m): the ghosts' width plus what a
     /// ghost's neighbour lists reach.
     reach: Real,
@@ -122,7 +123,8 @@ impl SlabHalo {
         let mut h = SlabHalo::new(comm, fluid, scene, (width_supports, skin));
         // (Every rank holds every particle: the summed histogram is N times one rank's, with
         // the same quantiles.)
-        (h.cuts, h.extent) = h.cuts_of(&fluid.pos);
+        h.cuts = h.cuts_of(&fluid.pos);
+        h.boxes = h.boxes_of(&fluid.pos);
         let me = h.comm.rank();
         let keep: Vec<bool> = fluid.pos.iter().map(|x| h.part_of(x) == me).collect();
         fluid.keep_particles(&keep, &mut Carried::default());
@@ -141,7 +143,7 @@ impl SlabHalo {
             owned: self.owned.clone(),
             cuts: self.cuts.clone(),
             walls: self.wall_ids.clone(),
-            extent: self.extent.to_vec(),
+            boxes: self.boxes.clone(),
         }
     }
 
@@ -160,9 +162,7 @@ impl SlabHalo {
         let mut h = SlabHalo::new(comm, fluid, scene, (width_supports, skin));
         h.hold_walls(fluid, layout.walls);
         h.cuts = layout.cuts;
-        if let [lo, hi] = layout.extent[..] {
-            h.extent = [lo, hi];
-        }
+        h.boxes = layout.boxes;
         h.stats.owned = layout.owned.iter().filter(|o| **o).count();
         h.stats.ghosts = layout.owned.len() - h.stats.owned;
         h.owned = layout.owned;
@@ -188,7 +188,7 @@ impl SlabHalo {
         let ns = fluid.static_walls() as u32;
         let w = &layout.walls;
         if layout.cuts.len() + 1 != ranks
-            || layout.extent.len() != 2
+            || layout.boxes.len() != 6 * ranks
             || w.windows(2).any(|w| w[0] >= w[1])
             || w.last().is_some_and(|&w| w >= ns)
         {
@@ -214,7 +214,7 @@ impl SlabHalo {
             cuts: Vec::new(),
             width,
             wall_ids: (0..fluid.static_walls() as u32).collect(),
-            extent: [Real::NEG_INFINITY, Real::INFINITY],
+            boxes: Vec::new(),
             reach: width + (1.0 + 2.0 * skin) * support,
             owned: vec![true; fluid.len()],
             owned_scratch: Vec::new(),
@@ -265,9 +265,8 @@ impl SlabHalo {
         part_in(&self.cuts, x[self.axis])
     }
 
-    /// Cuts at the quantiles of the owned particles at `pos`, and their extent along the axis
-    /// (m; collective).
-    fn cuts_of(&mut self, pos: &[Vec3]) -> (Vec<Real>, [Real; 2]) {
+    /// Cuts at the quantiles of the owned particles at `pos` (collective).
+    fn cuts_of(&mut self, pos: &[Vec3]) -> Vec<Real> {
         let n = self.comm.size();
         let a = self.axis;
         let t0 = Instant::now();
@@ -302,7 +301,7 @@ impl SlabHalo {
             };
             cuts.push(lo + span * (b as Real + frac) / BINS as Real);
         }
-        (cuts, [lo, hi])
+        cuts
     }
 
     /// The slab of rank r: `(lower, upper)` (m; infinite at the ends).
@@ -377,7 +376,8 @@ impl Halo for SlabHalo {
             f.keep_particles(&owned, c);
         }
         let old = self.wall_rule();
-        (self.cuts, self.extent) = self.cuts_of(&f.pos);
+        self.cuts = self.cuts_of(&f.pos);
+        self.boxes = self.boxes_of(&f.pos);
         self.redeal_walls(f, c, &old);
         self.reconcile_walls(f, c);
         // Migration.

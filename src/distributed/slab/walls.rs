@@ -1,59 +1,71 @@
 //! Which ranks hold each static wall particle, and the walls' exchange when the slabs move
 //! (the module doc of [`super`]).
 //!
-//! **The rule.** A wall particle within `reach` (m) of the fluid's extent along the axis (the
-//! smallest and largest coordinate of any fluid particle at the last redistribution) is held by
-//! every rank whose slab it is within `reach` of, its *primary* the rank whose slab holds it.
-//! Any other wall particle is far from every fluid particle until the next redistribution (a
-//! particle moves less than a support between two, and `reach` is more than two supports):
-//! no rank's rows or lists read it, so it is *parked*, held by one rank only, rank
-//! `model index mod N` (its primary), which spreads the walls of the empty parts of a scene
-//! (a dam break's dry tank) evenly over the ranks instead of on the slab that reaches them.
-//! When the extent grows, the walls it reaches go from their parking rank to their slabs'
-//! ranks, with their values.
+//! **The rule.** Rank r *reads* a static wall particle at p when p is within `reach` (m) of
+//! its slab along the axis and inside its box: the box around the fluid particles it owns or
+//! holds as ghosts at a redistribution, grown by (1 + 2 s) supports, what their neighbour lists
+//! reach until the next (a particle moves by at most s supports between two, and its lists
+//! reach one support and s beyond). A wall particle is held by every rank that reads it, its
+//! *primary* the rank whose slab holds it if that rank reads it, else the first that does. A
+//! wall particle no rank reads (the dry part of a tank, the side walls above a shallow layer)
+//! is *parked*: held by one rank, `model index mod N`, its primary, which spreads those walls
+//! evenly over the ranks instead of on the slabs that reach them. When the cuts or the boxes
+//! move, the walls a rank comes to hold come from their primary under the old rule, with their
+//! values.
+//!
+//! A wall row (a wall particle with fluid in its support) is owned by the rank whose slab holds
+//! the wall ([`crate::fluid::halo::Halo::holds`]), which reads it: the fluid near it is within
+//! one support and s of that slab, so that rank owns it or holds it as a ghost, and the wall
+//! is inside that rank's box.
 
 use super::{part_in, reaches, SlabHalo};
 use crate::fluid::halo::Carried;
 use crate::fluid::wall_part::WallSource;
 use crate::fluid::Fluid;
-use crate::math::Real;
+use crate::math::{Real, Vec3};
 use std::time::Instant;
 
-/// The holders of static wall particles under one set of cuts and one fluid extent.
+/// The holders of static wall particles under one set of cuts and boxes.
 #[derive(Debug, Clone)]
 pub(super) struct WallRule {
     /// The slabs' cuts (m).
     pub cuts: Vec<Real>,
-    /// The fluid's smallest and largest coordinate along the axis (m).
-    pub extent: [Real; 2],
+    /// Per rank, its box (m; six numbers: the lower corner, then the upper); none: no box
+    /// limits what a rank reads.
+    pub boxes: Vec<Real>,
     /// How far beyond its slab a rank holds walls (m).
     pub reach: Real,
-    /// Ranks.
+    /// Ranks, and the axis the slabs cut.
     pub ranks: usize,
+    pub axis: usize,
 }
 
 impl WallRule {
-    /// Whether a wall particle at coordinate `x` (m) is parked (far from all fluid).
-    fn parked(&self, x: Real) -> bool {
-        let [lo, hi] = self.extent;
-        !(x > lo - self.reach && x < hi + self.reach)
+    /// Whether rank r reads a wall particle at `p` (m).
+    fn reads(&self, r: usize, p: &Vec3) -> bool {
+        reaches(self.reach, &self.cuts, r, p[self.axis])
+            && (self.boxes.is_empty()
+                || (0..3).all(|k| p[k] > self.boxes[6 * r + k] && p[k] < self.boxes[6 * r + 3 + k]))
     }
 
-    /// The rank that holds the values of wall particle `id` (the model's index) at `x` (m).
-    pub fn primary(&self, id: u32, x: Real) -> usize {
-        if self.parked(x) {
-            id as usize % self.ranks
+    /// The ranks that hold wall particle `id` (the model's index) at `p` (m), into `out`
+    /// (ascending); returns its primary.
+    pub fn holders(&self, id: u32, p: &Vec3, out: &mut Vec<usize>) -> usize {
+        out.clear();
+        let x = p[self.axis];
+        // (The ranks whose slabs reach x are consecutive, around the one holding x.)
+        let first = part_in(&self.cuts, x - self.reach).saturating_sub(1);
+        let last = (part_in(&self.cuts, x + self.reach) + 1).min(self.ranks - 1);
+        out.extend((first..=last).filter(|&r| self.reads(r, p)));
+        let home = part_in(&self.cuts, x);
+        if out.is_empty() {
+            let park = id as usize % self.ranks;
+            out.push(park);
+            park
+        } else if out.contains(&home) {
+            home
         } else {
-            part_in(&self.cuts, x)
-        }
-    }
-
-    /// Whether rank r holds wall particle `id` at `x` (m).
-    pub fn holds(&self, r: usize, id: u32, x: Real) -> bool {
-        if self.parked(x) {
-            r == id as usize % self.ranks
-        } else {
-            reaches(self.reach, &self.cuts, r, x)
+            out[0]
         }
     }
 }
@@ -63,18 +75,53 @@ impl SlabHalo {
     pub(super) fn wall_rule(&self) -> WallRule {
         WallRule {
             cuts: self.cuts.clone(),
-            extent: self.extent,
+            boxes: self.boxes.clone(),
             reach: self.reach,
             ranks: self.comm.size(),
+            axis: self.axis,
         }
+    }
+
+    /// Per rank, the box around the particles it owns or holds as ghosts under the current cuts
+    /// (from the owned particles at `pos`, every rank's: collective), grown by what their lists
+    /// reach until the next redistribution, `reach − width` (m; [`SlabHalo::boxes`]).
+    pub(super) fn boxes_of(&mut self, pos: &[Vec3]) -> Vec<Real> {
+        let (n, a, w) = (self.comm.size(), self.axis, self.width);
+        let slabs: Vec<(Real, Real)> = (0..n).map(|r| self.slab(r)).collect();
+        // (Lower corners negated: one largest-value collective for both.)
+        let mut b = vec![Real::NEG_INFINITY; 6 * n];
+        for x in pos {
+            for (r, &(lo, hi)) in slabs.iter().enumerate() {
+                if x[a] > lo - w && x[a] < hi + w {
+                    for k in 0..3 {
+                        b[6 * r + k] = b[6 * r + k].max(-x[k]);
+                        b[6 * r + 3 + k] = b[6 * r + 3 + k].max(x[k]);
+                    }
+                }
+            }
+        }
+        let t0 = Instant::now();
+        self.comm.max(&mut b);
+        self.stats.comm_seconds += t0.elapsed().as_secs_f64();
+        let grow = self.reach - self.width;
+        for r in 0..n {
+            for k in 0..3 {
+                b[6 * r + k] = -b[6 * r + k] - grow;
+                b[6 * r + 3 + k] += grow;
+            }
+        }
+        b
     }
 
     /// Keeps, of `fluid`, which holds every static wall particle of the model, those this rank
     /// holds under the current rule.
     pub(super) fn hold_own_walls(&mut self, fluid: &mut Fluid) {
-        let (me, rule, a) = (self.comm.rank(), self.wall_rule(), self.axis);
+        let (me, rule, mut h) = (self.comm.rank(), self.wall_rule(), Vec::new());
         let ids: Vec<u32> = (0..fluid.static_walls() as u32)
-            .filter(|&i| rule.holds(me, i, fluid.boundary[i as usize][a]))
+            .filter(|&i| {
+                rule.holders(i, &fluid.boundary[i as usize], &mut h);
+                h.contains(&me)
+            })
             .collect();
         self.hold_walls(fluid, ids);
     }
@@ -98,23 +145,25 @@ impl SlabHalo {
     /// those it keeps, and those new to it, sent by their primary under `old` with their values
     /// (collective).
     pub(super) fn redeal_walls(&mut self, f: &mut Fluid, c: &mut Carried<'_>, old: &WallRule) {
-        let (me, n, a) = (self.comm.rank(), self.comm.size(), self.axis);
+        let me = self.comm.rank();
         let (ns, new) = (f.static_walls(), self.wall_rule());
-        for i in 0..ns {
-            let (id, x) = (self.wall_ids[i], f.boundary[i][a]);
-            if old.primary(id, x) != me {
+        let (mut was, mut is) = (Vec::new(), Vec::new());
+        let mut keep = vec![false; ns];
+        for (i, kept) in keep.iter_mut().enumerate() {
+            let (id, p) = (self.wall_ids[i], &f.boundary[i]);
+            new.holders(id, p, &mut is);
+            *kept = is.contains(&me);
+            if old.holders(id, p, &mut was) != me {
                 continue;
             }
-            for r in (0..n).filter(|&r| r != me) {
-                if new.holds(r, id, x) && !old.holds(r, id, x) {
-                    self.out[r].push(id as Real);
-                    f.pack_wall(i, c, &mut self.out[r]);
-                }
+            for &r in is.iter().filter(|&&r| r != me && !was.contains(&r)) {
+                self.out[r].push(id as Real);
+                f.pack_wall(i, c, &mut self.out[r]);
             }
         }
         self.exchange();
         let mut src: Vec<(u32, WallSource)> = (0..ns)
-            .filter(|&i| new.holds(me, self.wall_ids[i], f.boundary[i][a]))
+            .filter(|&i| keep[i])
             .map(|i| (self.wall_ids[i], WallSource::Kept(i as u32)))
             .collect();
         if src.len() == ns && self.inbox.iter().all(Vec::is_empty) {
@@ -143,22 +192,17 @@ impl SlabHalo {
     /// static wall's sent by its primary to the others that hold it, a body particle's (on every
     /// rank) summed over the ranks, each rank's own (its slab's), zero elsewhere (collective).
     pub(super) fn reconcile_walls(&mut self, f: &Fluid, c: &mut Carried<'_>) {
-        let (me, n, nb, a) = (
-            self.comm.rank(),
-            self.comm.size(),
-            f.boundary.len(),
-            self.axis,
-        );
-        let (ns, rule) = (f.static_walls(), self.wall_rule());
+        let (me, nb) = (self.comm.rank(), f.boundary.len());
+        let (ns, rule, mut h) = (f.static_walls(), self.wall_rule(), Vec::new());
         let used: Vec<usize> = (0..c.walls.len())
             .filter(|&j| c.walls[j].len() == nb)
             .collect();
         for i in 0..ns {
-            let (id, x) = (self.wall_ids[i], f.boundary[i][a]);
-            if rule.primary(id, x) != me {
+            let id = self.wall_ids[i];
+            if rule.holders(id, &f.boundary[i], &mut h) != me {
                 continue;
             }
-            for r in (0..n).filter(|&r| r != me && rule.holds(r, id, x)) {
+            for &r in h.iter().filter(|&&r| r != me) {
                 self.out[r].push(id as Real);
                 self.out[r].extend(used.iter().map(|&j| c.walls[j][i]));
             }
@@ -196,25 +240,46 @@ impl SlabHalo {
 #[cfg(test)]
 mod tests {
     use super::WallRule;
+    use crate::math::Vec3;
 
-    /// Every wall particle has holders and its primary among them; a parked one has one.
+    /// Every wall particle has holders, its primary among them; one that no rank reads (far
+    /// along the axis, or above every box) has one, its index mod the ranks; the slab's rank is
+    /// the primary where it reads the wall.
     #[test]
     fn a_wall_is_held_by_its_primary_and_a_parked_one_once() {
+        // Four slabs cut at 0.2, 0.3, 0.35 m; each rank's box spans x over its slab ± 0.1 m,
+        // z from −0.1 to 0.3 m (rank 3: to 0.6 m).
+        let mut boxes = Vec::new();
+        for (r, (lo, hi)) in [(-0.1, 0.2), (0.2, 0.3), (0.3, 0.35), (0.35, 0.4)]
+            .into_iter()
+            .enumerate()
+        {
+            let top = if r == 3 { 0.6 } else { 0.3 };
+            boxes.extend([lo - 0.1, -1.0, -0.1, hi + 0.1, 1.0, top]);
+        }
         let rule = WallRule {
             cuts: vec![0.2, 0.3, 0.35],
-            extent: [0.0, 0.4],
+            boxes,
             reach: 0.05,
             ranks: 4,
+            axis: 0,
         };
+        let mut h = Vec::new();
         for k in 0..400 {
-            let (id, x) = (k as u32 * 7, -0.5 + k as f64 * 0.004);
-            let holders: Vec<usize> = (0..4).filter(|&r| rule.holds(r, id, x)).collect();
-            assert!(holders.contains(&rule.primary(id, x)), "x = {x}");
-            let parked = !(-0.05..0.45).contains(&x) || x == -0.05;
-            if parked {
-                assert_eq!(holders, vec![id as usize % 4], "x = {x}");
-            } else {
-                assert!(!holders.is_empty(), "x = {x}");
+            for z in [0.0, 0.5, 0.9] {
+                let (id, p) = (k as u32 * 7, Vec3::new(-0.5 + k as f64 * 0.004, 0.0, z));
+                let primary = rule.holders(id, &p, &mut h);
+                assert!(h.contains(&primary), "{p:?}");
+                let home = super::part_in(&rule.cuts, p.x);
+                let read = (0..4).any(|r| rule.reads(r, &p));
+                if !read {
+                    assert_eq!(h, vec![id as usize % 4], "{p:?}");
+                } else if rule.reads(home, &p) {
+                    assert_eq!(primary, home, "{p:?}");
+                }
+                if z > 0.6 || p.x < -0.25 || p.x > 0.55 {
+                    assert!(!read, "{p:?}");
+                }
             }
         }
     }
