@@ -214,7 +214,10 @@ impl SlabHalo {
             cuts: Vec::new(),
             width,
             wall_ids: (0..fluid.static_walls() as u32).collect(),
-            boxes: Vec::new(),
+            // (Unbounded until the first cuts: every rank's box is the whole space.)
+            boxes: [[Real::NEG_INFINITY; 3], [Real::INFINITY; 3]]
+                .concat()
+                .repeat(n),
             reach: width + (1.0 + 2.0 * skin) * support,
             owned: vec![true; fluid.len()],
             owned_scratch: Vec::new(),

@@ -30,8 +30,7 @@ use std::time::Instant;
 pub(super) struct WallRule {
     /// The slabs' cuts (m).
     pub cuts: Vec<Real>,
-    /// Per rank, its box (m; six numbers: the lower corner, then the upper); none: no box
-    /// limits what a rank reads.
+    /// Per rank, its box (m; six numbers: the lower corner, then the upper).
     pub boxes: Vec<Real>,
     /// How far beyond its slab a rank holds walls (m).
     pub reach: Real,
@@ -43,9 +42,9 @@ pub(super) struct WallRule {
 impl WallRule {
     /// Whether rank r reads a wall particle at `p` (m).
     fn reads(&self, r: usize, p: &Vec3) -> bool {
+        let b = &self.boxes[6 * r..6 * r + 6];
         reaches(self.reach, &self.cuts, r, p[self.axis])
-            && (self.boxes.is_empty()
-                || (0..3).all(|k| p[k] > self.boxes[6 * r + k] && p[k] < self.boxes[6 * r + 3 + k]))
+            && (0..3).all(|k| p[k] > b[k] && p[k] < b[3 + k])
     }
 
     /// The ranks that hold wall particle `id` (the model's index) at `p` (m), into `out`
