@@ -89,6 +89,9 @@ pub struct DensityRows {
     pub dof0: usize,
     /// `M⁻¹` of a particle per axis (1/kg), z masked in planar models.
     pub minv: Vec3,
+    /// Whether the model is planar: the products skip z, where the coefficients and the
+    /// inverse mass are zero (the same sums without the zero terms).
+    planar: bool,
     /// `s_i` per row (1/m).
     pub self_coef: Vec<Vec3>,
     /// The fluid neighbour lists the rows were built from (the fluid's, shared, not copied:
@@ -187,31 +190,59 @@ impl DensityRows {
         }
     }
 
+    /// The particle part of `J_k v`, with velocity entry i given by `get(i)`.
     #[inline]
-    fn vel(&self, v: &[Real], p: usize) -> Vec3 {
-        let o = self.dof0 + 3 * p;
-        Vec3::new(v[o], v[o + 1], v[o + 2])
+    fn gather(&self, k: usize, get: impl Fn(usize) -> Real) -> Real {
+        if self.planar {
+            self.gather_axes::<2>(k, get)
+        } else {
+            self.gather_axes::<3>(k, get)
+        }
     }
 
-    /// The particle part of `J_k v`, with particle p's velocity given by `vel(p)`.
-    #[inline]
-    fn gather(&self, k: usize, vel: impl Fn(usize) -> Vec3) -> Real {
+    /// [`DensityRows::gather`] over the first `N` axes.
+    #[inline(always)]
+    fn gather_axes<const N: usize>(&self, k: usize, get: impl Fn(usize) -> Real) -> Real {
+        let dot = |p: usize, c: &Vec3| {
+            let o = self.dof0 + 3 * p;
+            let mut s = c[0] * get(o);
+            for a in 1..N {
+                s += c[a] * get(o + a);
+            }
+            s
+        };
         let mut s = if k < self.nf {
-            self.self_coef[k].dot(&vel(k))
+            dot(k, &self.self_coef[k])
         } else {
             0.0
         };
-        self.for_each_entry(k, |j, c| s += c.dot(&vel(j)));
+        self.for_each_entry(k, |j, c| s += dot(j, &c));
         s
     }
 
     /// The particle part of `M⁻¹ J_kᵀ dλ`: calls `add(i, x)` to add `x` to velocity entry i.
     #[inline]
-    fn scatter(&self, k: usize, dl: Real, mut add: impl FnMut(usize, Real)) {
-        if k < self.nf {
-            self.scatter_point(k, dl, &self.self_coef[k], &mut add);
+    fn scatter(&self, k: usize, dl: Real, add: impl FnMut(usize, Real)) {
+        if self.planar {
+            self.scatter_axes::<2>(k, dl, add);
+        } else {
+            self.scatter_axes::<3>(k, dl, add);
         }
-        self.for_each_entry(k, |j, c| self.scatter_point(j, dl, &c, &mut add));
+    }
+
+    /// [`DensityRows::scatter`] over the first `N` axes.
+    #[inline(always)]
+    fn scatter_axes<const N: usize>(&self, k: usize, dl: Real, mut add: impl FnMut(usize, Real)) {
+        let mut point = |p: usize, c: &Vec3| {
+            let o = self.dof0 + 3 * p;
+            for a in 0..N {
+                add(o + a, dl * self.minv[a] * c[a]);
+            }
+        };
+        if k < self.nf {
+            point(k, &self.self_coef[k]);
+        }
+        self.for_each_entry(k, |j, c| point(j, &c));
     }
 
     /// Particle p's part of `M⁻¹ J_kᵀ dλ`, its coefficient `c` (1/m): `add(i, x)` per velocity
@@ -287,6 +318,7 @@ impl DensityRows {
         let n = fluid.len();
         self.dof0 = layout.particle_dof0();
         let minv = 1.0 / fluid.mass;
+        self.planar = p.planar;
         self.minv = if p.planar {
             Vec3::new(minv, minv, 0.0)
         } else {
@@ -411,7 +443,7 @@ impl RowSet for DensityRows {
     }
     #[inline]
     fn jv(&self, k: usize, v: &[Real]) -> Real {
-        let mut s = self.gather(k, |p| self.vel(v, p));
+        let mut s = self.gather(k, |i| v[i]);
         for e in self.bodies.of(k) {
             s += e.jac.jv(v);
         }
@@ -468,7 +500,7 @@ impl RowSet for DensityRows {
                     f += self.fb_coef[e] * lambda[self.nf + r as usize];
                 }
             }
-            for a in 0..3 {
+            for a in 0..if self.planar { 2 } else { 3 } {
                 vk[a] += self.minv[a] * f[a];
             }
         };
@@ -489,7 +521,7 @@ impl ColouredRows for DensityRows {
     /// Coloured rows touch no body (those rows are serial), so only the particle part.
     #[inline]
     fn jv_shared(&self, k: usize, v: &SharedVec) -> Real {
-        self.gather(k, |p| self.vel_shared(v, p))
+        self.gather(k, |i| v.get(i))
     }
     #[inline]
     fn apply_shared(&self, k: usize, dl: Real, v: &SharedVec) {
