@@ -31,6 +31,7 @@ use super::Fluid;
 use crate::body::RigidBody;
 use crate::constraints::{BodyMass, RowFamily, VelocityLayout};
 use crate::math::{Real, Vec3};
+use crate::solver::SolveScratch;
 
 /// What a partitioned method's sub-steps did in the last model step (zero for the constraint
 /// method): what any sub-stepping method reports. A method's own figures stay in its own type;
@@ -141,7 +142,16 @@ pub trait FluidMethod: Send + Sync {
     /// Stage 6, methods in the solve: move the particles over `h` (s); the bodies are at their
     /// poses at the end of the step, and a method may change their velocities by the reaction
     /// of an impulse it gives the fluid (the constraint method's density projection).
-    fn integrate(&mut self, _fluid: &mut Fluid, _h: Real, _bodies: &mut [RigidBody]) {}
+    /// `scratch` is the step's solve scratch, free at this stage, for a solve of the method's
+    /// own.
+    fn integrate(
+        &mut self,
+        _fluid: &mut Fluid,
+        _h: Real,
+        _bodies: &mut [RigidBody],
+        _scratch: SolveScratch<'_>,
+    ) {
+    }
 
     /// The inner solve whose iterations and residual the method reports in [`SubStepInfo`]
     /// (the run summary then prints them; default none).

@@ -328,6 +328,19 @@ pub struct Workspace {
     pub(crate) foreign: Vec<bool>,
 }
 
+/// The step's solve scratch, lent to a later stage once the solve has been read back (the
+/// constraint method's density projection solves with it instead of keeping a second set:
+/// 22 MB of the 3D dam break's 203 609 particles): the workspace and two vectors, whose
+/// contents are free.
+pub struct SolveScratch<'a> {
+    /// The solver's workspace.
+    pub workspace: &'a mut Workspace,
+    /// The impulse vector (any length).
+    pub lambda: &'a mut Vec<Real>,
+    /// The velocity vector (any length).
+    pub v: &'a mut Vec<Real>,
+}
+
 /// Ensures `n` buffers of length `len` in `bufs`, all zeroed, and returns them.
 pub(crate) fn take(bufs: &mut Vec<Vec<Real>>, n: usize, len: usize) -> &mut [Vec<Real>] {
     if bufs.len() < n {

@@ -255,14 +255,20 @@ impl FluidMethod for Constraint {
         self.projection.summary_line(steps)
     }
 
-    fn integrate(&mut self, fluid: &mut Fluid, h: Real, bodies: &mut [RigidBody]) {
+    fn integrate(
+        &mut self,
+        fluid: &mut Fluid,
+        h: Real,
+        bodies: &mut [RigidBody],
+        scratch: crate::solver::SolveScratch<'_>,
+    ) {
         // (A divided fluid's ghosts take their owners' values after the move and after the
         // projection; in one process there are none.)
         fluid.integrate(h, self.halo.0.as_deref_mut());
         self.refresh_ghosts(fluid);
         let halo = self.halo.0.as_deref_mut();
         self.projection
-            .apply(&mut self.density, fluid, h, bodies, halo);
+            .apply(&mut self.density, fluid, h, bodies, halo, scratch);
         self.refresh_ghosts(fluid);
     }
 

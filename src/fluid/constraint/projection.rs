@@ -41,7 +41,7 @@ use crate::fluid::halo::Halo;
 use crate::fluid::STATIC;
 use crate::math::{Real, Vec3};
 use crate::params::{non_negative, ParamError, MAX_ITERATIONS};
-use crate::solver::{pgs, PgsParams, RowSet, Workspace};
+use crate::solver::{pgs, PgsParams, RowSet, SolveScratch};
 use serde::{Deserialize, Serialize};
 
 /// The neighbour search's skin in spacings when the projection searches (lists reused by the
@@ -115,10 +115,7 @@ pub struct Projection {
     pub params: ProjectionParams,
     /// Counters since the run started.
     pub info: ProjectionInfo,
-    u: Vec<Real>,
-    lambda: Vec<Real>,
     err: Vec<Real>,
-    ws: Workspace,
     /// Largest displacement of a particle since the last search (m), when that search was the
     /// projection's (skin `SKIN l`); `None` when the lists must be searched again.
     moved: Option<Real>,
@@ -242,7 +239,8 @@ impl Projection {
     /// scratch. `h` is the step (s); `bodies` are at their poses at the end of the step. On one
     /// part of a divided fluid (`halo`; `None`: one process) every decision is taken over all
     /// the parts, the search follows a redistribution, the sweeps run across the parts
-    /// (`HaloParts`) and the bodies' reaction is summed over them.
+    /// (`HaloParts`) and the bodies' reaction is summed over them. The sweeps use the step's
+    /// solve scratch (`scratch`).
     pub fn apply(
         &mut self,
         rows: &mut DensityRows,
@@ -250,6 +248,7 @@ impl Projection {
         h: Real,
         bodies: &mut [RigidBody],
         mut halo: Option<&mut (dyn Halo + '_)>,
+        mut scratch: SolveScratch<'_>,
     ) {
         self.moved = None;
         self.info.passes += 1;
@@ -297,10 +296,10 @@ impl Projection {
         let worst = halo.as_deref_mut().map_or(worst, |h| h.largest(worst));
         if worst > p.tolerance {
             rows.build_projection(fluid, h, &mut self.err);
-            self.project(rows, fluid, h, halo.as_deref_mut());
+            self.project(rows, fluid, h, halo.as_deref_mut(), &mut scratch);
             react(
                 rows,
-                &self.lambda,
+                scratch.lambda,
                 fluid,
                 h,
                 bodies,
@@ -320,12 +319,18 @@ impl Projection {
         fluid: &mut Fluid,
         h: Real,
         halo: Option<&mut (dyn Halo + '_)>,
+        scratch: &mut SolveScratch<'_>,
     ) {
         let n = fluid.len();
-        self.u.clear();
-        self.u.resize(3 * n, 0.0);
-        self.lambda.clear();
-        self.lambda.resize(rows.len(), 0.0);
+        let (lambda, u, ws) = (
+            &mut *scratch.lambda,
+            &mut *scratch.v,
+            &mut *scratch.workspace,
+        );
+        u.clear();
+        u.resize(3 * n, 0.0);
+        lambda.clear();
+        lambda.resize(rows.len(), 0.0);
         let sweeps = PgsParams {
             max_iterations: self.params.max_sweeps,
             // A sweep's largest update of a row's w (m/s) is a change of its linearised
@@ -335,7 +340,7 @@ impl Projection {
             ..Default::default()
         };
         let info = match halo {
-            None => pgs::solve(&sweeps, rows, &mut self.lambda, &mut self.u, &mut self.ws),
+            None => pgs::solve(&sweeps, rows, lambda, u, ws),
             Some(halo) => {
                 self.foreign.clear();
                 super::divided::foreign_density_rows(rows, fluid, halo, &mut self.foreign);
@@ -349,7 +354,6 @@ impl Projection {
                     dof0: 0,
                     body_dofs: 0,
                 };
-                let (lambda, u, ws) = (&mut self.lambda, &mut self.u, &mut self.ws);
                 pgs::solve_parts(&sweeps, rows, lambda, u, ws, Some(&mut parts))
             }
         };
@@ -360,7 +364,7 @@ impl Projection {
         }
         let mut moved: Real = 0.0;
         for (i, (x, v)) in fluid.pos.iter_mut().zip(fluid.vel.iter_mut()).enumerate() {
-            let du = Vec3::new(self.u[3 * i], self.u[3 * i + 1], self.u[3 * i + 2]);
+            let du = Vec3::new(u[3 * i], u[3 * i + 1], u[3 * i + 2]);
             *x += du * h;
             *v += du;
             moved = moved.max(du.norm() * h);
