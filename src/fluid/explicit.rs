@@ -70,7 +70,7 @@ impl Fluid {
         } else {
             Vec3::repeat(1.0)
         };
-        let mut next = std::mem::take(&mut self.next_vel);
+        let mut next = std::mem::take(&mut self.spare);
         next.resize(pairs.pos.len(), Vec3::zeros());
         next.par_iter_mut()
             .enumerate()
@@ -85,7 +85,7 @@ impl Fluid {
                 }
                 *out = pairs.vel[i] + a.component_mul(&mask) * h;
             });
-        self.next_vel = std::mem::replace(&mut self.vel, next);
+        self.spare = std::mem::replace(&mut self.vel, next);
         self.wall_vel = wall_vel;
     }
 }

@@ -241,15 +241,7 @@ impl Fluid {
         carried.scalars.iter_mut().for_each(|a| trim(a));
         carried.vectors.iter_mut().for_each(|a| trim(a));
         carried.walls.iter_mut().for_each(|a| trim(a));
-        for v in [
-            &mut self.pos,
-            &mut self.vel,
-            &mut self.perm_pos,
-            &mut self.perm_vel,
-        ] {
-            trim(v);
-        }
-        for v in [&mut self.next_vel, &mut self.shift] {
+        for v in [&mut self.pos, &mut self.vel, &mut self.spare] {
             trim(v);
         }
         for v in [

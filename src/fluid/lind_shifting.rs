@@ -89,7 +89,7 @@ impl Fluid {
         let n = self.pos.len();
         // Pass 1: the fills, and ∇C_i in `out` (then replaced by the shift: no buffer of its own).
         let mut fills = std::mem::take(&mut self.fill);
-        let mut out = std::mem::take(&mut self.shift);
+        let mut out = std::mem::take(&mut self.spare);
         fills.resize(n, 0.0);
         out.resize(n, Vec3::zeros());
         self.fills_and_gradients(&mut fills, &mut out);
@@ -152,7 +152,7 @@ impl Fluid {
                 x.z = 0.0;
             }
         }
-        self.shift = out;
+        self.spare = out;
         self.fill = fills;
     }
 

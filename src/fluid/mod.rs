@@ -221,19 +221,19 @@ pub struct Fluid {
     pub smooth: smooth_walls::SmoothWalls,
     grid: CellGrid,
     bgrid: CellGrid,
-    perm_pos: Vec<Vec3>,
-    perm_vel: Vec<Vec3>,
+    /// One particle-sized vector scratch for the passes that build a new array from the old
+    /// and swap it in (the search's reordering of positions and velocities, the explicit
+    /// forces, the velocity filter) or fill one in a stage (the shifts): its contents are dead
+    /// between them, so one buffer serves all (three fewer, 72 bytes per particle).
+    spare: Vec<Vec3>,
     perm_id: Vec<u32>,
     perm_real: Vec<Real>,
     /// The order of the last neighbour search: position `k` now holds the particle that was at
     /// `last_order[k]` before it.
     last_order: Vec<u32>,
-    /// Velocities being computed from `vel` (swapped in; no allocation per step).
-    next_vel: Vec<Vec3>,
     /// Velocity of the wall or body at each boundary particle (m/s; scratch of the explicit
     /// forces).
     wall_vel: Vec<Vec3>,
-    shift: Vec<Vec3>,
     fill: Vec<Real>,
     /// Particles the next neighbour search finds no neighbours for (a divided fluid's outer
     /// ghosts, whose values are all overwritten by their owners': [`halo`]); empty: none. In
@@ -297,14 +297,11 @@ impl Fluid {
             bdens: Vec::new(),
             damping: Vec::new(),
             smooth: smooth_walls::SmoothWalls::default(),
-            perm_pos: Vec::new(),
-            perm_vel: Vec::new(),
+            spare: Vec::new(),
             perm_id: Vec::new(),
             perm_real: Vec::new(),
             last_order: Vec::new(),
-            next_vel: Vec::new(),
             wall_vel: Vec::new(),
-            shift: Vec::new(),
             fill: Vec::new(),
             listless: Vec::new(),
             perm_bool: Vec::new(),

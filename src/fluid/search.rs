@@ -55,8 +55,8 @@ impl Fluid {
         // Reorder into cell order (a method's own per-particle arrays follow with
         // `reorder_like_last_search`).
         let order = &self.grid.items;
-        permute(&mut self.pos, order, &mut self.perm_pos);
-        permute(&mut self.vel, order, &mut self.perm_vel);
+        permute(&mut self.pos, order, &mut self.spare);
+        permute(&mut self.vel, order, &mut self.spare);
         permute(&mut self.id, order, &mut self.perm_id);
         // (ISPH warm-starts its pressure solve from the last pressures.)
         if self.pressure.len() == order.len() {

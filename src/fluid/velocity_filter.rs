@@ -104,11 +104,11 @@ impl Fluid {
             }
         };
         let n = pos.len();
-        let mut next = std::mem::take(&mut self.next_vel);
+        let mut next = std::mem::take(&mut self.spare);
         next.resize(n, Vec3::zeros());
         per_particle(&mut next, step);
         keep_momentum(pos, vel, &mut next, planar, halo);
-        self.next_vel = std::mem::replace(&mut self.vel, next);
+        self.spare = std::mem::replace(&mut self.vel, next);
     }
 }
 

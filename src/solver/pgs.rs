@@ -115,7 +115,9 @@ pub fn solve_parts<R: RowSet>(
         cycle,
         ..
     } = ws;
-    let [d, w, factors, scale, lc, dc, bc, ec, lo] = super::take(bufs, 9, n) else {
+    // (The coloured rows' values in colouring order, `dc` and `bc`, are dead after the sweeps:
+    // the residual's row values and scales take their place.)
+    let [d, factors, lc, dc, bc, ec, lo] = super::take(bufs, 7, n) else {
         unreachable!()
     };
     super::vecops::fill(d, |k| (rows.diag(k) + rows.compliance(k)).max(1e-300));
@@ -132,8 +134,8 @@ pub fn solve_parts<R: RowSet>(
     // in colouring order.
     let col = rows.coloured().filter(|c| !c.colouring.rows.is_empty());
     let fam = gather_coloured(rows, col.as_ref(), lambda, d, [lc, dc, bc, ec, lo]);
-    let (dc, bc, ec, lo) = (&*dc, &*bc, &*ec, &*lo);
-    let coarse = Coarse::new(col.as_ref(), [bc, ec, lo], cycle);
+    let (dcs, bcs, ecs, los) = (&*dc, &*bc, &*ec, &*lo);
+    let coarse = Coarse::new(col.as_ref(), [bcs, ecs, los], cycle);
     let up = Updater {
         rows,
         blocks,
@@ -146,7 +148,7 @@ pub fn solve_parts<R: RowSet>(
         c,
         up: &up,
         start: fam.start,
-        data: [dc, bc, ec, lo],
+        data: [dcs, bcs, ecs, los],
         coarse: coarse.as_ref(),
         tolerance: p.tolerance,
     });
@@ -183,7 +185,7 @@ pub fn solve_parts<R: RowSet>(
     // Report the same residual measure as APGD (on the box projection PGS solves).
     SolveInfo {
         iterations,
-        residual: residual(rows, lambda, v, w, scale),
+        residual: residual(rows, lambda, v, dc, bc),
         converged,
     }
 }
