@@ -75,12 +75,18 @@ pub struct DensityRows {
     /// `c_bj` aligned with `bnbr` (1/m).
     pub bcoef: Vec<Vec3>,
     /// For each fluid particle's boundary neighbour (aligned with the fluid's boundary
-    /// neighbour list): the wall row index (or `u32::MAX`) and `c_bk` (1/m).
+    /// neighbour list): the wall row index (or `u32::MAX`) and where `c_bk` is in `bcoef`.
     pub fb_start: crate::csr::RowStarts,
     /// Wall row of each boundary neighbour.
     pub fb_row: Vec<u32>,
-    /// `c_bk` of each boundary neighbour.
-    pub fb_coef: Vec<Vec3>,
+    /// Index into `bcoef` of each boundary neighbour's `c_bk` (1/m; its wall row's entry for
+    /// this fluid particle: the same number, the gradient being odd in `x_b − x_k`), or
+    /// `u32::MAX` where its wall row does not list the particle. One index instead of a copy
+    /// of the coefficient: 4 bytes per fluid–wall pair instead of 24.
+    pub fb_at: Vec<u32>,
+    /// Per fluid particle: how many of its boundary neighbours [`DensityRows::link_walls`] has
+    /// placed (scratch).
+    pub(super) fb_cursor: Vec<u32>,
     /// Wall row of each boundary particle this step (`u32::MAX`: none).
     pub brow: Vec<u32>,
     /// Boundary particle of each wall row.
@@ -174,6 +180,14 @@ impl DensityRows {
     /// refills their buffers instead of allocating new ones.
     pub fn release(&mut self) {
         self.ff = Neighbours::default();
+    }
+
+    /// `c_bk` of entry `e` of the fluid particles' boundary neighbours (1/m), from its wall
+    /// row; `None` where that row does not list the particle (then it has no row either).
+    #[inline]
+    pub fn fb_coef(&self, e: usize) -> Option<Vec3> {
+        let q = self.fb_at[e];
+        (q != u32::MAX).then(|| self.bcoef[q as usize])
     }
 
     /// Calls `f(j, c_kj)` for each fluid neighbour j of row `k` (fluid or wall row).
@@ -313,7 +327,7 @@ impl DensityRows {
 
     /// Sizes the rows' storage for `fluid` (the fluid rows' structure is the neighbour lists').
     fn reset(&mut self, fluid: &Fluid, layout: &VelocityLayout, density_error: &mut Vec<Real>) {
-        let (ff, fb) = (&fluid.ff, &fluid.fb);
+        let ff = &fluid.ff;
         let p = &fluid.params;
         let n = fluid.len();
         self.dof0 = layout.particle_dof0();
@@ -341,7 +355,6 @@ impl DensityRows {
         self.diag.resize(n, 0.0);
         self.bias.resize(n, 0.0);
         density_error.resize(n, 0.0);
-        self.fb_coef.resize(fb.start.entries(), Vec3::zeros());
     }
 
     /// Warm starts, blocks and (for PGS) the colouring of all rows.
@@ -496,8 +509,8 @@ impl RowSet for DensityRows {
             self.fluid_entries(k, |j, c| f -= c * lambda[j]);
             for e in self.fb_start[k] as usize..self.fb_start[k + 1] as usize {
                 let r = self.fb_row[e];
-                if r != u32::MAX {
-                    f += self.fb_coef[e] * lambda[self.nf + r as usize];
+                if let Some(c) = self.fb_coef(e) {
+                    f += c * lambda[self.nf + r as usize];
                 }
             }
             for a in 0..if self.planar { 2 } else { 3 } {
@@ -555,8 +568,8 @@ impl PointColumns for DensityRows {
         self.fluid_entries(p, |j, c| f(j, -c));
         for e in self.fb_start[p] as usize..self.fb_start[p + 1] as usize {
             let r = self.fb_row[e];
-            if r != u32::MAX {
-                f(self.nf + r as usize, self.fb_coef[e]);
+            if let Some(c) = self.fb_coef(e) {
+                f(self.nf + r as usize, c);
             }
         }
     }

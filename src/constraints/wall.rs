@@ -10,7 +10,7 @@
 //! the wall). Row kinds are those of the fluid rows ([`super::density`]), with the gap limited
 //! to the fluid's share `Σ_{fluid} V W_bj`: a row never asks for more than that its fluid
 //! neighbours leave. Fluid particle i sees the wall row of each boundary neighbour k through
-//! `c_ki` in its transposed product (`fb_row`, `fb_coef`).
+//! `c_ki` in its transposed product (`fb_row`, `fb_at`: where `c_ki` is in `bcoef`).
 //!
 //! **Bias of a wall row that is not full** (`wall_bias`). With `dry_walls: Speculative`
 //! ([`crate::fluid::FluidParams::speculative_walls`]) a unilateral wall row whose boundary
@@ -58,7 +58,7 @@ pub(crate) fn wall_bias(
 impl DensityRows {
     /// Appends the wall rows of `fluid`'s boundary particles that have fluid neighbours, and
     /// for each fluid particle the wall rows of its boundary neighbours. Needs the fluid rows
-    /// built (`nf`, `minv`, `fb_coef`); `h` is the step (s), `beta` the gap's feedback per step.
+    /// built (`nf`, `minv`); `h` is the step (s), `beta` the gap's feedback per step.
     pub(crate) fn build_wall_rows(&mut self, fluid: &Fluid, h: Real, beta: Real) {
         let p = &fluid.params;
         let (k, v0) = (p.kernel, fluid.volume);
@@ -149,6 +149,34 @@ impl DensityRows {
         self.fb_row.clear();
         self.fb_row
             .extend(fb.entries().map(|&b| self.brow[b as usize]));
+        self.link_walls(fb);
+    }
+
+    /// `fb_at`: for each fluid particle's boundary neighbour, the entry of its wall row that
+    /// lists the particle. The wall rows are in boundary order and each fluid particle's
+    /// boundary neighbours are sorted, so one pass over the wall rows meets each particle's
+    /// entries in order (a cursor per particle; a list out of step is searched).
+    fn link_walls(&mut self, fb: &crate::fluid::grid::Neighbours) {
+        self.fb_at.clear();
+        self.fb_at.resize(fb.start.entries(), u32::MAX);
+        self.fb_cursor.clear();
+        self.fb_cursor.resize(self.nf, 0);
+        for (r, &b) in self.bactive.iter().enumerate() {
+            for q in self.bstart[r] as usize..self.bstart[r + 1] as usize {
+                let j = self.bnbr[q] as usize;
+                let list = fb.of(j);
+                let c = self.fb_cursor[j] as usize;
+                let at = if list.get(c) == Some(&b) {
+                    self.fb_cursor[j] += 1;
+                    Some(c)
+                } else {
+                    list.binary_search(&b).ok()
+                };
+                if let Some(at) = at {
+                    self.fb_at[fb.start[j] as usize + at] = q as u32;
+                }
+            }
+        }
     }
 }
 

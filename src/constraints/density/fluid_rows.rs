@@ -38,9 +38,9 @@ impl DensityRows {
         let mask = self.minv;
         // Whether the rows keep `c_ij` ([`super::PairCoefficients`]); if not, `c` is empty.
         let store = !self.former.active();
-        // `c` receives `c_ij` of the fluid neighbours, `cb` the wall rows' `c_bi` of the
-        // boundary neighbours (`−∇_i W_ib V`, exactly: the gradient is odd in `x_i − x_b`).
-        let row = |i: usize, c: &mut [Vec3], cb: &mut [Vec3]| -> (Vec3, Real, Real, Real) {
+        // `c` receives `c_ij` of the fluid neighbours (the boundary neighbours' `c_bi` are the
+        // wall rows', [`super::DensityRows::fb_coef`]).
+        let row = |i: usize, c: &mut [Vec3]| -> (Vec3, Real, Real, Real) {
             let xi = &pos[i];
             let mut s = Vec3::zeros();
             let mut rho = v0 * k.w(0.0);
@@ -55,12 +55,10 @@ impl DensityRows {
                 s -= g;
                 dsum += g.dot(&g);
             }
-            for (e, &b) in fb.of(i).iter().enumerate() {
+            for &b in fb.of(i) {
                 let d = per.delta(xi, &boundary[b as usize]);
                 rho += v0 * k.w(d.norm());
-                let g = volume_gradient(&k, v0, &d);
-                s -= g;
-                cb[e] = -g;
+                s -= volume_gradient(&k, v0, &d);
             }
             // Smooth walls: their kernel sum and its gradient (fixed walls: no column).
             if !smooth.is_empty() {
@@ -82,11 +80,10 @@ impl DensityRows {
             &mut self.diag[..],
             &mut density_error[..],
             &mut self.bias[..],
-            &mut self.fb_coef[..],
         );
-        let blocks = row_blocks(outs, (ff, fb), n, store);
-        let work = |(first, (c, a, d, e, bb, cb)): RowBlock| {
-            let (base, bbase) = (ff.start[first] as usize, fb.start[first] as usize);
+        let blocks = row_blocks(outs, ff, n, store);
+        let work = |(first, (c, a, d, e, bb)): RowBlock| {
+            let base = ff.start[first] as usize;
             for r in 0..a.len() {
                 let i = first + r;
                 let (lo, hi) = if store {
@@ -94,11 +91,7 @@ impl DensityRows {
                 } else {
                     (0, 0)
                 };
-                let (blo, bhi) = (
-                    fb.start[i] as usize - bbase,
-                    fb.start[i + 1] as usize - bbase,
-                );
-                let (s, diag, err, bias) = row(i, &mut c[lo..hi], &mut cb[blo..bhi]);
+                let (s, diag, err, bias) = row(i, &mut c[lo..hi]);
                 a[r] = s;
                 d[r] = diag;
                 e[r] = err;
@@ -114,23 +107,21 @@ impl DensityRows {
 }
 
 /// The outputs of the fluid rows (or a block's slices of them): neighbour coefficients `c_ij`,
-/// self coefficients `s_i`, diagonals, density errors, biases, boundary-neighbour coefficients
-/// `c_bi`.
+/// self coefficients `s_i`, diagonals, density errors, biases.
 type RowOutputs<'a> = (
     &'a mut [Vec3],
     &'a mut [Vec3],
     &'a mut [Real],
     &'a mut [Real],
     &'a mut [Real],
-    &'a mut [Vec3],
 );
 
 /// The `n` fluid rows in blocks of [`ROW_BLOCK`], each with its own slices of the outputs (so
 /// the result does not depend on which thread takes a block; nothing is allocated); `c_ij`
 /// only when the rows keep it (`store`).
 fn row_blocks<'a>(
-    (mut coef, mut sc, mut dg, mut er, mut bs, mut fbc): RowOutputs<'a>,
-    (ff, fb): (&'a Neighbours, &'a Neighbours),
+    (mut coef, mut sc, mut dg, mut er, mut bs): RowOutputs<'a>,
+    ff: &'a Neighbours,
     n: usize,
     store: bool,
 ) -> impl Iterator<Item = RowBlock<'a>> + Send + 'a {
@@ -155,10 +146,7 @@ fn row_blocks<'a>(
         er = rest;
         let (bb, rest) = std::mem::take(&mut bs).split_at_mut(last - first);
         bs = rest;
-        let len = (fb.start[last] - fb.start[first]) as usize;
-        let (cb, rest) = std::mem::take(&mut fbc).split_at_mut(len);
-        fbc = rest;
-        let block = (first, (c, a, d, e, bb, cb));
+        let block = (first, (c, a, d, e, bb));
         first = last;
         Some(block)
     })
