@@ -236,3 +236,62 @@ impl DensityRows {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constraints::VelocityLayout;
+    use crate::fluid::FluidParams;
+
+    /// A fluid particle's wall neighbour reads `c_bk` from the wall row's entry (`fb_at`): the
+    /// same number, to the bit, as the gradient formed from the pair, for every fluid–wall pair
+    /// of a block of water in the corner of a floor and a side wall (the particles given in
+    /// reverse order: the search sorts them).
+    #[test]
+    fn a_wall_neighbours_coefficient_is_its_wall_rows_entry() {
+        let l = 0.01;
+        let at = |a: i32| (a as Real + 0.5) * l;
+        let mut pos = Vec::new();
+        for i in 0..6 {
+            for j in 0..6 {
+                for k in 0..6 {
+                    pos.push(Vec3::new(at(i), at(j), at(k)));
+                }
+            }
+        }
+        pos.reverse();
+        // Three layers each: a floor below z = 0 and a side wall behind x = 0.
+        let mut boundary = Vec::new();
+        for a in -3..9 {
+            for b in -3..9 {
+                for c in 1..=3 {
+                    boundary.push(Vec3::new(at(a), at(b), -at(c - 1)));
+                    if a >= 0 {
+                        boundary.push(Vec3::new(-at(c - 1), at(b), at(a)));
+                    }
+                }
+            }
+        }
+        let vel = vec![Vec3::zeros(); pos.len()];
+        let mut f = Fluid::new(FluidParams::default(), pos, vel, boundary);
+        f.update_neighbours(&[]);
+        let mut rows = DensityRows::default();
+        let mut err = Vec::new();
+        rows.build(&f, &VelocityLayout::default(), 1e-3, &[], &mut err);
+        let (k, v0, per) = (f.params.kernel, f.volume, f.params.periodic);
+        let mut pairs = 0;
+        for i in 0..f.len() {
+            for (e, &b) in f.fb.of(i).iter().enumerate() {
+                let c = rows.fb_coef(f.fb.start[i] as usize + e);
+                let d = per.delta(&f.boundary[b as usize], &f.pos[i]);
+                assert_eq!(
+                    c,
+                    Some(volume_gradient(&k, v0, &d)),
+                    "particle {i}, wall {b}"
+                );
+                pairs += 1;
+            }
+        }
+        assert!(pairs > 2000, "{pairs} fluid–wall pairs");
+    }
+}

@@ -52,9 +52,7 @@ use crate::fluid::constraint::HaloParts;
 use crate::fluid::{Fluid, RowContext, SubStepInfo};
 use crate::geometry::{Contact, Geometry, Impulse};
 use crate::math::{Real, Vec3};
-use crate::solver::{
-    Block, RowSet, RowStack, SolveInfo, SolveScratch, SolverChoice, Workspace, MAX_FAMILIES,
-};
+use crate::solver::{Block, RowSet, RowStack, SolveInfo, SolverChoice, Workspace, MAX_FAMILIES};
 use std::time::Instant;
 
 /// Scratch buffers of a step, reused to avoid allocation per step.
@@ -507,11 +505,7 @@ impl World {
         }
         if let Some(f) = self.fluid.as_mut() {
             let s = &mut self.scratch;
-            let scratch = SolveScratch {
-                workspace: &mut s.solver,
-                lambda: &mut s.lambda,
-                v: &mut s.v,
-            };
+            let scratch = crate::solver::SolveScratch::new(&mut s.solver, &mut s.lambda, &mut s.v);
             self.fluid_method.integrate(f, h, &mut self.bodies, scratch);
             f.damp(h);
         }

@@ -341,6 +341,21 @@ pub struct SolveScratch<'a> {
     pub v: &'a mut Vec<Real>,
 }
 
+impl<'a> SolveScratch<'a> {
+    /// The scratch of these three.
+    pub fn new(
+        workspace: &'a mut Workspace,
+        lambda: &'a mut Vec<Real>,
+        v: &'a mut Vec<Real>,
+    ) -> Self {
+        SolveScratch {
+            workspace,
+            lambda,
+            v,
+        }
+    }
+}
+
 /// Ensures `n` buffers of length `len` in `bufs`, all zeroed, and returns them.
 pub(crate) fn take(bufs: &mut Vec<Vec<Real>>, n: usize, len: usize) -> &mut [Vec<Real>] {
     if bufs.len() < n {
