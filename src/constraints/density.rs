@@ -80,9 +80,8 @@ pub struct DensityRows {
     /// Wall row of each boundary neighbour.
     pub fb_row: Vec<u32>,
     /// Index into `bcoef` of each boundary neighbour's `c_bk` (1/m; its wall row's entry for
-    /// this fluid particle: the same number, the gradient being odd in `x_b − x_k`), or
-    /// `u32::MAX` where its wall row does not list the particle. One index instead of a copy
-    /// of the coefficient: 4 bytes per fluid–wall pair instead of 24.
+    /// this fluid particle: the same number, the gradient being odd in `x_b − x_k`). One index
+    /// instead of a copy of the coefficient: 4 bytes per fluid–wall pair instead of 24.
     pub fb_at: Vec<u32>,
     /// Per fluid particle: how many of its boundary neighbours [`DensityRows::link_walls`] has
     /// placed (scratch).
@@ -183,11 +182,10 @@ impl DensityRows {
     }
 
     /// `c_bk` of entry `e` of the fluid particles' boundary neighbours (1/m), from its wall
-    /// row; `None` where that row does not list the particle (then it has no row either).
+    /// row.
     #[inline]
-    pub fn fb_coef(&self, e: usize) -> Option<Vec3> {
-        let q = self.fb_at[e];
-        (q != u32::MAX).then(|| self.bcoef[q as usize])
+    pub fn fb_coef(&self, e: usize) -> Vec3 {
+        self.bcoef[self.fb_at[e] as usize]
     }
 
     /// Calls `f(j, c_kj)` for each fluid neighbour j of row `k` (fluid or wall row).
@@ -509,8 +507,8 @@ impl RowSet for DensityRows {
             self.fluid_entries(k, |j, c| f -= c * lambda[j]);
             for e in self.fb_start[k] as usize..self.fb_start[k + 1] as usize {
                 let r = self.fb_row[e];
-                if let Some(c) = self.fb_coef(e) {
-                    f += c * lambda[self.nf + r as usize];
+                if r != u32::MAX {
+                    f += self.fb_coef(e) * lambda[self.nf + r as usize];
                 }
             }
             for a in 0..if self.planar { 2 } else { 3 } {
@@ -568,8 +566,8 @@ impl PointColumns for DensityRows {
         self.fluid_entries(p, |j, c| f(j, -c));
         for e in self.fb_start[p] as usize..self.fb_start[p + 1] as usize {
             let r = self.fb_row[e];
-            if let Some(c) = self.fb_coef(e) {
-                f(self.nf + r as usize, c);
+            if r != u32::MAX {
+                f(self.nf + r as usize, self.fb_coef(e));
             }
         }
     }

@@ -153,9 +153,11 @@ impl DensityRows {
     }
 
     /// `fb_at`: for each fluid particle's boundary neighbour, the entry of its wall row that
-    /// lists the particle. The wall rows are in boundary order and each fluid particle's
-    /// boundary neighbours are sorted, so one pass over the wall rows meets each particle's
-    /// entries in order (a cursor per particle; a list out of step is searched).
+    /// lists the particle. Every pair of `fb` is in `bf` (one radius, one distance test), the
+    /// wall rows are in boundary order and each fluid particle's boundary neighbours are
+    /// sorted, so one pass over the wall rows meets each particle's entries in order: a cursor
+    /// per particle. (`bf` also lists a divided fluid's outer ghosts, which have no lists of
+    /// their own: their entries are passed over.)
     fn link_walls(&mut self, fb: &crate::fluid::grid::Neighbours) {
         self.fb_at.clear();
         self.fb_at.resize(fb.start.entries(), u32::MAX);
@@ -164,16 +166,10 @@ impl DensityRows {
         for (r, &b) in self.bactive.iter().enumerate() {
             for q in self.bstart[r] as usize..self.bstart[r + 1] as usize {
                 let j = self.bnbr[q] as usize;
-                let list = fb.of(j);
-                let c = self.fb_cursor[j] as usize;
-                let at = if list.get(c) == Some(&b) {
-                    self.fb_cursor[j] += 1;
-                    Some(c)
-                } else {
-                    list.binary_search(&b).ok()
-                };
-                if let Some(at) = at {
-                    self.fb_at[fb.start[j] as usize + at] = q as u32;
+                let c = self.fb_cursor[j];
+                if fb.of(j).get(c as usize) == Some(&b) {
+                    self.fb_at[(fb.start[j] + c) as usize] = q as u32;
+                    self.fb_cursor[j] = c + 1;
                 }
             }
         }
@@ -284,11 +280,7 @@ mod tests {
             for (e, &b) in f.fb.of(i).iter().enumerate() {
                 let c = rows.fb_coef(f.fb.start[i] as usize + e);
                 let d = per.delta(&f.boundary[b as usize], &f.pos[i]);
-                assert_eq!(
-                    c,
-                    Some(volume_gradient(&k, v0, &d)),
-                    "particle {i}, wall {b}"
-                );
+                assert_eq!(c, volume_gradient(&k, v0, &d), "particle {i}, wall {b}");
                 pairs += 1;
             }
         }

@@ -348,6 +348,15 @@ fn part_in(cuts: &[Real], x: Real) -> usize {
     cuts.partition_point(|&c| c <= x)
 }
 
+/// The ranks whose slabs coordinate `x` (m) may be within `reach` (m) of under `cuts`: the
+/// consecutive ranks around the one holding x, one more on each side (a superset of those
+/// [`reaches`] accepts).
+fn near_ranks(reach: Real, cuts: &[Real], x: Real) -> std::ops::RangeInclusive<usize> {
+    let first = part_in(cuts, x - reach).saturating_sub(1);
+    let last = (part_in(cuts, x + reach) + 1).min(cuts.len());
+    first..=last
+}
+
 /// Whether coordinate `x` (m) is within `reach` (m) of rank r's slab under `cuts`.
 fn reaches(reach: Real, cuts: &[Real], r: usize, x: Real) -> bool {
     let lo = if r == 0 {

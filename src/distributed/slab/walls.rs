@@ -18,7 +18,7 @@
 //! one support and s of that slab, so that rank owns it or holds it as a ghost, and the wall
 //! is inside that rank's box.
 
-use super::{part_in, reaches, SlabHalo};
+use super::{near_ranks, part_in, reaches, SlabHalo};
 use crate::fluid::halo::Carried;
 use crate::fluid::wall_part::WallSource;
 use crate::fluid::Fluid;
@@ -52,10 +52,7 @@ impl WallRule {
     pub fn holders(&self, id: u32, p: &Vec3, out: &mut Vec<usize>) -> usize {
         out.clear();
         let x = p[self.axis];
-        // (The ranks whose slabs reach x are consecutive, around the one holding x.)
-        let first = part_in(&self.cuts, x - self.reach).saturating_sub(1);
-        let last = (part_in(&self.cuts, x + self.reach) + 1).min(self.ranks - 1);
-        out.extend((first..=last).filter(|&r| self.reads(r, p)));
+        out.extend(near_ranks(self.reach, &self.cuts, x).filter(|&r| self.reads(r, p)));
         let home = part_in(&self.cuts, x);
         if out.is_empty() {
             let park = id as usize % self.ranks;
@@ -85,17 +82,14 @@ impl SlabHalo {
     /// (from the owned particles at `pos`, every rank's: collective), grown by what their lists
     /// reach until the next redistribution, `reach − width` (m; [`SlabHalo::boxes`]).
     pub(super) fn boxes_of(&mut self, pos: &[Vec3]) -> Vec<Real> {
-        let (n, a, w) = (self.comm.size(), self.axis, self.width);
-        let slabs: Vec<(Real, Real)> = (0..n).map(|r| self.slab(r)).collect();
+        let (n, a, w, cuts) = (self.comm.size(), self.axis, self.width, &self.cuts);
         // (Lower corners negated: one largest-value collective for both.)
         let mut b = vec![Real::NEG_INFINITY; 6 * n];
         for x in pos {
-            for (r, &(lo, hi)) in slabs.iter().enumerate() {
-                if x[a] > lo - w && x[a] < hi + w {
-                    for k in 0..3 {
-                        b[6 * r + k] = b[6 * r + k].max(-x[k]);
-                        b[6 * r + 3 + k] = b[6 * r + 3 + k].max(x[k]);
-                    }
+            for r in near_ranks(w, cuts, x[a]).filter(|&r| reaches(w, cuts, r, x[a])) {
+                for k in 0..3 {
+                    b[6 * r + k] = b[6 * r + k].max(-x[k]);
+                    b[6 * r + 3 + k] = b[6 * r + 3 + k].max(x[k]);
                 }
             }
         }

@@ -38,7 +38,6 @@ use super::super::Fluid;
 use crate::body::{linear_mask, Dofs, RigidBody};
 use crate::constraints::DensityRows;
 use crate::fluid::halo::Halo;
-use crate::fluid::kernel::volume_gradient;
 use crate::fluid::STATIC;
 use crate::math::{Real, Vec3};
 use crate::params::{non_negative, ParamError, MAX_ITERATIONS};
@@ -439,15 +438,7 @@ fn react(
         if l != 0.0 {
             let first = fb.start[i] as usize;
             for (e, &b) in fb.of(i).iter().enumerate() {
-                // (`c_bi` from b's wall row; computed where that row does not list i.)
-                let c = rows.fb_coef(first + e).unwrap_or_else(|| {
-                    let d = fluid
-                        .params
-                        .periodic
-                        .delta(&boundary[b as usize], &fluid.pos[i]);
-                    volume_gradient(&fluid.params.kernel, fluid.volume, &d)
-                });
-                add(b as usize, -c * l);
+                add(b as usize, -rows.fb_coef(first + e) * l);
             }
         }
     }
