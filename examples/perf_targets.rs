@@ -574,6 +574,8 @@ fn target_5_in_own_process(quick: bool) {
 /// Target 5: the 3D dam break (203 609 particles) with the PGS model on two threads: wall time
 /// per simulated second from a few steps, largest compression, peak memory per fluid particle.
 fn target_5(quick: bool) {
+    // (The allocator as the `vcsim` command sets it: freed large blocks go back.)
+    vcsim::cli::return_freed_blocks();
     let mut w3 = load("dam_break_3d_pgs.ron");
     let n3 = w3.fluid.as_ref().map(|f| f.len()).unwrap_or(0);
     let steps3 = if quick { 2 } else { 20 };

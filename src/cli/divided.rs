@@ -25,27 +25,12 @@ pub(super) fn ranks() -> Option<Box<dyn Comm>> {
     {
         let comm = crate::distributed::mpi_comm::MpiComm::init()?;
         if comm.size() > 1 {
-            return_freed_blocks();
+            // (Every rank builds the whole model and then keeps its part of it: `run_with`
+            // has made the allocator give the freed arrays back, `return_freed_blocks`.)
             return Some(Box::new(comm));
         }
     }
     None
-}
-
-/// Every rank builds the whole model and then keeps its part of it. glibc's allocator raises
-/// its threshold for giving a large block its own mapping to the largest block freed, so after
-/// the whole model's arrays are freed it serves later blocks from its heap, where freed pages
-/// stay resident: on the million-particle tank of the book's "Large runs", 30–60 MB of a rank's
-/// 390–450 MB peak. A fixed threshold of 128 KiB gives every larger block back on free (the
-/// 20 000-particle dam break runs as fast with it).
-#[cfg(feature = "mpi")]
-fn return_freed_blocks() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: `mallopt` only sets a parameter of the allocator; called before the model is
-    // built, with a value glibc documents (M_MMAP_THRESHOLD, at most 32 MiB).
-    unsafe {
-        libc::mallopt(libc::M_MMAP_THRESHOLD, 128 * 1024);
-    }
 }
 
 /// The checkpoint `--resume DIR` names: `DIR/checkpoint.bin` in one process; under `mpirun`
