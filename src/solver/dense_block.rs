@@ -6,7 +6,7 @@ use super::{BlockKind, RowSet, MAX_BLOCK};
 use crate::math::Real;
 
 /// Factors the matrices of multi-row bilateral blocks (once per solve): block `b`'s factor is
-/// `factors[offsets[b]..]`.
+/// `factors[offsets[b]..]` (both empty when no block has several rows).
 pub(super) fn factor_blocks<R: RowSet>(
     rows: &R,
     blocks: &[super::Block],
@@ -15,6 +15,13 @@ pub(super) fn factor_blocks<R: RowSet>(
 ) {
     offsets.clear();
     factors.clear();
+    // (No block of several rows, as in a fluid's rows: no offsets either, 8 bytes per block.)
+    if !blocks
+        .iter()
+        .any(|b| matches!(b.kind, BlockKind::Bilateral { len } if len > 1))
+    {
+        return;
+    }
     for b in blocks {
         offsets.push(factors.len());
         if let BlockKind::Bilateral { len } = b.kind {

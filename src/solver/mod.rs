@@ -317,7 +317,10 @@ impl SolverChoice {
 #[derive(Debug, Default, Clone)]
 pub struct Workspace {
     pub(crate) bufs: Vec<Vec<Real>>,
+    /// Where each block's factor starts in `factors` (empty when no block has several rows).
     pub(crate) offsets: Vec<usize>,
+    /// The Cholesky factors of the blocks of several bilateral rows.
+    pub(crate) factors: Vec<Real>,
     /// Per-chunk partial sums of the vector passes ([`vecops`]).
     pub(crate) partials: Vec<[Real; 4]>,
     /// Velocities during PGS's parallel phase.

@@ -111,13 +111,15 @@ pub fn solve_parts<R: RowSet>(
     let Workspace {
         bufs,
         offsets,
+        factors,
         shared,
         cycle,
         ..
     } = ws;
     // (The coloured rows' values in colouring order, `dc` and `bc`, are dead after the sweeps:
-    // the residual's row values and scales take their place.)
-    let [d, factors, lc, dc, bc, ec, lo] = super::take(bufs, 7, n) else {
+    // the residual's row values and scales take their place. The blocks' factors have a
+    // buffer of their own, sized by the blocks of several rows, not by the rows.)
+    let [d, lc, dc, bc, ec, lo] = super::take(bufs, 6, n) else {
         unreachable!()
     };
     super::vecops::fill(d, |k| (rows.diag(k) + rows.compliance(k)).max(1e-300));
