@@ -86,10 +86,12 @@ fn fluid_thread_check(model: &str, steps: usize) {
 }
 
 /// Density rows that form their pair coefficients from the positions give the same bytes as
-/// rows that store them: APGD's products (the tank), rows on a body (the seesaw), the
-/// coloured sweeps and the density projection (the 20 000-particle dam break with PGS), the
-/// multilevel columns (the tank with multilevel PGS), a periodic axis (Poiseuille flow) and
-/// bilateral rows (the small dam break with KCSPH rows).
+/// rows that store them (their wall rows' coefficients are then formed too): APGD's products
+/// (the tank), rows on a body (the seesaw), the coloured sweeps and the density projection
+/// (the 20 000-particle dam break with PGS), the multilevel columns (the tank with multilevel
+/// PGS), a periodic axis (Poiseuille flow), bilateral rows (the small dam break with KCSPH
+/// rows) and the projection's reaction on moving walls (the flume's paddle and floating box
+/// at the defaults).
 #[test]
 fn formed_pair_coefficients_give_the_stored_results() {
     for (model, steps, density) in [
@@ -99,6 +101,7 @@ fn formed_pair_coefficients_give_the_stored_results() {
         ("hydrostatic_2d_pgs.ron", 5, DensityMethod::Unilateral),
         ("poiseuille_2d_apgd.ron", 5, DensityMethod::Unilateral),
         ("dam_break_2d_apgd.ron", 20, DensityMethod::Kcsph),
+        ("flume_2d.ron", 20, DensityMethod::Unilateral),
     ] {
         let run = |pair_coefficients| {
             let path = Path::new(env!("CARGO_MANIFEST_DIR"))

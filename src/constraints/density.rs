@@ -68,11 +68,13 @@ pub struct DensityRows {
     pub nf: usize,
     /// Number of wall rows (after the fluid rows).
     pub nwall: usize,
-    /// Wall rows: `bstart[r]..bstart[r + 1]` index `bnbr` / `bcoef` (fluid neighbours, `c_bj`).
+    /// Wall rows: `bstart[r]..bstart[r + 1]` index `bcoef` (`c_bj` of the fluid neighbours
+    /// [`DensityRows::wall_nbrs`]); they are the entries of `bf` of the row's boundary particle.
     pub bstart: crate::csr::RowStarts,
-    /// Fluid neighbours of the wall rows.
-    pub bnbr: Vec<u32>,
-    /// `c_bj` aligned with `bnbr` (1/m).
+    /// The boundary particles' fluid neighbour lists the wall rows were built from (the
+    /// fluid's, shared as `ff` is; released with it).
+    pub bf: Neighbours,
+    /// `c_bj` aligned with `bf`'s entries (1/m), when the rows store their coefficients.
     pub bcoef: Vec<Vec3>,
     /// For each fluid particle's boundary neighbour (aligned with the fluid's boundary
     /// neighbour list): the wall row index (or `u32::MAX`) and where `c_bk` is in `bcoef`.
@@ -81,7 +83,8 @@ pub struct DensityRows {
     pub fb_row: Vec<u32>,
     /// Index into `bcoef` of each boundary neighbour's `c_bk` (1/m; its wall row's entry for
     /// this fluid particle: the same number, the gradient being odd in `x_b − x_k`). One index
-    /// instead of a copy of the coefficient: 4 bytes per fluid–wall pair instead of 24.
+    /// instead of a copy of the coefficient: 4 bytes per fluid–wall pair instead of 24. Empty
+    /// when the rows form their coefficients ([`DensityRows::fb_coef`] forms it).
     pub fb_at: Vec<u32>,
     /// Per fluid particle: how many of its boundary neighbours [`DensityRows::link_walls`] has
     /// placed (scratch).
@@ -110,7 +113,7 @@ pub struct DensityRows {
     /// Whether the coefficients are stored or formed (set by the method from its parameters).
     pub pairs: PairCoefficients,
     /// What forming them needs (inactive when they are stored).
-    former: Former,
+    pub(super) former: Former,
     /// Whether the step's solve sweeps these rows (PGS; [`DensityRows::build`] takes it from
     /// `colour`, which a position projection sets for its own sweeps).
     swept: bool,
@@ -179,26 +182,16 @@ impl DensityRows {
     /// refills their buffers instead of allocating new ones.
     pub fn release(&mut self) {
         self.ff = Neighbours::default();
-    }
-
-    /// `c_bk` of entry `e` of the fluid particles' boundary neighbours (1/m), from its wall
-    /// row.
-    #[inline]
-    pub fn fb_coef(&self, e: usize) -> Vec3 {
-        self.bcoef[self.fb_at[e] as usize]
+        self.bf = Neighbours::default();
     }
 
     /// Calls `f(j, c_kj)` for each fluid neighbour j of row `k` (fluid or wall row).
     #[inline(always)]
-    fn for_each_entry(&self, k: usize, mut f: impl FnMut(usize, Vec3)) {
+    fn for_each_entry(&self, k: usize, f: impl FnMut(usize, Vec3)) {
         if k < self.nf {
             self.fluid_entries(k, f);
         } else {
-            let r = k - self.nf;
-            let (a, b) = (self.bstart[r] as usize, self.bstart[r + 1] as usize);
-            for (j, c) in self.bnbr[a..b].iter().zip(&self.bcoef[a..b]) {
-                f(*j as usize, *c);
-            }
+            self.wall_entries(k - self.nf, f);
         }
     }
 
@@ -508,7 +501,7 @@ impl RowSet for DensityRows {
             for e in self.fb_start[k] as usize..self.fb_start[k + 1] as usize {
                 let r = self.fb_row[e];
                 if r != u32::MAX {
-                    f += self.fb_coef(e) * lambda[self.nf + r as usize];
+                    f += self.fb_coef(e, k) * lambda[self.nf + r as usize];
                 }
             }
             for a in 0..if self.planar { 2 } else { 3 } {
@@ -539,18 +532,19 @@ impl ColouredRows for DensityRows {
         self.scatter(k, dl, |i, x| v.add(i, x));
     }
     fn update_shared(&self, k: usize, v: &SharedVec, update: &mut dyn FnMut(Real) -> Real) {
-        if k >= self.nf || !self.former.active() {
+        if !self.former.active() {
             return crate::solver::update_shared_by_parts(self, k, v, update);
         }
         let vel = |p| self.vel_shared(v, p);
-        self.former.update_row(
-            k,
-            self.ff.of(k),
-            self.self_coef[k],
-            vel,
-            update,
-            |p, dl, c| self.scatter_point(p, dl, c, &mut |i, x| v.add(i, x)),
-        );
+        let particle = |p, dl, c: &Vec3| self.scatter_point(p, dl, c, &mut |i, x| v.add(i, x));
+        if k < self.nf {
+            let (nbr, s) = (self.ff.of(k), self.self_coef[k]);
+            self.former.update_row(k, nbr, s, vel, update, particle);
+        } else {
+            let r = k - self.nf;
+            self.former
+                .update_wall_row(r, self.wall_nbrs(r), vel, update, particle);
+        }
     }
     fn point_columns(&self) -> Option<&dyn PointColumns> {
         Some(self)
@@ -567,7 +561,7 @@ impl PointColumns for DensityRows {
         for e in self.fb_start[p] as usize..self.fb_start[p + 1] as usize {
             let r = self.fb_row[e];
             if r != u32::MAX {
-                f(self.nf + r as usize, self.fb_coef(e));
+                f(self.nf + r as usize, self.fb_coef(e, p));
             }
         }
     }

@@ -8,7 +8,10 @@
 //! forms each of a row's coefficients once for its product and its update, and the 3D PGS dam
 //! break's step costs about a quarter more, while APGD, whose every product forms them again,
 //! spends 3.9 times as long in its solve (the performance chapter). Both ways evaluate the same function on the same
-//! positions, so a run gives the same bytes either way.
+//! positions, so a run gives the same bytes either way. The wall rows' fluid–wall pairs follow
+//! the same choice (formed from a copy of their boundary particles' positions: 24 bytes per
+//! wall row instead of 28 per pair; 15 MB of the 3D dam break's 534 281 pairs), each formed
+//! once per Gauss–Seidel update as a fluid row's are.
 
 use crate::fluid::kernel::{volume_gradient, Kernel};
 use crate::fluid::periodic::Periodic;
@@ -59,10 +62,13 @@ impl PairCoefficients {
 }
 
 /// What forming a coefficient needs: the positions the rows were built at (a copy, 24 bytes
-/// per particle), the kernel, the particle volume (m^d) and the periodic axes.
+/// per particle), the positions of the wall rows' boundary particles (24 bytes per wall row),
+/// the kernel, the particle volume (m^d) and the periodic axes.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Former {
     pos: Vec<Vec3>,
+    /// Boundary particle of each wall row (m), in row order.
+    wall: Vec<Vec3>,
     kernel: Option<Kernel>,
     v0: Real,
     per: Periodic,
@@ -78,10 +84,30 @@ impl Former {
         self.per = per;
     }
 
+    /// Copies the positions of the wall rows' boundary particles (`rows[r]` indexes `boundary`,
+    /// m).
+    pub fn set_walls(&mut self, boundary: &[Vec3], rows: &[u32]) {
+        self.wall.clear();
+        self.wall.extend(rows.iter().map(|&b| boundary[b as usize]));
+    }
+
     /// Releases the positions (the rows store their coefficients).
     pub fn clear(&mut self) {
         self.pos = Vec::new();
+        self.wall = Vec::new();
         self.kernel = None;
+    }
+
+    /// `c_bj` of wall row `r` on fluid particle `j` (1/m): `V ∇_b W_bj`, as the wall rows are
+    /// built (the gradient being odd, also the coefficient of the wall row in particle j's
+    /// column).
+    #[inline(always)]
+    pub fn wall_coef(&self, r: usize, j: usize) -> Vec3 {
+        let k = self
+            .kernel
+            .as_ref()
+            .expect("formed coefficients need a kernel");
+        volume_gradient(k, self.v0, &self.per.delta(&self.wall[r], &self.pos[j]))
     }
 
     /// Whether the rows form their coefficients.
@@ -133,6 +159,40 @@ impl Former {
             let dl = update(jv);
             if dl != 0.0 {
                 particle(i, dl, &s_i);
+                for (&j, c) in nbr.iter().zip(row.iter()) {
+                    particle(j as usize, dl, c);
+                }
+            }
+        });
+    }
+}
+
+impl Former {
+    /// One Gauss–Seidel update of wall row `r` (fluid neighbours `nbr`) with its coefficients
+    /// formed once, as [`Former::update_row`] does for a fluid row (a wall row has no
+    /// particle of its own).
+    #[inline]
+    pub fn update_wall_row(
+        &self,
+        r: usize,
+        nbr: &[u32],
+        vel: impl Fn(usize) -> Vec3,
+        update: &mut dyn FnMut(Real) -> Real,
+        mut particle: impl FnMut(usize, Real, &Vec3),
+    ) {
+        ROW.with(|row| {
+            let mut row = row.borrow_mut();
+            if row.len() < nbr.len() {
+                row.resize(nbr.len(), Vec3::zeros());
+            }
+            let mut jv = 0.0;
+            for (e, &j) in nbr.iter().enumerate() {
+                let c = self.wall_coef(r, j as usize);
+                jv += c.dot(&vel(j as usize));
+                row[e] = c;
+            }
+            let dl = update(jv);
+            if dl != 0.0 {
                 for (&j, c) in nbr.iter().zip(row.iter()) {
                     particle(j as usize, dl, c);
                 }

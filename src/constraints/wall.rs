@@ -10,7 +10,8 @@
 //! the wall). Row kinds are those of the fluid rows ([`super::density`]), with the gap limited
 //! to the fluid's share `Σ_{fluid} V W_bj`: a row never asks for more than that its fluid
 //! neighbours leave. Fluid particle i sees the wall row of each boundary neighbour k through
-//! `c_ki` in its transposed product (`fb_row`, `fb_at`: where `c_ki` is in `bcoef`).
+//! `c_ki` in its transposed product (`fb_row`, `fb_at`: where `c_ki` is in `bcoef`; rows that
+//! form their coefficients from the positions, [`super::density_pairs`], form these too).
 //!
 //! **Bias of a wall row that is not full** (`wall_bias`). With `dry_walls: Speculative`
 //! ([`crate::fluid::FluidParams::speculative_walls`]) a unilateral wall row whose boundary
@@ -75,9 +76,16 @@ impl DensityRows {
         let speculative = p.speculative_walls;
         self.select_wall_rows(bf, boundary.len());
         let nwall = self.bactive.len();
-        self.bnbr.clear();
-        bf.extend_into(&mut self.bnbr);
-        self.bcoef.resize(bf.start.entries(), Vec3::zeros());
+        self.bf.clone_from(bf);
+        // Rows that form their fluid pairs' coefficients form the wall rows' too (from the
+        // boundary particles' positions, 24 bytes per wall row instead of 24 per pair).
+        let store = !self.former.active();
+        if store {
+            self.bcoef.resize(bf.start.entries(), Vec3::zeros());
+        } else {
+            self.bcoef = Vec::new();
+            self.former.set_walls(boundary, &self.bactive);
+        }
         let nf = self.diag.len();
         self.diag.resize(nf + nwall, 0.0);
         self.bias.resize(nf + nwall, 0.0);
@@ -93,7 +101,9 @@ impl DensityRows {
                 rho += v0 * k.w(d.norm());
                 let g = volume_gradient(&k, v0, &d);
                 dsum += g.component_mul(&mask).dot(&g);
-                c[e] = g;
+                if let Some(c) = c.get_mut(e) {
+                    *c = g;
+                }
             }
             // At most the fluid's share of the density can be pushed out: a boundary particle
             // whose walls alone sum to the rest density or above (deep in a corner, where the
@@ -109,7 +119,8 @@ impl DensityRows {
             for r in 0..d.len() {
                 let b = bactive[first + r] as usize;
                 let (lo, hi) = (bf.start[b] as usize - base, bf.start[b + 1] as usize - base);
-                (d[r], bs[r]) = row(b, &mut c[lo..hi]);
+                let cr: &mut [Vec3] = if store { &mut c[lo..hi] } else { &mut [] };
+                (d[r], bs[r]) = row(b, cr);
             }
         };
         let blocks = {
@@ -126,6 +137,8 @@ impl DensityRows {
                 let last = (first + ROW_BLOCK).min(nwall);
                 let len = (bf.start[bactive[last - 1] as usize + 1]
                     - bf.start[bactive[first] as usize]) as usize;
+                // (Formed coefficients: nothing to write.)
+                let len = if store { len } else { 0 };
                 let (c, rest) = std::mem::take(&mut coef).split_at_mut(len);
                 coef = rest;
                 let (d, rest) = std::mem::take(&mut dg).split_at_mut(last - first);
@@ -149,7 +162,13 @@ impl DensityRows {
         self.fb_row.clear();
         self.fb_row
             .extend(fb.entries().map(|&b| self.brow[b as usize]));
-        self.link_walls(fb);
+        if store {
+            self.link_walls(fb);
+        } else {
+            // (Formed from the wall row and the particle: [`DensityRows::fb_coef`].)
+            self.fb_at = Vec::new();
+            self.fb_cursor = Vec::new();
+        }
     }
 
     /// `fb_at`: for each fluid particle's boundary neighbour, the entry of its wall row that
@@ -164,8 +183,9 @@ impl DensityRows {
         self.fb_cursor.clear();
         self.fb_cursor.resize(self.nf, 0);
         for (r, &b) in self.bactive.iter().enumerate() {
-            for q in self.bstart[r] as usize..self.bstart[r + 1] as usize {
-                let j = self.bnbr[q] as usize;
+            let a = self.bstart[r] as usize;
+            for (q, &j) in (a..).zip(self.bf.of(b as usize)) {
+                let j = j as usize;
                 let c = self.fb_cursor[j];
                 if fb.of(j).get(c as usize) == Some(&b) {
                     self.fb_at[(fb.start[j] + c) as usize] = q as u32;
@@ -177,6 +197,48 @@ impl DensityRows {
 }
 
 impl DensityRows {
+    /// The fluid neighbours of wall row `r`.
+    #[inline]
+    pub fn wall_nbrs(&self, r: usize) -> &[u32] {
+        self.bf.of(self.bactive[r] as usize)
+    }
+
+    /// `c_bk` of entry `e` of the fluid particles' boundary neighbours (1/m), from its wall
+    /// row; `k` is the fluid particle whose entry it is, and the entry has a wall row
+    /// (`fb_row[e]` set). Stored coefficients are read from the wall row's entry, formed ones
+    /// formed (the same number).
+    #[inline]
+    pub fn fb_coef(&self, e: usize, k: usize) -> Vec3 {
+        if self.former.active() {
+            self.former.wall_coef(self.fb_row[e] as usize, k)
+        } else {
+            self.bcoef[self.fb_at[e] as usize]
+        }
+    }
+
+    /// Calls `f(j, c_bj)` for each fluid neighbour j of wall row `r` (1/m; stored or formed).
+    #[inline(always)]
+    pub fn wall_entries(&self, r: usize, mut f: impl FnMut(usize, Vec3)) {
+        let nbr = self.wall_nbrs(r);
+        if self.former.active() {
+            for &j in nbr {
+                f(j as usize, self.former.wall_coef(r, j as usize));
+            }
+        } else {
+            let a = self.bstart[r] as usize;
+            for (j, c) in nbr.iter().zip(&self.bcoef[a..a + nbr.len()]) {
+                f(*j as usize, *c);
+            }
+        }
+    }
+
+    /// `Σ_j c_bj` over wall row `r`'s fluid neighbours (1/m), summed in entry order.
+    pub fn wall_sum(&self, r: usize) -> Vec3 {
+        let mut s = Vec3::zeros();
+        self.wall_entries(r, |_, c| s += c);
+        s
+    }
+
     /// The rows are the boundary particles with fluid neighbours, in boundary order: their
     /// neighbours are `bf`'s lists as they stand (an empty list adds no entry).
     fn select_wall_rows(&mut self, bf: &crate::fluid::grid::Neighbours, boundary: usize) {
@@ -219,16 +281,16 @@ impl DensityRows {
             }
             e.finish_row(masses, &mut self.diag[i], &mut self.bias[i]);
         }
-        for (r, &b) in self.bactive.iter().enumerate() {
-            let o = owner[b as usize];
+        for r in 0..self.bactive.len() {
+            let b = self.bactive[r] as usize;
+            let o = owner[b];
             if o != STATIC {
-                let (a, z) = (self.bstart[r] as usize, self.bstart[r + 1] as usize);
-                let lin: Vec3 = -self.bcoef[a..z].iter().sum::<Vec3>();
-                let rb = boundary[b as usize] - masses[o as usize].com;
-                e.add(o, lin, rb.cross(&lin));
+                let lin: Vec3 = -self.wall_sum(r);
+                let rb = boundary[b] - masses[o as usize].com;
+                self.bodies.add(o, lin, rb.cross(&lin));
             }
             let row = self.nf + r;
-            e.finish_row(masses, &mut self.diag[row], &mut self.bias[row]);
+            (self.bodies).finish_row(masses, &mut self.diag[row], &mut self.bias[row]);
         }
     }
 }
@@ -278,7 +340,7 @@ mod tests {
         let mut pairs = 0;
         for i in 0..f.len() {
             for (e, &b) in f.fb.of(i).iter().enumerate() {
-                let c = rows.fb_coef(f.fb.start[i] as usize + e);
+                let c = rows.fb_coef(f.fb.start[i] as usize + e, i);
                 let d = per.delta(&f.boundary[b as usize], &f.pos[i]);
                 assert_eq!(c, volume_gradient(&k, v0, &d), "particle {i}, wall {b}");
                 pairs += 1;

@@ -119,9 +119,8 @@ pub(super) fn interface_density_rows(rows: &DensityRows, near: &[bool], out: &mu
         share(cols, near, body(i))
     }));
     out.extend((0..rows.nwall).map(|r| {
-        let (a, b) = (rows.bstart[r] as usize, rows.bstart[r + 1] as usize);
         share(
-            rows.bnbr[a..b].iter().map(|&j| j as usize),
+            rows.wall_nbrs(r).iter().map(|&j| j as usize),
             near,
             body(rows.nf + r),
         )

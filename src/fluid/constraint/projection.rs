@@ -438,15 +438,14 @@ fn react(
         if l != 0.0 {
             let first = fb.start[i] as usize;
             for (e, &b) in fb.of(i).iter().enumerate() {
-                add(b as usize, -rows.fb_coef(first + e) * l);
+                add(b as usize, -rows.fb_coef(first + e, i) * l);
             }
         }
     }
     for (r, &b) in rows.bactive.iter().enumerate() {
         let l = lambda[rows.nf + r];
         if l != 0.0 {
-            let (a, z) = (rows.bstart[r] as usize, rows.bstart[r + 1] as usize);
-            add(b as usize, -rows.bcoef[a..z].iter().sum::<Vec3>() * l);
+            add(b as usize, -rows.wall_sum(r) * l);
         }
     }
     if let Some(halo) = halo {
