@@ -156,8 +156,12 @@ impl DensityRows {
             blocks.par_bridge().for_each(work);
         }
         self.nwall = self.bactive.len();
-        // For each fluid particle, the wall rows of its boundary neighbours (their `c_bk` came
-        // with the fluid rows).
+        self.walls_of_fluid(fb, store);
+    }
+
+    /// For each fluid particle, the wall rows of its boundary neighbours (`fb_row`) and, for
+    /// stored coefficients, where each pair's `c_bk` is (`fb_at`).
+    fn walls_of_fluid(&mut self, fb: &crate::fluid::grid::Neighbours, store: bool) {
         self.fb_start.copy_from(&fb.start);
         self.fb_row.clear();
         self.fb_row

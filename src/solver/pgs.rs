@@ -117,8 +117,7 @@ pub fn solve_parts<R: RowSet>(
         ..
     } = ws;
     // (The coloured rows' values in colouring order, `dc` and `bc`, are dead after the sweeps:
-    // the residual's row values and scales take their place. The blocks' factors have a
-    // buffer of their own, sized by the blocks of several rows, not by the rows.)
+    // the residual's row values and scales take their place. Factors: `factor_blocks`.)
     let [d, lc, dc, bc, ec, lo] = super::take(bufs, 6, n) else {
         unreachable!()
     };
