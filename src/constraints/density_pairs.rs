@@ -170,7 +170,8 @@ impl Former {
 impl Former {
     /// One Gauss–Seidel update of wall row `r` (fluid neighbours `nbr`) with its coefficients
     /// formed once, as [`Former::update_row`] does for a fluid row (a wall row has no
-    /// particle of its own).
+    /// particle of its own). (One helper for both, the own particle an `Option`, made the 3D
+    /// dam break's step 5–6 % slower, two pairs of runs: they stay two.)
     #[inline]
     pub fn update_wall_row(
         &self,
