@@ -118,7 +118,7 @@ pub fn main() -> ExitCode {
 /// (`dam_break_3d_pgs.ron`, 20 steps, `/usr/bin/time -f %M`): 238 272 KB peak resident without,
 /// 218 932 KB with; under MPI, where every rank builds the whole model and keeps its part, 30–60
 /// MB of a rank's 390–450 MB (the million-particle tank of the book's "Large runs"). Steps run
-/// as fast (the 2D flume and dam break within 1 %: they allocate nothing large per step). The
+/// as fast (the 2D flume and dam break within 1.5 %: they allocate nothing large per step). The
 /// `vcsim` command calls it first ([`run_with`]); it sets a parameter of the whole process, so a
 /// program of its own that embeds the library calls it if it wants the same.
 pub fn return_freed_blocks() {

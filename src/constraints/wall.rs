@@ -78,7 +78,8 @@ impl DensityRows {
         let nwall = self.bactive.len();
         self.bf.clone_from(bf);
         // Rows that form their fluid pairs' coefficients form the wall rows' too (from the
-        // boundary particles' positions, 24 bytes per wall row instead of 24 per pair).
+        // boundary particles' positions, 24 bytes per wall row instead of 28 per pair: the
+        // coefficient and its index `fb_at`).
         let store = !self.former.active();
         if store {
             self.bcoef.resize(bf.start.entries(), Vec3::zeros());
@@ -294,7 +295,8 @@ impl DensityRows {
                 self.bodies.add(o, lin, rb.cross(&lin));
             }
             let row = self.nf + r;
-            (self.bodies).finish_row(masses, &mut self.diag[row], &mut self.bias[row]);
+            self.bodies
+                .finish_row(masses, &mut self.diag[row], &mut self.bias[row]);
         }
     }
 }
