@@ -29,6 +29,9 @@ pub struct CellGrid {
     pub items: Vec<u32>,
     keys: Vec<u32>,
     fill: Vec<u32>,
+    /// Whether item i is point i ([`CellGrid::renumber_sorted`]): a cell's points are then
+    /// the index range `start[c]..start[c + 1]`.
+    identity: bool,
 }
 
 impl CellGrid {
@@ -109,6 +112,7 @@ impl CellGrid {
             self.start[k as usize + 1] += 1;
         }
         self.start.prefix_sum();
+        self.identity = false;
         self.items.clear();
         self.items.resize(pts.len(), 0);
         self.fill.clear();
@@ -132,6 +136,7 @@ impl CellGrid {
         for (i, it) in self.items.iter_mut().enumerate() {
             *it = i as u32;
         }
+        self.identity = true;
     }
 
     /// Cell index of `p` along axis `a` (unclamped; folded on a periodic axis).
@@ -183,6 +188,13 @@ impl CellGrid {
     /// Calls `f` with every point index in the cells around `p` (3^d cells).
     #[inline]
     pub fn for_each_near(&self, p: &Vec3, mut f: impl FnMut(u32)) {
+        self.for_each_run(p, |s, e| self.items[s..e].iter().for_each(|&i| f(i)));
+    }
+
+    /// The cells around `p` as runs of [`CellGrid::items`]: `f(s, e)` for the items `s..e` of
+    /// each run of consecutive cells, in the order [`CellGrid::for_each_near`] visits them.
+    #[inline(always)]
+    fn for_each_run(&self, p: &Vec3, mut f: impl FnMut(usize, usize)) {
         let c = [0, 1, 2].map(|a| self.cell_of(p, a));
         let (rz, nz) = self.runs(2, c[2]);
         let (ry, ny) = self.runs(1, c[1]);
@@ -194,11 +206,7 @@ impl CellGrid {
                         let row = (z as usize * self.dims[1] + y as usize) * self.dims[0];
                         for &(x0, x1) in &rx[..nx] {
                             let (a, b) = (row + x0 as usize, row + x1 as usize);
-                            for &i in
-                                &self.items[self.start[a] as usize..self.start[b + 1] as usize]
-                            {
-                                f(i);
-                            }
+                            f(self.start[a] as usize, self.start[b + 1] as usize);
                         }
                     }
                 }
@@ -288,6 +296,7 @@ impl Neighbours {
     ) {
         let r2 = radius * radius;
         let per = *grid.periodic();
+        let periodic = per.any();
         let chunks = queries.len().div_ceil(CHUNK);
         if std::sync::Arc::get_mut(&mut self.chunks).is_none() {
             self.chunks = Default::default(); // shared with a clone: new buffers
@@ -306,14 +315,27 @@ impl Neighbours {
                     continue;
                 }
                 let first = list.len();
-                let mut keep = |j: u32| {
-                    if !(skip_self && j as usize == i)
-                        && per.delta(&pts[j as usize], q).norm_squared() < r2
-                    {
-                        list.push(j);
-                    }
-                };
-                grid.for_each_near(q, &mut keep);
+                if grid.identity {
+                    // (Grid item j is point j: each run of cells is a range of points, read in
+                    // place; the same pairs in the same order as the general path.)
+                    grid.for_each_run(q, |s, e| {
+                        for (j, p) in (s..e).zip(&pts[s..e]) {
+                            let d = if periodic { per.delta(p, q) } else { p - q };
+                            if d.norm_squared() < r2 && !(skip_self && j == i) {
+                                list.push(j as u32);
+                            }
+                        }
+                    });
+                } else {
+                    let mut keep = |j: u32| {
+                        if !(skip_self && j as usize == i)
+                            && per.delta(&pts[j as usize], q).norm_squared() < r2
+                        {
+                            list.push(j);
+                        }
+                    };
+                    grid.for_each_near(q, &mut keep);
+                }
                 list[first..].sort_unstable();
                 counts.push((list.len() - first) as u32);
             }
