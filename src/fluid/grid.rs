@@ -1,14 +1,14 @@
 //! Neighbour search on a uniform cell grid.
 //!
-//! The grid covers the bounding box of the points with cells of edge ≥ half the search radius;
+//! The grid covers the bounding box of the points with cells of edge ≥ the search radius;
 //! a counting sort puts point indices in cell order (x fastest), so a point's neighbours are in
-//! the 5^d cells around it ([`SPAN`] on each side). The number of cells is capped at 8 per
-//! point (cells grow when the cloud is spread out), so memory stays proportional to the
-//! particle count. Neighbour lists are compressed rows (CSR) built in two parallel passes (count, then fill disjoint slices): the result is independent of the thread count.
+//! the 3^d cells around it. The number of cells is capped at 8 per point (cells grow when the
+//! cloud is spread out), so memory stays proportional to the particle count. Neighbour lists are compressed rows (CSR) built in two parallel
+//! passes (count, then fill disjoint slices): the result is independent of the thread count.
 //! The cell order is also what the fluid arrays are sorted by, for cache locality.
 //!
 //! On a periodic axis ([`Periodic`]) the grid spans the period exactly, with a whole number of
-//! cells (each ≥ half the search radius), points are binned at their folded coordinate, and the
+//! cells (each ≥ the search radius), points are binned at their folded coordinate, and the
 //! cells around a point wrap; distances are nearest-image.
 
 use super::periodic::Periodic;
@@ -34,18 +34,11 @@ pub struct CellGrid {
     identity: bool,
 }
 
-/// Cells per search radius along each axis: the grid's cells are at least `radius / SPAN`
-/// wide and a query reads `SPAN` cells on each side of its own, so the cells read cover the
-/// radius. With 2 a 2D query reads 25 cells of (r/2)² (6.25 r²) instead of 9 of r² (9 r²), a 3D
-/// one 15.6 r³ instead of 27 r³: fewer candidates for the same pairs.
-const SPAN: i64 = 2;
-
 impl CellGrid {
-    /// Sorts `pts` into cells of edge ≥ `cell / SPAN` (m; `cell` the search radius). `planar`
-    /// collapses z to one layer; the periodic axes of `periodic` wrap.
+    /// Sorts `pts` into cells of edge ≥ `cell` (m). `planar` collapses z to one layer; the
+    /// periodic axes of `periodic` wrap.
     pub fn build(&mut self, pts: &[Vec3], cell: Real, planar: bool, periodic: &Periodic) {
         assert!(cell > 0.0, "cell size must be positive");
-        let cell = cell / SPAN as Real;
         let (mut lo, mut hi) = (
             Vec3::repeat(Real::INFINITY),
             Vec3::repeat(Real::NEG_INFINITY),
@@ -69,7 +62,7 @@ impl CellGrid {
         self.min = lo;
         self.periodic = *periodic;
         // A cloud spread far beyond its spacing (a diverging run) would need an unbounded number
-        // of cells: cap them at 8 per point by enlarging the cells (still ≥ radius / SPAN,
+        // of cells: cap them at 8 per point by enlarging the cells (still ≥ the search radius,
         // so the search stays exact, only slower).
         let axes = if planar { 2 } else { 3 };
         let max_cells = (8 * pts.len()).max(4096) as Real;
@@ -157,25 +150,23 @@ impl CellGrid {
         }
     }
 
-    /// The distinct cells within [`SPAN`] of cell `c` along axis `a`, as up to two inclusive
-    /// runs of consecutive cells in ascending order (two where a periodic axis wraps); `n` runs
-    /// are valid.
+    /// The distinct cells around cell `c` along axis `a`, as up to two inclusive runs of
+    /// consecutive cells (two where a periodic axis wraps); `n` runs are valid.
     #[inline(always)]
     fn runs(&self, a: usize, c: i64) -> ([(i64, i64); 2], usize) {
         let d = self.dims[a] as i64;
-        let (lo, hi) = (c.saturating_sub(SPAN), c.saturating_add(SPAN));
         if !self.periodic.on(a) {
-            let (lo, hi) = (lo.max(0), hi.min(d - 1));
+            let lo = c.saturating_sub(1).max(0);
+            let hi = c.saturating_add(1).min(d - 1);
             return ([(lo, hi), (0, -1)], usize::from(lo <= hi));
         }
-        if d <= 2 * SPAN + 1 {
-            ([(0, d - 1), (0, -1)], 1)
-        } else if lo < 0 {
-            ([(0, hi), (d + lo, d - 1)], 2)
-        } else if hi > d - 1 {
-            ([(0, hi - d), (lo, d - 1)], 2)
-        } else {
-            ([(lo, hi), (0, -1)], 1)
+        if d < 3 {
+            return ([(0, d - 1), (0, -1)], 1);
+        }
+        match c {
+            0 => ([(0, 1), (d - 1, d - 1)], 2),
+            c if c == d - 1 => ([(0, 0), (d - 2, d - 1)], 2),
+            c => ([(c - 1, c + 1), (0, -1)], 1),
         }
     }
 
@@ -194,8 +185,7 @@ impl CellGrid {
         d
     }
 
-    /// Calls `f` with every point index in the cells around `p` (5^d cells, [`SPAN`] on each
-    /// side).
+    /// Calls `f` with every point index in the cells around `p` (3^d cells).
     #[inline]
     pub fn for_each_near(&self, p: &Vec3, mut f: impl FnMut(u32)) {
         self.for_each_run(p, |s, e| self.items[s..e].iter().for_each(|&i| f(i)));
