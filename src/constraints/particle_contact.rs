@@ -274,6 +274,11 @@ impl ParticleContactRows {
         let work = |(first, last, o, b): (usize, usize, Out, Out)| {
             let (mut rf, mut rb) = (0, 0);
             for i in first..last {
+                // (Most particles have no contact row: the count said so, so their pairs are
+                // not tested again.)
+                if offsets[i + 1] == offsets[i] {
+                    continue;
+                }
                 for &j in f.ff.of(i).iter().filter(|&&j| j as usize > i) {
                     if let Some((nrm, d1, bias)) = near.ff(i, j as usize) {
                         o.nbr[2 * rf..2 * rf + 2].copy_from_slice(&[i as u32, j]);
