@@ -12,7 +12,7 @@
 //! tank churns (the book's fluid chapter has the measurements).
 
 use super::halo::owned_of;
-use super::kernel::volume_gradient;
+use super::kernel::{volume_gradient, volume_gradient_at};
 use super::{per_particle, Fluid};
 use crate::math::{Real, Vec3};
 
@@ -106,9 +106,101 @@ impl Fluid {
         let n = pos.len();
         let mut next = std::mem::take(&mut self.spare);
         next.resize(n, Vec3::zeros());
-        per_particle(&mut next, step);
+        if planar {
+            let plane = Plane {
+                k,
+                v0,
+                eps,
+                pos,
+                vel,
+                ff,
+                per,
+            };
+            per_particle(&mut next, |i| plane.step(i, wall_of(i)));
+        } else {
+            per_particle(&mut next, step);
+        }
         keep_momentum(pos, vel, &mut next, planar, halo);
         self.spare = std::mem::replace(&mut self.vel, next);
+    }
+}
+
+/// One particle's filtered velocity in a planar fluid: [`Fluid::filter_velocities`]' sums and
+/// solve on the plane's 2 × 2 blocks only. The out-of-plane rows and columns of `L_i` and
+/// `Σ V (v_j − v_i) ⊗ ∇W` are zero there (and `L_i`'s `zz` entry is set to 1), so every
+/// in-plane number is the 3 × 3 computation's, term by term and in its order: the same bits.
+struct Plane<'a> {
+    k: super::kernel::Kernel,
+    v0: Real,
+    eps: Real,
+    pos: &'a [Vec3],
+    vel: &'a [Vec3],
+    ff: &'a super::grid::Neighbours,
+    per: super::periodic::Periodic,
+}
+
+impl Plane<'_> {
+    fn step(&self, i: usize, walls: impl Iterator<Item = (Vec3, Vec3)>) -> Vec3 {
+        let (k, v0, pos, vel) = (&self.k, self.v0, self.pos, self.vel);
+        // Row-major 2 × 2 blocks of L_i and of the velocity moment.
+        let (mut l, mut g) = ([0.0; 4], [0.0; 4]);
+        let (mut wv, mut wx, mut den) = ([0.0; 2], [0.0; 2], 0.0);
+        let vi = vel[i];
+        let mut add = |d: Vec3, dv: Vec3, fluid: bool| {
+            let r = d.norm();
+            let w = v0 * k.w(r);
+            wv = [wv[0] + dv.x * w, wv[1] + dv.y * w];
+            wx = [wx[0] + d.x * w, wx[1] + d.y * w];
+            den += w;
+            if !(fluid && r == 0.0) {
+                let grad = volume_gradient_at(k, v0, &-d, r);
+                l = [
+                    l[0] + d.x * grad.x,
+                    l[1] + d.x * grad.y,
+                    l[2] + d.y * grad.x,
+                    l[3] + d.y * grad.y,
+                ];
+                g = [
+                    g[0] + dv.x * grad.x,
+                    g[1] + dv.x * grad.y,
+                    g[2] + dv.y * grad.x,
+                    g[3] + dv.y * grad.y,
+                ];
+            }
+        };
+        for &j in self.ff.of(i) {
+            let j = j as usize;
+            add(self.per.delta(&pos[j], &pos[i]), vel[j] - vi, true);
+        }
+        for (xb, vb) in walls {
+            add(self.per.delta(&xb, &pos[i]), vb - vi, false);
+        }
+        // nalgebra's 3 × 3 inverse with the zz entry 1 and the rest of the third row and
+        // column 0, written out.
+        let det = l[0] * l[3] - l[1] * l[2];
+        if det == 0.0 {
+            return vi;
+        }
+        let li = [l[3] / det, (0.0 - l[1]) / det, -l[2] / det, l[0] / det];
+        let zz = (l[0] * l[3] - l[2] * l[1]) / det;
+        let norm2 = (li[0] * li[0] + li[2] * li[2]) + (li[1] * li[1] + li[3] * li[3]) + zz * zz;
+        if norm2.sqrt() > MAX_INVERSE_MOMENT {
+            return vi;
+        }
+        let gv = [
+            g[0] * li[0] + g[1] * li[2],
+            g[0] * li[1] + g[1] * li[3],
+            g[2] * li[0] + g[3] * li[2],
+            g[2] * li[1] + g[3] * li[3],
+        ];
+        if den > 0.0 {
+            let s = self.eps / den;
+            let fx = gv[0] * wx[0] + gv[1] * wx[1];
+            let fy = gv[2] * wx[0] + gv[3] * wx[1];
+            Vec3::new(vi.x + (wv[0] - fx) * s, vi.y + (wv[1] - fy) * s, vi.z)
+        } else {
+            vi
+        }
     }
 }
 
