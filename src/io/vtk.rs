@@ -274,9 +274,10 @@ fn write_fluid_vtu(
         b,
         "<?xml version=\"1.0\"?>\n<VTKFile type=\"UnstructuredGrid\" version=\"1.0\" byte_order=\"LittleEndian\">\n<UnstructuredGrid>\n<FieldData>\n<DataArray type=\"Float64\" Name=\"spacing\" NumberOfTuples=\"1\" format=\"ascii\">{l:e}</DataArray>\n<DataArray type=\"Int32\" Name=\"planar\" NumberOfTuples=\"1\" format=\"ascii\">{planar}</DataArray>\n</FieldData>\n<Piece NumberOfPoints=\"{n}\" NumberOfCells=\"{n}\">\n<Points>\n<DataArray type=\"Float64\" NumberOfComponents=\"3\" format=\"ascii\">\n"
     )?;
-        for p in idx.iter().map(|&i| f.pos[i]) {
-            writeln!(b, "{:.9e} {:.9e} {:.9e}", p.x, p.y, p.z)?;
-        }
+        write_each(b, idx, |t, i| {
+            let p = f.pos[i];
+            let _ = writeln!(t, "{:.9e} {:.9e} {:.9e}", p.x, p.y, p.z);
+        })?;
         b.write_all(b"</DataArray>\n</Points>\n<Cells>\n<DataArray type=\"Int64\" Name=\"connectivity\" format=\"ascii\">\n")?;
         for k in 0..n {
             write!(b, "{k} ")?;
@@ -297,9 +298,10 @@ fn write_fluid_vtu(
             b"\n</DataArray>\n</Cells>\n<PointData Scalars=\"pressure\" Vectors=\"velocity\">\n",
         )?;
         b.write_all(b"<DataArray type=\"Float64\" Name=\"velocity\" NumberOfComponents=\"3\" format=\"ascii\">\n")?;
-        for v in idx.iter().map(|&i| f.vel[i]) {
-            writeln!(b, "{:.6e} {:.6e} {:.6e}", v.x, v.y, v.z)?;
-        }
+        write_each(b, idx, |t, i| {
+            let v = f.vel[i];
+            let _ = writeln!(t, "{:.6e} {:.6e} {:.6e}", v.x, v.y, v.z);
+        })?;
         b.write_all(b"</DataArray>\n")?;
         let mut fields: Vec<(&'static str, &[Real])> = vec![
             ("pressure", &f.pressure),
@@ -316,9 +318,9 @@ fn write_fluid_vtu(
                 b,
                 "<DataArray type=\"Float64\" Name=\"{label}\" format=\"ascii\">"
             )?;
-            for x in idx.iter().map(|&i| values[i]) {
-                write!(b, "{x:.6e} ")?;
-            }
+            write_each(b, idx, |t, i| {
+                let _ = write!(t, "{:.6e} ", values[i]);
+            })?;
             b.write_all(b"\n</DataArray>\n")?;
         }
         b.write_all(b"<DataArray type=\"UInt32\" Name=\"id\" format=\"ascii\">\n")?;
@@ -330,6 +332,35 @@ fn write_fluid_vtu(
     })?;
     Ok(names)
 }
+
+/// Writes `fmt(t, i)`'s text for each particle i of `idx`, in order, to `b`: formatted in
+/// parallel, in pieces of [`FORMAT_PIECE`] particles (the same bytes as one after another; at
+/// most 16 pieces' text in memory at a time). Float formatting at a fixed number of digits is
+/// most of a frame's cost (about 1.4 µs per particle for a 2D frame on one thread).
+fn write_each(
+    b: &mut dyn std::io::Write,
+    idx: &[usize],
+    fmt: impl Fn(&mut String, usize) + Sync,
+) -> std::io::Result<()> {
+    use rayon::prelude::*;
+    for block in idx.chunks(16 * FORMAT_PIECE) {
+        let texts: Vec<String> = block
+            .par_chunks(FORMAT_PIECE)
+            .map(|piece| {
+                let mut t = String::with_capacity(48 * piece.len());
+                piece.iter().for_each(|&i| fmt(&mut t, i));
+                t
+            })
+            .collect();
+        for t in texts {
+            b.write_all(t.as_bytes())?;
+        }
+    }
+    Ok(())
+}
+
+/// Particles per piece of [`write_each`].
+const FORMAT_PIECE: usize = 1024;
 
 /// Writes `bytes` to `path` through a temporary file in the same folder renamed over it, so the
 /// file is either the old one or the new one whole, whenever the process stops.
