@@ -57,6 +57,7 @@ use crate::solver::{
 use rayon::prelude::*;
 
 mod fluid_rows;
+pub(crate) use fluid_rows::FilterPass;
 
 /// Rows per block when the density rows are built in parallel.
 pub(super) const ROW_BLOCK: usize = 512;
@@ -277,6 +278,20 @@ impl DensityRows {
         masses: &[BodyMass],
         density_error: &mut Vec<Real>,
     ) {
+        self.build_filtering(fluid, layout, h, masses, density_error, None);
+    }
+
+    /// [`DensityRows::build`], with the velocity filter's pass fused into the fluid rows'
+    /// (`filter`: the velocities, ε and where the filtered velocities go).
+    pub(crate) fn build_filtering(
+        &mut self,
+        fluid: &Fluid,
+        layout: &VelocityLayout,
+        h: Real,
+        masses: &[BodyMass],
+        density_error: &mut Vec<Real>,
+        filter: Option<FilterPass<'_>>,
+    ) {
         assert_eq!(
             fluid.ff.start.len(),
             fluid.len() + 1,
@@ -284,7 +299,7 @@ impl DensityRows {
         );
         self.swept = self.colour;
         self.reset(fluid, layout, density_error);
-        self.fluid_rows(fluid, h, fluid.params.beta, density_error);
+        self.fluid_rows(fluid, h, fluid.params.beta, density_error, filter);
         self.nf = fluid.len();
         self.build_wall_rows(fluid, h, fluid.params.beta);
         self.body_entries(fluid, masses);
@@ -308,7 +323,7 @@ impl DensityRows {
         let layout = VelocityLayout::default();
         self.reset(fluid, &layout, density_error);
         self.unilateral = true;
-        self.fluid_rows(fluid, h, 1.0, density_error);
+        self.fluid_rows(fluid, h, 1.0, density_error, None);
         self.nf = fluid.len();
         self.build_wall_rows(fluid, h, 1.0);
         self.bodies.clear();

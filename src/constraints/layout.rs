@@ -77,6 +77,15 @@ impl VelocityLayout {
         v.extend(vel.iter().flat_map(|x| x.iter().copied()));
     }
 
+    /// Overwrites the particles' part of `v` (built by [`VelocityLayout::gather`]) with `vel`
+    /// (m/s): a fluid method that changed its velocities while building its rows.
+    pub fn gather_particles(&self, vel: &[Vec3], v: &mut [Real]) {
+        let o = self.particle_dof0();
+        for (x, out) in vel.iter().zip(v[o..].chunks_exact_mut(3)) {
+            out.copy_from_slice(x.as_slice());
+        }
+    }
+
     /// Reads the dynamic bodies' velocities back from `v`.
     pub fn scatter_bodies(&self, v: &[Real], bodies: &mut [RigidBody]) {
         for (b, &o) in bodies.iter_mut().zip(&self.body_dof) {

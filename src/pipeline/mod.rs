@@ -402,6 +402,8 @@ impl World {
                 multilevel: self.solver.multilevel(),
             };
             self.fluid_method.build_rows(f, &ctx);
+            // (The method may filter the velocities in the same pass: v* takes them.)
+            s.layout.gather_particles(&f.vel, &mut s.v);
         }
         self.timings.add(Stage::Rows, t0);
     }

@@ -4,7 +4,8 @@
 
 use super::{target_gap, DensityRows, ROW_BLOCK};
 use crate::fluid::grid::Neighbours;
-use crate::fluid::kernel::volume_gradient;
+use crate::fluid::kernel::{volume_gradient, volume_gradient_at};
+use crate::fluid::velocity_filter::{FilterSums, NoSums, PlaneSums, SpaceSums};
 use crate::fluid::{Fluid, PARALLEL_MIN_ROWS};
 use crate::math::{Real, Vec3};
 use rayon::prelude::*;
@@ -12,15 +13,44 @@ use rayon::prelude::*;
 /// A block of rows being built: its first row, then its slices of the outputs.
 type RowBlock<'a> = (usize, RowOutputs<'a>);
 
+/// The velocity filter's pass fused into the rows' ([`DensityRows::fluid_rows`]): the
+/// velocities it reads (m/s), its fraction ε, and the filtered velocities it writes, one per
+/// particle ([`crate::fluid::velocity_filter`]).
+pub(crate) struct FilterPass<'a> {
+    pub vel: &'a [Vec3],
+    pub eps: Real,
+    pub next: &'a mut [Vec3],
+}
+
 impl DensityRows {
     /// Each fluid row's coefficients, diagonal, density error and bias, in blocks of rows in
-    /// parallel.
+    /// parallel; with `filter`, also each particle's filtered velocity, from the same kernel
+    /// values (the filter's pass would form them again at the same positions).
     pub(super) fn fluid_rows(
         &mut self,
         fluid: &Fluid,
         h: Real,
         beta: Real,
         density_error: &mut [Real],
+        filter: Option<FilterPass<'_>>,
+    ) {
+        match filter {
+            None => self.rows_pass::<NoSums>(fluid, h, beta, density_error, None),
+            Some(f) if fluid.params.planar => {
+                self.rows_pass::<PlaneSums>(fluid, h, beta, density_error, Some(f))
+            }
+            Some(f) => self.rows_pass::<SpaceSums>(fluid, h, beta, density_error, Some(f)),
+        }
+    }
+
+    /// [`DensityRows::fluid_rows`] with the filter's sums `S` ([`NoSums`]: no filter).
+    fn rows_pass<S: FilterSums + Default>(
+        &mut self,
+        fluid: &Fluid,
+        h: Real,
+        beta: Real,
+        density_error: &mut [Real],
+        filter: Option<FilterPass<'_>>,
     ) {
         let (ff, fb) = (&fluid.ff, &fluid.fb);
         let p = &fluid.params;
@@ -38,22 +68,38 @@ impl DensityRows {
         let mask = self.minv;
         // Whether the rows keep `c_ij` ([`super::PairCoefficients`]); if not, `c` is empty.
         let store = !self.former.active();
+        let (vel, eps, next) = match filter {
+            Some(f) => (f.vel, f.eps, f.next),
+            None => (&[][..], 0.0, &mut [][..]),
+        };
         // `c` receives `c_ij` of the fluid neighbours (the boundary neighbours' `c_bi` are the
-        // wall rows', [`super::DensityRows::fb_coef`]).
-        let row = |i: usize, c: &mut [Vec3]| -> (Vec3, Real, Real, Real) {
+        // wall rows', [`super::DensityRows::fb_coef`]); the filter's sums take each fluid
+        // neighbour at `x_j − x_i` with `V W_ij` and `V ∇_i W_ij` (as
+        // [`crate::fluid::Fluid::filter_velocities`] forms them).
+        let row = |i: usize, c: &mut [Vec3], out: Option<&mut Vec3>| -> (Vec3, Real, Real, Real) {
             let xi = &pos[i];
             let mut s = Vec3::zeros();
             let mut rho = v0 * k.w(0.0);
             let mut dsum = 0.0;
+            let mut sums = S::default();
             for (e, &j) in ff.of(i).iter().enumerate() {
                 let d = per.delta(xi, &pos[j as usize]);
-                rho += v0 * k.w(d.norm());
-                let g = volume_gradient(&k, v0, &d);
+                let r = d.norm();
+                let w = v0 * k.w(r);
+                rho += w;
+                let g = volume_gradient_at(&k, v0, &d, r);
+                if S::ACTIVE {
+                    let dv = vel[j as usize] - vel[i];
+                    sums.add(&-d, &dv, w, (r != 0.0).then_some(&g));
+                }
                 if store {
                     c[e] = g;
                 }
                 s -= g;
                 dsum += g.dot(&g);
+            }
+            if let Some(out) = out {
+                *out = sums.velocity(vel[i], eps);
             }
             for &b in fb.of(i) {
                 let d = per.delta(xi, &boundary[b as usize]);
@@ -80,9 +126,10 @@ impl DensityRows {
             &mut self.diag[..],
             &mut density_error[..],
             &mut self.bias[..],
+            next,
         );
         let blocks = row_blocks(outs, ff, n, store);
-        let work = |(first, (c, a, d, e, bb)): RowBlock| {
+        let work = |(first, (c, a, d, e, bb, nx)): RowBlock| {
             let base = ff.start[first] as usize;
             for r in 0..a.len() {
                 let i = first + r;
@@ -91,7 +138,7 @@ impl DensityRows {
                 } else {
                     (0, 0)
                 };
-                let (s, diag, err, bias) = row(i, &mut c[lo..hi]);
+                let (s, diag, err, bias) = row(i, &mut c[lo..hi], nx.get_mut(r));
                 a[r] = s;
                 d[r] = diag;
                 e[r] = err;
@@ -114,13 +161,14 @@ type RowOutputs<'a> = (
     &'a mut [Real],
     &'a mut [Real],
     &'a mut [Real],
+    &'a mut [Vec3],
 );
 
 /// The `n` fluid rows in blocks of [`ROW_BLOCK`], each with its own slices of the outputs (so
 /// the result does not depend on which thread takes a block; nothing is allocated); `c_ij`
 /// only when the rows keep it (`store`).
 fn row_blocks<'a>(
-    (mut coef, mut sc, mut dg, mut er, mut bs): RowOutputs<'a>,
+    (mut coef, mut sc, mut dg, mut er, mut bs, mut nx): RowOutputs<'a>,
     ff: &'a Neighbours,
     n: usize,
     store: bool,
@@ -146,8 +194,71 @@ fn row_blocks<'a>(
         er = rest;
         let (bb, rest) = std::mem::take(&mut bs).split_at_mut(last - first);
         bs = rest;
-        let block = (first, (c, a, d, e, bb));
+        // (The filter's velocities, where it is fused: empty otherwise.)
+        let at = (last - first).min(nx.len());
+        let (v, rest) = std::mem::take(&mut nx).split_at_mut(at);
+        nx = rest;
+        let block = (first, (c, a, d, e, bb, v));
         first = last;
         Some(block)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::constraints::VelocityLayout;
+    use crate::fluid::kernel::{Kernel, KernelKind};
+    use crate::fluid::FluidParams;
+
+    /// The velocity filter fused into the rows' pass gives the filter's own velocities to the
+    /// bit, in 2D and 3D, on a jittered block with random velocities (and changes them).
+    #[test]
+    fn the_filter_fused_into_the_rows_is_the_filter() {
+        let mut seed = 7u64;
+        let mut rnd = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 11) as Real / (1u64 << 53) as Real - 0.5
+        };
+        let l = 0.01;
+        for planar in [true, false] {
+            let dim = if planar { 2 } else { 3 };
+            let params = FluidParams {
+                planar,
+                kernel: Kernel::new(KernelKind::Wendland, 1.3 * l, dim),
+                spacing: l,
+                ..FluidParams::default()
+            };
+            let (nx, nz) = if planar { (14, 1) } else { (7, 6) };
+            let mut pos = Vec::new();
+            for k in 0..nx * 10 * nz {
+                let (x, y, z) = (k % nx, k / nx % 10, k / (nx * 10));
+                let jitter = Vec3::new(rnd(), rnd(), if planar { 0.0 } else { rnd() }) * 0.1;
+                pos.push((Vec3::new(x as Real, y as Real, z as Real) + jitter) * l);
+            }
+            let vel = pos
+                .iter()
+                .map(|_| Vec3::new(rnd(), rnd(), if planar { 0.0 } else { rnd() }) * 0.1)
+                .collect();
+            let mut f = Fluid::new(params, pos, vel, Vec::new());
+            f.update_neighbours(&[]);
+            let mut reference = f.clone();
+            reference.filter_velocities(0.3, None, None);
+            let (mut rows, mut err) = (DensityRows::default(), Vec::new());
+            let mut next = f.take_spare();
+            let filter = FilterPass {
+                vel: &f.vel,
+                eps: 0.3,
+                next: &mut next,
+            };
+            let layout = VelocityLayout::default();
+            rows.build_filtering(&f, &layout, 1e-3, &[], &mut err, Some(filter));
+            let before = f.vel.clone();
+            f.finish_filter(next, None);
+            assert_eq!(f.vel, reference.vel, "planar: {planar}");
+            assert!(f.vel != before, "the filter changes the velocities");
+        }
+    }
 }

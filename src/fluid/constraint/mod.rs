@@ -35,6 +35,7 @@ pub use projection::{ProjectionInfo, ProjectionParams};
 use super::method::{FluidMethod, RowContext};
 use super::Fluid;
 use crate::body::RigidBody;
+use crate::constraints::density::FilterPass;
 pub use crate::constraints::density_pairs::PairCoefficients;
 use crate::constraints::{DensityRows, ParticleContactRows, RowFamily};
 use crate::math::{Real, Vec3};
@@ -143,6 +144,10 @@ pub struct Constraint {
     rho: Vec<Real>,
     /// Scratch of a divided solve: per particle, whether it is or neighbours a ghost.
     near: Vec<bool>,
+    /// The velocity filter's fraction ε when it is due in the next rows' pass, which forms
+    /// the kernel values it needs (one process; a divided fluid filters in `external`, where
+    /// its ghosts are refreshed after it).
+    filter: Option<Real>,
 }
 
 impl Constraint {
@@ -184,7 +189,16 @@ impl FluidMethod for Constraint {
     }
 
     fn external(&mut self, fluid: &mut Fluid, gravity: &Vec3, h: Real, bodies: &[RigidBody]) {
-        fluid.external(gravity, h, bodies, self.halo.0.as_deref_mut());
+        let gamma = fluid.params.velocity_filter;
+        self.filter = None;
+        if self.halo.0.is_none() && gamma > 0.0 {
+            // The filter waits for the rows' pass (`build_rows`): the same numbers, one pass
+            // over the pairs fewer.
+            fluid.explicit_forces(gravity, h, bodies);
+            self.filter = Some(-(-gamma * h).exp_m1());
+        } else {
+            fluid.external(gravity, h, bodies, self.halo.0.as_deref_mut());
+        }
         self.refresh_ghosts(fluid);
     }
 
@@ -192,8 +206,26 @@ impl FluidMethod for Constraint {
         let mut err = std::mem::take(&mut fluid.density_error);
         self.density.colour = ctx.colour;
         self.density.multilevel = ctx.multilevel;
-        self.density
-            .build(fluid, ctx.layout, ctx.h, ctx.masses, &mut err);
+        if let Some(eps) = self.filter.take() {
+            let mut next = fluid.take_spare();
+            let filter = FilterPass {
+                vel: &fluid.vel,
+                eps,
+                next: &mut next,
+            };
+            self.density.build_filtering(
+                fluid,
+                ctx.layout,
+                ctx.h,
+                ctx.masses,
+                &mut err,
+                Some(filter),
+            );
+            fluid.finish_filter(next, None);
+        } else {
+            self.density
+                .build(fluid, ctx.layout, ctx.h, ctx.masses, &mut err);
+        }
         fluid.density_error = err;
         self.contacts.build(fluid, ctx.layout, ctx.h, ctx.masses);
     }
