@@ -142,7 +142,7 @@ impl CellGrid {
     /// Cell index of `p` along axis `a` (unclamped; folded on a periodic axis).
     #[inline(always)]
     fn cell_of(&self, p: &Vec3, a: usize) -> i64 {
-        let c = floor_i64((p[a] - self.min[a]) / self.cell[a]);
+        let c = crate::math::floor_i64((p[a] - self.min[a]) / self.cell[a]);
         if self.periodic.on(a) {
             c.rem_euclid(self.dims[a] as i64)
         } else {
@@ -215,23 +215,11 @@ impl CellGrid {
     }
 }
 
-/// `x.floor() as i64` (saturating; 0 for NaN) without a call: on the baseline x86-64 target
-/// `floor` is a library call, 0.7 % of the flume's step; a truncation corrected by one below
-/// zero is an instruction or two. Exact: a double above 2⁵³ in magnitude is an integer, and
-/// below it the truncation converts back exactly.
-#[inline(always)]
-fn floor_i64(x: Real) -> i64 {
-    let t = x as i64;
-    if (t as Real) > x {
-        t.saturating_sub(1)
-    } else {
-        t
-    }
-}
-
 #[inline]
 fn cell_key(p: &Vec3, min: &Vec3, cell: &Vec3, dims: &[usize; 3]) -> u32 {
-    let c = |a: usize| (floor_i64((p[a] - min[a]) / cell[a]).max(0) as usize).min(dims[a] - 1);
+    let c = |a: usize| {
+        (crate::math::floor_i64((p[a] - min[a]) / cell[a]).max(0) as usize).min(dims[a] - 1)
+    };
     ((c(2) * dims[1] + c(1)) * dims[0] + c(0)) as u32
 }
 
@@ -379,39 +367,6 @@ const CHUNK: usize = 1024;
 
 #[cfg(test)]
 mod tests {
-
-    /// The cell index without `floor`'s call is `floor` as an integer, at every kind of value.
-    #[test]
-    fn floor_without_a_call_is_floor() {
-        let mut vals = vec![
-            0.0,
-            -0.0,
-            0.5,
-            -0.5,
-            1.0,
-            -1.0,
-            2.999999999,
-            -2.000000001,
-            1e-300,
-            -1e-300,
-            4503599627370495.5,
-            -4503599627370495.5,
-            9007199254740993.0,
-            9.3e18,
-            -9.3e18,
-            9.223372036854775e18,
-            1e300,
-            -1e300,
-            Real::INFINITY,
-            Real::NEG_INFINITY,
-            Real::NAN,
-        ];
-        vals.extend((-2000..2000).map(|k| k as Real * 0.37 + 1e-3));
-        for x in vals {
-            assert_eq!(super::floor_i64(x), x.floor() as i64, "{x}");
-        }
-    }
-
     use super::*;
 
     /// The grid finds exactly the pairs a brute-force search finds.

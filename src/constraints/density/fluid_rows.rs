@@ -73,34 +73,12 @@ impl DensityRows {
             None => (&[][..], 0.0, &mut [][..]),
         };
         // `c` receives `c_ij` of the fluid neighbours (the boundary neighbours' `c_bi` are the
-        // wall rows', [`super::DensityRows::fb_coef`]); the filter's sums take each fluid
-        // neighbour at `x_j − x_i` with `V W_ij` and `V ∇_i W_ij` (as
-        // [`crate::fluid::Fluid::filter_velocities`] forms them).
+        // wall rows', [`super::DensityRows::fb_coef`]).
         let row = |i: usize, c: &mut [Vec3], out: Option<&mut Vec3>| -> (Vec3, Real, Real, Real) {
             let xi = &pos[i];
             let mut s = Vec3::zeros();
             let mut rho = v0 * k.w(0.0);
-            let mut dsum = 0.0;
-            let mut sums = S::default();
-            for (e, &j) in ff.of(i).iter().enumerate() {
-                let d = per.delta(xi, &pos[j as usize]);
-                let r = d.norm();
-                let w = v0 * k.w(r);
-                rho += w;
-                let g = volume_gradient_at(&k, v0, &d, r);
-                if S::ACTIVE {
-                    let dv = vel[j as usize] - vel[i];
-                    sums.add(&-d, &dv, w, (r != 0.0).then_some(&g));
-                }
-                if store {
-                    c[e] = g;
-                }
-                s -= g;
-                dsum += g.dot(&g);
-            }
-            if let Some(out) = out {
-                *out = sums.velocity(vel[i], eps);
-            }
+            let dsum = fluid_pairs::<S>(fluid, i, (store, c), (vel, eps, out), &mut rho, &mut s);
             for &b in fb.of(i) {
                 let d = per.delta(xi, &boundary[b as usize]);
                 rho += v0 * k.w(d.norm());
@@ -151,6 +129,47 @@ impl DensityRows {
             blocks.par_bridge().for_each(work);
         }
     }
+}
+
+/// Row i's fluid neighbours: adds their kernel sum `V Σ_j W_ij` to `rho` and takes their
+/// coefficients `c_ij = V ∇_i W_ij` from `s` (writing them to `c` where the rows keep them,
+/// `store`); returns `Σ_j |c_ij|²`. With a filter (`S`; the velocities, ε and particle i's
+/// output), its sums take each neighbour at `x_j − x_i` with the same `V W_ij` and
+/// `V ∇_i W_ij` ([`crate::fluid::Fluid::filter_velocities`] forms them so) and particle i's
+/// filtered velocity goes to the output.
+#[inline(always)]
+fn fluid_pairs<S: FilterSums + Default>(
+    fluid: &Fluid,
+    i: usize,
+    (store, c): (bool, &mut [Vec3]),
+    (vel, eps, out): (&[Vec3], Real, Option<&mut Vec3>),
+    rho: &mut Real,
+    s: &mut Vec3,
+) -> Real {
+    let (k, v0, per) = (&fluid.params.kernel, fluid.volume, fluid.params.periodic);
+    let (pos, xi) = (&fluid.pos, &fluid.pos[i]);
+    let mut sums = S::default();
+    let mut dsum = 0.0;
+    for (e, &j) in fluid.ff.of(i).iter().enumerate() {
+        let d = per.delta(xi, &pos[j as usize]);
+        let r = d.norm();
+        let w = v0 * k.w(r);
+        *rho += w;
+        let g = volume_gradient_at(k, v0, &d, r);
+        if S::ACTIVE {
+            let dv = vel[j as usize] - vel[i];
+            sums.add(&-d, &dv, w, (r != 0.0).then_some(&g));
+        }
+        if store {
+            c[e] = g;
+        }
+        *s -= g;
+        dsum += g.dot(&g);
+    }
+    if let Some(out) = out {
+        *out = sums.velocity(vel[i], eps);
+    }
+    dsum
 }
 
 /// The outputs of the fluid rows (or a block's slices of them): neighbour coefficients `c_ij`,
