@@ -9,12 +9,14 @@
 //!                     step, bodies moving as they are; the fluid's force on them)
 //! 2 external forces   bodies: gravity, applied forces (+ a partitioned      (body, fluid)
 //!                     fluid's force), gyroscopic step, FluidMethod::couple_body;
-//!                     FluidMethod::external (gravity, viscosity, filter)    -> v*
+//!                     FluidMethod::external (gravity, viscosity, filter;    -> v*
+//!                     constraint in one process: the filter in stage 4's pass)
 //! 3 geometry          broad + narrow phase                                  -> contacts (warm λ)
 //! 3b impulses         ContactResolver::resolve unless its contacts are rows (body)
 //!                     (ETI, SQM, SMM): contacts resolved on the bodies' v*
 //! 4 rows              contacts + friction (if rows), joints;                (constraints)
-//!                     FluidMethod::build_rows (density + wall, particle contacts)
+//!                     FluidMethod::build_rows (density + wall, particle contacts;
+//!                     the filtered particle velocities copied into v*)
 //! 5 solve             PGS | APGD over the stacked families, read back       -> λ, v⁺, SolveInfo
 //!                     (FluidMethod::read_back)
 //! 6 integrate         bodies: symplectic Euler, quaternion exp map;         (body, fluid)
