@@ -15,8 +15,7 @@
 //! 3b impulses         ContactResolver::resolve unless its contacts are rows (body)
 //!                     (ETI, SQM, SMM): contacts resolved on the bodies' v*
 //! 4 rows              contacts + friction (if rows), joints;                (constraints)
-//!                     FluidMethod::build_rows (density + wall, particle contacts;
-//!                     the filtered particle velocities copied into v*)
+//!                     FluidMethod::build_rows (density + wall, particle contacts), v*'s particles
 //! 5 solve             PGS | APGD over the stacked families, read back       -> λ, v⁺, SolveInfo
 //!                     (FluidMethod::read_back)
 //! 6 integrate         bodies: symplectic Euler, quaternion exp map;         (body, fluid)
