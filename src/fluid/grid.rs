@@ -339,8 +339,10 @@ impl Neighbours {
                         }
                     };
                     grid.for_each_near(q, &mut keep);
+                    list[first..].sort_unstable();
                 }
-                list[first..].sort_unstable();
+                // (The runs come in ascending cell order, so in place they are sorted already.)
+                debug_assert!(list[first..].is_sorted());
                 counts.push((list.len() - first) as u32);
             }
         };
@@ -409,9 +411,26 @@ mod tests {
         let mut nb2 = Neighbours::default();
         nb2.build(&sorted, &g, &sorted, r, true, &[]);
         for (i, &oi) in old_index.iter().enumerate() {
+            // (Read in place, the lists come sorted without a sort.)
+            assert!(nb2.of(i).is_sorted(), "point {i}");
             let mut mapped: Vec<u32> = nb2.of(i).iter().map(|&j| old_index[j as usize]).collect();
             mapped.sort_unstable();
             assert_eq!(mapped, nb.of(oi as usize));
+        }
+        // The same in cell order with both axes of the plane periodic (runs that wrap): sorted
+        // lists of the nearest-image pairs.
+        let per = Periodic::NONE.with_axis(0, 0.0, 1.0).with_axis(1, 0.0, 0.5);
+        let flat: Vec<Vec3> = pts.iter().map(|p| Vec3::new(p.x, p.y, 0.0)).collect();
+        let mut g = CellGrid::default();
+        g.build(&flat, r, true, &per);
+        let flat: Vec<Vec3> = g.items.iter().map(|&i| flat[i as usize]).collect();
+        g.renumber_sorted();
+        nb2.build(&flat, &g, &flat, r, true, &[]);
+        for (i, p) in flat.iter().enumerate() {
+            let brute: Vec<u32> = (0..flat.len() as u32)
+                .filter(|&j| j as usize != i && per.delta(&flat[j as usize], p).norm() < r)
+                .collect();
+            assert_eq!(nb2.of(i), &brute[..], "periodic point {i}");
         }
     }
 }
