@@ -60,12 +60,7 @@ impl Fluid {
     /// `d = x_j − x_i`, with its kernel weight and its gradient `V ∇_i W_ij` (none for a fluid
     /// neighbour on the particle itself, which has no direction).
     #[inline(always)]
-    fn filtered<S: FilterSums + Default>(
-        &self,
-        i: usize,
-        eps: Real,
-        walls: Option<&[Vec3]>,
-    ) -> Vec3 {
+    fn filtered<S: FilterSums>(&self, i: usize, eps: Real, walls: Option<&[Vec3]>) -> Vec3 {
         let (k, v0, per) = (&self.params.kernel, self.volume, self.params.periodic);
         let (pos, vel) = (&self.pos, &self.vel);
         let mut sums = S::default();
@@ -111,7 +106,7 @@ impl Fluid {
 
 /// One particle's sums of the filter over its neighbours, then its filtered velocity (module
 /// docs): [`PlaneSums`] for a planar fluid, [`SpaceSums`] otherwise.
-pub(crate) trait FilterSums {
+pub(crate) trait FilterSums: Default {
     /// Whether there is a filter (false for [`NoSums`], a pass without one).
     const ACTIVE: bool = true;
     /// A neighbour at `d = x_j − x_i` (m) whose velocity differs by `dv` (m/s), with its

@@ -44,7 +44,7 @@ impl DensityRows {
     }
 
     /// [`DensityRows::fluid_rows`] with the filter's sums `S` ([`NoSums`]: no filter).
-    fn rows_pass<S: FilterSums + Default>(
+    fn rows_pass<S: FilterSums>(
         &mut self,
         fluid: &Fluid,
         h: Real,
@@ -138,7 +138,7 @@ impl DensityRows {
 /// `V ∇_i W_ij` ([`crate::fluid::Fluid::filter_velocities`] forms them so) and particle i's
 /// filtered velocity goes to the output.
 #[inline(always)]
-fn fluid_pairs<S: FilterSums + Default>(
+fn fluid_pairs<S: FilterSums>(
     fluid: &Fluid,
     i: usize,
     (store, c): (bool, &mut [Vec3]),

@@ -206,25 +206,18 @@ impl FluidMethod for Constraint {
         let mut err = std::mem::take(&mut fluid.density_error);
         self.density.colour = ctx.colour;
         self.density.multilevel = ctx.multilevel;
-        if let Some(eps) = self.filter.take() {
-            let mut next = fluid.take_spare();
-            let filter = FilterPass {
-                vel: &fluid.vel,
-                eps,
-                next: &mut next,
-            };
-            self.density.build_filtering(
-                fluid,
-                ctx.layout,
-                ctx.h,
-                ctx.masses,
-                &mut err,
-                Some(filter),
-            );
+        // The filter due from `external` rides on the fluid rows' pass.
+        let eps = self.filter.take();
+        let mut next = eps.map(|_| fluid.take_spare());
+        let filter = eps.zip(next.as_mut()).map(|(eps, next)| FilterPass {
+            vel: &fluid.vel,
+            eps,
+            next,
+        });
+        self.density
+            .build_filtering(fluid, ctx.layout, ctx.h, ctx.masses, &mut err, filter);
+        if let Some(next) = next {
             fluid.finish_filter(next, None);
-        } else {
-            self.density
-                .build(fluid, ctx.layout, ctx.h, ctx.masses, &mut err);
         }
         fluid.density_error = err;
         self.contacts.build(fluid, ctx.layout, ctx.h, ctx.masses);
