@@ -23,8 +23,10 @@
 //!   Where the fluid particle lies over a boundary particle of the first layer (depth below
 //!   `0.75 l`, [`Fluid::to_surface`] known) — laterally within `l/2` of it in 2D, `l/√2` in 3D,
 //!   the tile it stands for — the row is against the wall's plane instead: normal `n_b` (the
-//!   wall's, from [`Fluid::to_surface`]), gap `n_b · (x_i − x_b) − d_b − l/2` (`d_b` the
-//!   particle's depth): the same half spacing outside the surface, without the bumps of spheres.
+//!   wall's, from [`Fluid::to_surface`]), gap `n_b · (x_i − x_b) − d_b − c` (`d_b` the
+//!   particle's depth, `c` the lattice's clearance: l/2, or l/4 on the planar hexagonal
+//!   lattice, whose rows meet a side wall l/4 off): as far outside the surface as the lattice
+//!   puts the fluid, without the bumps of spheres.
 //!   Against spheres a particle sliding along a flat wall climbed one bump per spacing and each
 //!   inelastic row took some of its tangential momentum: a 2D column collapsing along a floor
 //!   (the scene of `tests/momentum.rs`, 0.6 s) gave the floor 18.1 N s/m of drag where WCSPH
@@ -73,6 +75,10 @@ struct Near<'a> {
     margin: Real,
     dff: Real,
     dfb: Real,
+    /// A plane row's contact distance from the wall particle's depth (m): `d_fb` less the depth
+    /// of the wall's first layer where the walls continue the fluid's lattice,
+    /// `l − c` with `c` the lattice's clearance from a surface (module docs).
+    plane: Real,
     h: Real,
 }
 
@@ -117,11 +123,26 @@ impl Near<'_> {
             let along = dx.dot(&n);
             let lateral2 = dx.norm_squared() - along * along;
             if along > 0.0 && lateral2 <= self.tile2 {
-                let gap = along - depth - (self.dfb - 0.5 * l);
+                let gap = along - depth - self.plane;
                 return (gap < self.margin).then(|| self.contact(n, gap));
             }
         }
         self.row(i, &f.boundary[b], self.dfb)
+    }
+}
+
+/// The distance (m) a fluid particle keeps from a wall's plane: the distance at which the fluid's
+/// lattice meets a face when the walls' particles continue it — half a spacing on the square
+/// and cubic lattices and the 3D face-centred one, a quarter on the planar hexagonal lattice,
+/// whose rows meet a vertical face alternately l/4 and 3l/4 off and the floor √3/4 l off
+/// ([`crate::fluid::sampling::wall_clearance`]). With half a spacing there, the rows l/4 off
+/// a side wall started 0.25 l deep and were pushed out at `0.2 × 0.25 l / h` (1 m/s in the
+/// tank at l = 2 cm, dt = 1 ms).
+fn plane_clearance(p: &crate::fluid::FluidParams) -> Real {
+    if p.lattice == crate::fluid::sampling::LatticeKind::Hexagonal && p.planar {
+        0.25 * p.spacing
+    } else {
+        0.5 * p.spacing
     }
 }
 
@@ -209,6 +230,7 @@ impl ParticleContactRows {
             margin: CONTACT_MARGIN * l,
             dff: FLUID_CONTACT * l,
             dfb: WALL_CONTACT * l,
+            plane: WALL_CONTACT * l - (l - plane_clearance(&fluid.params)),
             h,
         };
         // Rows per particle (fluid pairs j > i, then wall pairs), counted in parallel; then
