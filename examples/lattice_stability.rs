@@ -1,6 +1,7 @@
 //! Which lattices water at rest keeps: the least geometric stiffness `s` of the density sums
 //! (`vcsim::fluid::lattice_stability`) of the square and hexagonal lattices (2D) and the cubic
-//! and face-centred cubic lattices (3D), for each kernel over smoothing ratios h / l from 1.0
+//! and face-centred cubic lattices (3D), for each kernel (Wendland C2 and C6, the cubic spline)
+//! over smoothing ratios h / l from 1.0
 //! to 2.2 (l the nearest-neighbour distance). A negative `s` is a displacement wave that
 //! lowers the density sums: under load (hydrostatic pressure) the lattice collapses along it,
 //! however strongly the velocities are damped.
@@ -21,7 +22,11 @@ fn main() {
     }
     for (dim, a, b) in dims {
         let n = if dim == 2 { 81 } else { 25 };
-        for kind in [KernelKind::Wendland, KernelKind::CubicSpline] {
+        for kind in [
+            KernelKind::Wendland,
+            KernelKind::WendlandC6,
+            KernelKind::CubicSpline,
+        ] {
             println!("\n{dim}D, {kind:?}: least s (negative: collapses under load)");
             println!("| h / l | {a} | {b} |");
             println!("|---|---|---|");

@@ -7,7 +7,15 @@
 //! |---|---|---|---|---|
 //! | cubic spline (Monaghan 1992) | `1 − 1.5q² + 0.75q³` (q < 1), `0.25 (2 − q)³` (q < 2) | 2 | 10/(7π) | 1/π |
 //! | Wendland C2 (Wendland 1995) | `(1 − q/2)⁴ (2q + 1)` | 2 | 7/(4π) | 21/(16π) |
+//! | Wendland C6 (Wendland 1995) | `(1 − q/2)⁸ (4q³ + 25q²/4 + 4q + 1)` | 2 | 39/(14π) | 1365/(512π) |
 //! | MPS weight (001 eq. 3) | `(1 − q)²` with h = r_e | 1 | 6/π | 15/(2π) |
+//!
+//! Wendland C6 is Dehnen & Aly's (2012, MNRAS 425:1068, Table 1) `(1 − s)⁸ (32s³ + 25s² + 8s +
+//! 1)` with `s = r / 2h`, their constants 78/(7π) and 1365/(64π) over `(2h)^d`. Its lattice
+//! sums hold under load where C2's do not: the 2D hexagonal lattice for every h / l from 1.0
+//! to 2.2 (C2: 1.05–1.30, 1.55–1.75, 1.95–2.15), the 3D face-centred cubic one at 1.20–1.35 and
+//! 1.60–1.75 (C2: only near 1.05 and 2.05), the default 1.3 among them
+//! ([`super::lattice_stability`], `cargo run --release --example lattice_stability -- --3d`).
 //!
 //! The MPS weight is normalised here too (001 uses it unnormalised as a number density); as for
 //! every kernel the rest density is then fixed by the lattice sum n0 (see [`super::Fluid`]), so
@@ -24,6 +32,9 @@ pub enum KernelKind {
     /// Wendland C2 (default).
     #[default]
     Wendland,
+    /// Wendland C6: smoother, the same support; lattices that hold under load at any usual
+    /// smoothing (module docs).
+    WendlandC6,
     /// Cubic B-spline.
     CubicSpline,
     /// The MPS weight `(1 − r/r_e)²` of 001.
@@ -55,6 +66,8 @@ impl Kernel {
             (KernelKind::CubicSpline, _) => 1.0 / PI,
             (KernelKind::Wendland, 2) => 7.0 / (4.0 * PI),
             (KernelKind::Wendland, _) => 21.0 / (16.0 * PI),
+            (KernelKind::WendlandC6, 2) => 39.0 / (14.0 * PI),
+            (KernelKind::WendlandC6, _) => 1365.0 / (512.0 * PI),
             (KernelKind::Mps, 2) => 6.0 / PI,
             (KernelKind::Mps, _) => 15.0 / (2.0 * PI),
         };
@@ -99,6 +112,13 @@ impl Kernel {
                         0.0
                     }
                 }
+                KernelKind::WendlandC6 => {
+                    if q < 2.0 {
+                        (1.0 - 0.5 * q).powi(8) * (((4.0 * q + 6.25) * q + 4.0) * q + 1.0)
+                    } else {
+                        0.0
+                    }
+                }
                 KernelKind::Mps => {
                     if q < 1.0 {
                         (1.0 - q) * (1.0 - q)
@@ -132,6 +152,14 @@ impl Kernel {
                         0.0
                     }
                 }
+                KernelKind::WendlandC6 => {
+                    if q < 2.0 {
+                        // d/dq [(1 − q/2)⁸ (4q³ + 25q²/4 + 4q + 1)] = −5.5 q (1 − q/2)⁷ (4q² + 3.5q + 1)
+                        -5.5 * q * (1.0 - 0.5 * q).powi(7) * ((4.0 * q + 3.5) * q + 1.0)
+                    } else {
+                        0.0
+                    }
+                }
                 KernelKind::Mps => {
                     if q < 1.0 {
                         -2.0 * (1.0 - q)
@@ -155,6 +183,16 @@ impl Kernel {
                     if q < 2.0 {
                         let t = 1.0 - 0.5 * q;
                         -5.0 * t * t * t
+                    } else {
+                        0.0
+                    }
+                }
+                KernelKind::WendlandC6 => {
+                    if q < 2.0 {
+                        let t = 1.0 - 0.5 * q;
+                        let t2 = t * t;
+                        let t4 = t2 * t2;
+                        -5.5 * t4 * t2 * t * ((4.0 * q + 3.5) * q + 1.0)
                     } else {
                         0.0
                     }
@@ -207,6 +245,7 @@ mod tests {
     fn kernels_are_normalised_and_gradients_consistent() {
         for kind in [
             KernelKind::Wendland,
+            KernelKind::WendlandC6,
             KernelKind::CubicSpline,
             KernelKind::Mps,
         ] {

@@ -17,14 +17,16 @@ pub struct FluidDef {
     /// (weakly compressible SPH, explicit sub-steps, partitioned coupling to the bodies).
     #[serde(default)]
     pub method: FluidMethodChoice,
-    /// `Wendland` (default), `CubicSpline` or `Mps`.
+    /// `Wendland` (C2, default), `WendlandC6` (the same support; lattices that hold under load,
+    /// the book's fluid chapter), `CubicSpline` or `Mps`.
     #[serde(default)]
     pub kernel: crate::fluid::kernel::KernelKind,
     /// Particle spacing l (m): the nearest-neighbour distance of the initial lattice.
     pub spacing: Positive,
     /// Initial lattice: `Square` (default; cubic in 3D) or `Hexagonal` (FCC in 3D).
-    /// `Hexagonal` is experimental: in the 2D tank it is worse than `Square` so far (see the
-    /// book's fluid chapter).
+    /// `Hexagonal` is experimental: with KCSPH rows and a solve to a tolerance its 2D tank rests
+    /// at the default smoothing; with the default rows its surface row slides (the book's
+    /// fluid chapter).
     #[serde(default)]
     pub lattice: crate::fluid::sampling::LatticeKind,
     /// Random offset of each initial particle position, per coordinate at most this many
