@@ -671,7 +671,10 @@ fn the_hexagonal_tank_rests_at_the_default_smoothing() {
             // The cold first solve of a column twice as many rows deep takes more sweeps.
             .replace("max_iterations: 500,", "max_iterations: 2000,");
         assert!(src.contains("kernel:") && src.contains(&format!("spacing: {l},")));
-        assert!(src.contains("max_iterations: 2000,"), "the model's solver line moved");
+        assert!(
+            src.contains("max_iterations: 2000,"),
+            "the model's solver line moved"
+        );
         hexagonal_tank_rests(&src, kernel, l, steps);
     }
 }
@@ -690,7 +693,10 @@ fn hexagonal_tank_rests(src: &str, kernel: &str, l: f64, steps: usize) {
         let info = w.step();
         at_cap += usize::from(!info.converged);
         if !info.converged {
-            eprintln!("{kernel}, l = {l}: step {step} at the cap ({} iterations)", info.iterations);
+            eprintln!(
+                "{kernel}, l = {l}: step {step} at the cap ({} iterations)",
+                info.iterations
+            );
         }
         iterations += info.iterations;
         let f = w.fluid.as_ref().unwrap();
