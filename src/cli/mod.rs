@@ -296,6 +296,7 @@ fn check(path: &Path, deny_warnings: bool, registry: &Registry) -> ExitCode {
                 f.params.shifting
             );
         }
+        outln!("{}", lattice_line(f));
     }
     outln!("  rows at t=0 {rows} ({contacts} contact points)");
     let default = if model.solver.is_none() {
@@ -501,6 +502,33 @@ pub(crate) fn catch_signals() -> std::sync::Arc<std::sync::atomic::AtomicBool> {
         }
     }
     stop
+}
+
+/// `check`'s line on the fluid's initial lattice under load: the least geometric stiffness of
+/// its density sums for the model's kernel and smoothing ([`crate::fluid::lattice_stability`]);
+/// negative, water at rest on it starts to move (the book's fluid chapter).
+fn lattice_line(f: &crate::fluid::Fluid) -> String {
+    use crate::fluid::sampling::LatticeKind;
+    let p = &f.params;
+    let planar = p.kernel.dim == 2;
+    let (name, n) = match (p.lattice, planar) {
+        (LatticeKind::Square, true) => ("square", 41),
+        (LatticeKind::Hexagonal, true) => ("hexagonal", 41),
+        (LatticeKind::Square, false) => ("cubic", 13),
+        (LatticeKind::Hexagonal, false) => ("face-centred cubic", 13),
+    };
+    let s = crate::fluid::lattice_stability::least_stiffness(&p.kernel, p.spacing, p.lattice, n);
+    let verdict = if s.least >= 0.0 {
+        "stable under load"
+    } else {
+        "unstable under load: water at rest on it starts to move (the book's fluid chapter)"
+    };
+    format!(
+        "  lattice     {name}, h = {:.2} l, {:?}: least stiffness {:+.1e}, {verdict}",
+        p.kernel.h / p.spacing,
+        p.kernel.kind,
+        s.least
+    )
 }
 
 /// `check`'s line naming the bodies that are smooth walls, if any.
