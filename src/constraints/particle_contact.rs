@@ -48,6 +48,7 @@
 //! few), so the result does not depend on the thread count.
 
 use super::{BodyEntries, BodyMass, RowFamily, VelocityLayout};
+use crate::fluid::sampling::face_offset;
 use crate::fluid::{Fluid, PARALLEL_MIN_ROWS, STATIC};
 use crate::math::{Real, Vec3};
 use crate::solver::{Block, BlockKind, RowSet};
@@ -128,21 +129,6 @@ impl Near<'_> {
             }
         }
         self.row(i, &f.boundary[b], self.dfb)
-    }
-}
-
-/// The distance (m) a fluid particle keeps from a wall's plane: the distance at which the fluid's
-/// lattice meets a face when the walls' particles continue it — half a spacing on the square
-/// and cubic lattices and the 3D face-centred one, a quarter on the planar hexagonal lattice,
-/// whose rows meet a vertical face alternately l/4 and 3l/4 off and the floor √3/4 l off
-/// ([`crate::fluid::sampling::wall_clearance`]). With half a spacing there, the rows l/4 off
-/// a side wall started 0.25 l deep and were pushed out at `0.2 × 0.25 l / h` (1 m/s in the
-/// tank at l = 2 cm, dt = 1 ms).
-fn plane_clearance(p: &crate::fluid::FluidParams) -> Real {
-    if p.lattice == crate::fluid::sampling::LatticeKind::Hexagonal && p.planar {
-        0.25 * p.spacing
-    } else {
-        0.5 * p.spacing
     }
 }
 
@@ -230,7 +216,12 @@ impl ParticleContactRows {
             margin: CONTACT_MARGIN * l,
             dff: FLUID_CONTACT * l,
             dfb: WALL_CONTACT * l,
-            plane: WALL_CONTACT * l - (l - plane_clearance(&fluid.params)),
+            // The lattice's own offset from a face ([`face_offset`]): with half a spacing on
+            // the planar hexagonal lattice, whose rows meet a side wall l/4 off, every other
+            // row started 0.25 l deep and was pushed out at `0.2 × 0.25 l / h` (1 m/s at
+            // l = 2 cm, dt = 1 ms; 2026-12-01).
+            plane: WALL_CONTACT * l
+                - (l - face_offset(fluid.params.lattice, fluid.params.planar, l)),
             h,
         };
         // Rows per particle (fluid pairs j > i, then wall pairs), counted in parallel; then

@@ -151,16 +151,23 @@ pub fn fill_box(lattice: &Lattice, min: Vec3, max: Vec3, out: &mut Vec<Vec3>) {
     lattice.for_each_in(lo2, hi2, |p| out.push(p));
 }
 
-/// The least distance (m) a fluid particle keeps from a body's surface: half a spacing on
-/// the square and cubic lattices; on the planar hexagonal lattice a quarter spacing, the
-/// distance at which its rows meet a vertical face (alternately l/4 and 3l/4), so the wall's
-/// particles continue the fluid's lattice.
-pub fn wall_clearance(lattice: &Lattice) -> Real {
-    if lattice.kind == LatticeKind::Hexagonal && lattice.planar {
-        0.249 * lattice.l
+/// The least distance (m) at which a lattice of `kind` and spacing `l` (m) meets a body's face
+/// when the walls' particles continue it: half a spacing on the square and cubic lattices and
+/// the 3D face-centred one; on the planar hexagonal lattice a quarter spacing, where its rows
+/// meet a vertical face (alternately l/4 and 3l/4; the floor √3/4 l).
+pub fn face_offset(kind: LatticeKind, planar: bool, l: Real) -> Real {
+    if kind == LatticeKind::Hexagonal && planar {
+        0.25 * l
     } else {
-        0.499 * lattice.l
+        0.5 * l
     }
+}
+
+/// The least distance (m) a fluid particle keeps from a body's surface when the fluid is
+/// filled: [`face_offset`] less a thousandth of a spacing, so that the lattice points at
+/// exactly that offset are kept.
+pub fn wall_clearance(lattice: &Lattice) -> Real {
+    face_offset(lattice.kind, lattice.planar, lattice.l) - 0.001 * lattice.l
 }
 
 /// Lattice points inside the ball (disc in planar models) of `radius` around `center`.
