@@ -24,9 +24,10 @@
 //!   `0.75 l`, [`Fluid::to_surface`] known) — laterally within `l/2` of it in 2D, `l/√2` in 3D,
 //!   the tile it stands for — the row is against the wall's plane instead: normal `n_b` (the
 //!   wall's, from [`Fluid::to_surface`]), gap `n_b · (x_i − x_b) − d_b − c` (`d_b` the
-//!   particle's depth, `c` the lattice's clearance: l/2, or l/4 on the planar hexagonal
-//!   lattice, whose rows meet a side wall l/4 off): as far outside the surface as the lattice
-//!   puts the fluid, without the bumps of spheres.
+//!   particle's depth, `c` the lattice's clearance: l/2, or l/4 from a fixed wall on the planar
+//!   hexagonal lattice, whose rows meet a side wall l/4 off; l/2 from a moving body, whose
+//!   particles lie on a lattice of their own): as far outside the surface as the lattice puts
+//!   the fluid, without the bumps of spheres.
 //!   Against spheres a particle sliding along a flat wall climbed one bump per spacing and each
 //!   inelastic row took some of its tangential momentum: a 2D column collapsing along a floor
 //!   (the scene of `tests/momentum.rs`, 0.6 s) gave the floor 18.1 N s/m of drag where WCSPH
@@ -48,7 +49,7 @@
 //! few), so the result does not depend on the thread count.
 
 use super::{BodyEntries, BodyMass, RowFamily, VelocityLayout};
-use crate::fluid::sampling::face_offset;
+use crate::fluid::sampling::{face_offset, MOVING_FACE_OFFSET};
 use crate::fluid::{Fluid, PARALLEL_MIN_ROWS, STATIC};
 use crate::math::{Real, Vec3};
 use crate::solver::{Block, BlockKind, RowSet};
@@ -78,8 +79,9 @@ struct Near<'a> {
     dfb: Real,
     /// A plane row's contact distance from the wall particle's depth (m): `d_fb` less the depth
     /// of the wall's first layer where the walls continue the fluid's lattice,
-    /// `l − c` with `c` the lattice's clearance from a surface (module docs).
-    plane: Real,
+    /// `l − c` with `c` the lattice's clearance from a surface (module docs); for a fixed
+    /// wall's particles and for a moving body's (`c = l/2` on every lattice).
+    plane: [Real; 2],
     h: Real,
 }
 
@@ -124,7 +126,8 @@ impl Near<'_> {
             let along = dx.dot(&n);
             let lateral2 = dx.norm_squared() - along * along;
             if along > 0.0 && lateral2 <= self.tile2 {
-                let gap = along - depth - self.plane;
+                let moving = f.owner[b] != crate::fluid::STATIC;
+                let gap = along - depth - self.plane[moving as usize];
                 return (gap < self.margin).then(|| self.contact(n, gap));
             }
         }
@@ -216,12 +219,15 @@ impl ParticleContactRows {
             margin: CONTACT_MARGIN * l,
             dff: FLUID_CONTACT * l,
             dfb: WALL_CONTACT * l,
-            // The lattice's own offset from a face ([`face_offset`]): with half a spacing on
-            // the planar hexagonal lattice, whose rows meet a side wall l/4 off, every other
-            // row started 0.25 l deep and was pushed out at `0.2 × 0.25 l / h` (1 m/s at
-            // l = 2 cm, dt = 1 ms; 2026-12-01).
-            plane: WALL_CONTACT * l
-                - (l - face_offset(fluid.params.lattice, fluid.params.planar, l)),
+            // The lattice's own offset from a fixed wall's face ([`face_offset`]): with half a
+            // spacing on the planar hexagonal lattice, whose rows meet a side wall l/4 off,
+            // every other row started 0.25 l deep and was pushed out at `0.2 × 0.25 l / h`
+            // (1 m/s at l = 2 cm, dt = 1 ms; 2026-12-01). A moving body's particles do not
+            // continue the lattice: half a spacing ([`body_clearance`]).
+            plane: [
+                WALL_CONTACT * l - (l - face_offset(fluid.params.lattice, fluid.params.planar, l)),
+                WALL_CONTACT * l - (l - MOVING_FACE_OFFSET * l),
+            ],
             h,
         };
         // Rows per particle (fluid pairs j > i, then wall pairs), counted in parallel; then
