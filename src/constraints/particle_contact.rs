@@ -49,7 +49,7 @@
 //! few), so the result does not depend on the thread count.
 
 use super::{BodyEntries, BodyMass, RowFamily, VelocityLayout};
-use crate::fluid::sampling::{face_offset, MOVING_FACE_OFFSET};
+use crate::fluid::sampling::face_offset;
 use crate::fluid::{Fluid, PARALLEL_MIN_ROWS, STATIC};
 use crate::math::{Real, Vec3};
 use crate::solver::{Block, BlockKind, RowSet};
@@ -126,7 +126,7 @@ impl Near<'_> {
             let along = dx.dot(&n);
             let lateral2 = dx.norm_squared() - along * along;
             if along > 0.0 && lateral2 <= self.tile2 {
-                let moving = f.owner[b] != crate::fluid::STATIC;
+                let moving = f.owner[b] != STATIC;
                 let gap = along - depth - self.plane[moving as usize];
                 return (gap < self.margin).then(|| self.contact(n, gap));
             }
@@ -219,15 +219,14 @@ impl ParticleContactRows {
             margin: CONTACT_MARGIN * l,
             dff: FLUID_CONTACT * l,
             dfb: WALL_CONTACT * l,
-            // The lattice's own offset from a fixed wall's face ([`face_offset`]): with half a
-            // spacing on the planar hexagonal lattice, whose rows meet a side wall l/4 off,
-            // every other row started 0.25 l deep and was pushed out at `0.2 × 0.25 l / h`
-            // (1 m/s at l = 2 cm, dt = 1 ms; 2026-12-01). A moving body's particles do not
-            // continue the lattice: half a spacing ([`body_clearance`]).
-            plane: [
-                WALL_CONTACT * l - (l - face_offset(fluid.params.lattice, fluid.params.planar, l)),
-                WALL_CONTACT * l - (l - MOVING_FACE_OFFSET * l),
-            ],
+            // The lattice's own offset from a face ([`face_offset`]), a fixed wall's and a moving
+            // body's: with half a spacing on the planar hexagonal lattice, whose rows meet a side
+            // wall l/4 off, every other row started 0.25 l deep and was pushed out at
+            // `0.2 × 0.25 l / h` (1 m/s at l = 2 cm, dt = 1 ms; 2026-12-01).
+            plane: [false, true].map(|moving| {
+                let p = &fluid.params;
+                WALL_CONTACT * l - (l - face_offset(p.lattice, p.planar, l, moving))
+            }),
             h,
         };
         // Rows per particle (fluid pairs j > i, then wall pairs), counted in parallel; then

@@ -151,37 +151,27 @@ pub fn fill_box(lattice: &Lattice, min: Vec3, max: Vec3, out: &mut Vec<Vec3>) {
     lattice.for_each_in(lo2, hi2, |p| out.push(p));
 }
 
-/// The least distance (m) at which a lattice of `kind` and spacing `l` (m) meets a body's face
-/// when the walls' particles continue it: half a spacing on the square and cubic lattices and
-/// the 3D face-centred one; on the planar hexagonal lattice a quarter spacing, where its rows
-/// meet a vertical face (alternately l/4 and 3l/4; the floor √3/4 l).
-pub fn face_offset(kind: LatticeKind, planar: bool, l: Real) -> Real {
-    if kind == LatticeKind::Hexagonal && planar {
+/// The least distance (m) at which a fluid lattice of `kind` and spacing `l` (m) meets a body's
+/// face. A fixed wall's particles continue the lattice: half a spacing on the square and cubic
+/// lattices and the 3D face-centred one; on the planar hexagonal lattice a quarter spacing,
+/// where its rows meet a vertical face (alternately l/4 and 3l/4; the floor √3/4 l). A `moving`
+/// body's particles lie on a lattice of their own, half a spacing inside its faces, which does
+/// not continue the fluid's: half a spacing on every lattice (a quarter put fluid particles
+/// 0.70–0.75 l from the heave-decay hull's, 12.8 % compressed from the start; 2026-12-01).
+pub fn face_offset(kind: LatticeKind, planar: bool, l: Real, moving: bool) -> Real {
+    if kind == LatticeKind::Hexagonal && planar && !moving {
         0.25 * l
     } else {
         0.5 * l
     }
 }
 
-/// The least distance (m) a fluid particle keeps from a fixed wall's surface when the fluid is
-/// filled: [`face_offset`] less a thousandth of a spacing, so that the lattice points at
-/// exactly that offset are kept.
-pub fn wall_clearance(lattice: &Lattice) -> Real {
-    face_offset(lattice.kind, lattice.planar, lattice.l) - 0.001 * lattice.l
+/// The least distance (m) a fluid particle keeps from a body's surface when the fluid is
+/// filled ([`face_offset`], a `moving` body or a fixed wall) less a thousandth of a spacing,
+/// so that the lattice points at exactly that offset are kept.
+pub fn wall_clearance(lattice: &Lattice, moving: bool) -> Real {
+    face_offset(lattice.kind, lattice.planar, lattice.l, moving) - 0.001 * lattice.l
 }
-
-/// The least distance (m) a fluid particle keeps from a moving body's surface when the fluid
-/// is filled: half a spacing on every lattice (less a thousandth of a spacing). A moving body's
-/// particles lie on a lattice of its own, half a spacing inside its faces, which does not
-/// continue the fluid's: a quarter spacing (the planar hexagonal lattice's offset from a wall
-/// that continues it, [`face_offset`]) put fluid particles 0.70–0.75 l from the hull of the
-/// heave-decay model, 12.8 % compressed from the start (2026-12-01).
-pub fn body_clearance(lattice: &Lattice) -> Real {
-    MOVING_FACE_OFFSET * lattice.l - 0.001 * lattice.l
-}
-
-/// A moving body's offset from the fluid, in spacings ([`body_clearance`]).
-pub const MOVING_FACE_OFFSET: Real = 0.5;
 
 /// Lattice points inside the ball (disc in planar models) of `radius` around `center`.
 pub fn fill_ball(lattice: &Lattice, center: Vec3, radius: Real, out: &mut Vec<Vec3>) {

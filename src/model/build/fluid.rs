@@ -60,13 +60,9 @@ pub(super) fn build_fluid(
     // from a moving body, whose particles lie on a lattice of their own, half a spacing.
     // On a periodic axis the lattice points of [lo, hi) are the fluid; a point at hi (or past
     // it) would be an image of one at lo.
-    let clearance = [
-        sampling::wall_clearance(&lattice),
-        sampling::body_clearance(&lattice),
-    ];
     let keep: Vec<bool> = pos
         .iter()
-        .map(|p| outside_bodies(p, geometry, bodies, clearance) && periodic.contains(p, 1e-9 * l))
+        .map(|p| outside_bodies(p, geometry, bodies, &lattice) && periodic.contains(p, 1e-9 * l))
         .collect();
     let mut it = keep.iter();
     pos.retain(|_| *it.next().unwrap());
@@ -297,19 +293,19 @@ fn own_visits(lattice: &sampling::Lattice, aabb: &parry3d_f64::bounding_volume::
     own.visits(from_pv(aabb.mins), from_pv(aabb.maxs))
 }
 
-/// Whether `p` lies outside every body and at least `clearance` (m; fixed walls, moving bodies)
-/// from its surface.
+/// Whether `p` lies outside every body and at least the `lattice`'s clearance from its surface
+/// ([`sampling::wall_clearance`]: a fixed wall's or a moving body's).
 fn outside_bodies(
     p: &Vec3,
     geometry: &Geometry,
     bodies: &[RigidBody],
-    clearance: [f64; 2],
+    lattice: &sampling::Lattice,
 ) -> bool {
     geometry.colliders.iter().zip(bodies).all(|(c, b)| {
         let pose = crate::math::to_pose(&(b.pose * c.local));
         c.shape
             .distance_to_point(&pose, crate::math::to_pv(p), true)
-            >= clearance[(b.kind != Kind::Static) as usize]
+            >= sampling::wall_clearance(lattice, b.kind != Kind::Static)
     })
 }
 
@@ -515,7 +511,7 @@ fn attach_bodies(
                 // need no such filter, and it would be wrong for compound shapes, whose depth
                 // is measured to the nearest part's surface (inner faces included).
                 if own.kind == sampling::LatticeKind::Hexagonal {
-                    pts.retain(|(_, s)| s.norm() >= sampling::body_clearance(&own));
+                    pts.retain(|(_, s)| s.norm() >= sampling::wall_clearance(&own, true));
                 }
                 for (p, s) in pts.iter_mut() {
                     *p = (b.com_to_frame * nalgebra::Point3::from(*p)).coords;
