@@ -488,3 +488,111 @@ fn mutated_study_files_never_panic() {
     }
     assert!(n > 50, "{n} inputs");
 }
+
+/// `Over` divides a case's metric by its calibration case's (same levels but the named one's),
+/// and `Deviation` reads a data reference at a model field's value, interpolated between its
+/// points and averaging repeated ones; names that do not exist are located errors.
+#[test]
+fn a_ratio_to_a_calibration_case_and_a_deviation_from_data() {
+    let d = scratch("over");
+    // Reference: at e = 0.2 two runs (0.9 and 1.1: 1.0), at 0.5 one point; 0.9 interpolates
+    // nothing (outside), so that case's deviation is an error.
+    std::fs::write(
+        d.join("ref.csv"),
+        "# synthetic\ne,r\n0.2,0.9\n0.5,3\n0.2,1.1\n",
+    )
+    .unwrap();
+    let body = |over: &str, dev_x: &str| {
+        format!(
+            r#"    axes: [
+        Field(name: "e", field: "materials[rubber].restitution", values: [0.2, 0.35, 0.9]),
+        Cases(name: "drop", levels: [(label: "high"), (label: "low", set: [("bodies[ball].position", (0, 0, 0.2))])]),
+    ],
+    metrics: [
+        Mean(column: "ball.pos.z", name: "mean_z"),
+        {over}
+        Deviation(metric: "ratio", reference: "r", {dev_x}name: "dev"),
+    ],
+    references: [(name: "r", source: Data(file: "ref.csv", x: "e", y: "r"))],"#
+        )
+    };
+    let good = r#"Over(metric: "mean_z", by: "mean_z", case: [("drop", "low")], name: "ratio"),"#;
+    let p = study(&d, &body(good, r#"x: "materials[rubber].restitution", "#));
+    let out = d.join("out");
+    let o = vcsim(&["study", p.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", text(&o));
+    let table = std::fs::read_to_string(out.join("table.csv")).unwrap();
+    let mut lines = table.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |n: &str| head.iter().position(|h| *h == n).unwrap();
+    let rows: Vec<Vec<String>> = lines
+        .map(|l| l.split(',').map(String::from).collect())
+        .collect();
+    let get = |e: &str, drop: &str, m: &str| -> String {
+        let r = (rows.iter())
+            .find(|r| r[col("e")] == e && r[col("drop")] == drop)
+            .unwrap();
+        r[col(m)].clone()
+    };
+    let num = |s: String| s.parse::<f64>().unwrap_or_else(|_| panic!("{s}: {table}"));
+    for e in ["0.2", "0.35", "0.9"] {
+        let (high, low) = (num(get(e, "high", "mean_z")), num(get(e, "low", "mean_z")));
+        let ratio = num(get(e, "high", "ratio"));
+        assert!((ratio - high / low).abs() < 1e-9 * ratio, "{e}: {table}");
+        assert!((num(get(e, "low", "ratio")) - 1.0).abs() < 1e-12, "{table}");
+        assert!(
+            high > low * 1.05,
+            "the high drop sits higher on mean: {table}"
+        );
+    }
+    let ratio = num(get("0.2", "high", "ratio"));
+    let dev = num(get("0.2", "high", "dev"));
+    assert!(
+        (dev - (ratio - 1.0)).abs() < 1e-9,
+        "two points at 0.2 average to 1: {table}"
+    );
+    let ratio = num(get("0.35", "high", "ratio"));
+    let dev = num(get("0.35", "high", "dev"));
+    assert!(
+        (dev - (ratio - 2.0) / 2.0).abs() < 1e-9,
+        "halfway from 1 to 3: {table}"
+    );
+    assert!(
+        get("0.9", "high", "dev").is_empty(),
+        "outside the data: no value ({table})"
+    );
+    let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(report.contains("outside its data points"), "{report}");
+    assert!(
+        report.contains("over metric `mean_z` of the calibration case (drop = low"),
+        "{report}"
+    );
+    // Located errors before anything runs.
+    for (over, x, want) in [
+        (
+            r#"Over(metric: "mean_z", by: "mean_z", case: [("height", "low")], name: "ratio"),"#,
+            r#"x: "materials[rubber].restitution", "#,
+            "no axis named `height` (axes: e, drop)",
+        ),
+        (
+            r#"Over(metric: "mean_z", by: "mean_z", case: [("drop", "middle")], name: "ratio"),"#,
+            r#"x: "materials[rubber].restitution", "#,
+            "axis `drop` has no level `middle` (levels: high, low)",
+        ),
+        (
+            r#"Over(metric: "mean_z", by: "top", case: [("drop", "low")], name: "ratio"),"#,
+            r#"x: "materials[rubber].restitution", "#,
+            "no earlier metric named `top` (metrics before it: mean_z)",
+        ),
+        (good, "", "`Deviation` from a data reference needs `x`"),
+    ] {
+        let p = study(&d, &body(over, x));
+        let o = vcsim(&["check", p.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+        assert!(
+            text(&o).contains(want) && text(&o).contains("s.ron:"),
+            "{}",
+            text(&o)
+        );
+    }
+}

@@ -42,6 +42,15 @@ pub fn describe(m: &MetricDef) -> String {
         MetricDef::Deviation {
             metric, reference, ..
         } => format!("deviation of metric `{metric}` from reference `{reference}` (relative)"),
+        MetricDef::Over {
+            metric, by, case, ..
+        } => format!(
+            "metric `{metric}` over metric `{by}` of the calibration case ({}; the ratio of their units)",
+            case.iter()
+                .map(|(a, l)| format!("{a} = {l}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
         MetricDef::Period {
             column,
             minus,

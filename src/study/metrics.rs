@@ -28,6 +28,9 @@ pub fn name(m: &MetricDef) -> String {
             ..
         } => or(name, format!("error({column}, {reference})")),
         MetricDef::Deviation { metric, name, .. } => or(name, format!("deviation({metric})")),
+        MetricDef::Over {
+            metric, by, name, ..
+        } => or(name, format!("{metric}/{by}")),
         MetricDef::Drift { column, name } => or(name, format!("drift({column})")),
         MetricDef::Period { column, name, .. } => or(name, format!("period({column})")),
         MetricDef::Decay { column, name, .. } => or(name, format!("decay({column})")),
@@ -104,33 +107,13 @@ pub struct CaseData<'a> {
     pub series: Option<&'a Series>,
     /// Its model (for field values).
     pub model: Option<&'a crate::model::Model>,
+    /// An earlier metric of its calibration case: `(case's (axis, level) pairs, metric name)`
+    /// → the value ([`MetricDef::Over`]); `None` in the pass before calibration cases are known.
+    pub calibration: Option<Calibration<'a>>,
 }
 
-/// A `Deviation` metric: the earlier metric `metric` against the reference `r` at the model
-/// field `x` (relative: `(m · y_scale − y) / y`).
-fn deviation<'m>(
-    done: &[(String, Result<f64, String>)],
-    metric: &str,
-    r: Result<&Reference, String>,
-    x: Option<&str>,
-    model: impl Fn() -> Result<&'m crate::model::Model, String>,
-) -> Result<f64, String> {
-    let m = done
-        .iter()
-        .find(|(n, _)| n == metric)
-        .ok_or_else(|| format!("no earlier metric named `{metric}`"))?
-        .1
-        .clone()?;
-    let r = r?;
-    let xv = match x {
-        Some(x) => super::expand::field_number(model()?, x)? * r.x_scale,
-        None => 0.0,
-    };
-    let y = r
-        .eval(xv)
-        .ok_or_else(|| format!("reference `{}` is not a function", r.name))?;
-    Ok((m * r.y_scale - y) / y)
-}
+/// A calibration case's metric value by (axis, level) pairs and metric name.
+pub type Calibration<'a> = &'a dyn Fn(&[(String, String)], &str) -> Result<f64, String>;
 
 /// The metrics of one case, in order: a value or why there is none.
 pub fn compute(
@@ -246,7 +229,13 @@ fn one(
             reference: r,
             x,
             ..
-        } => deviation(done, metric, reference(r), x.as_deref(), model),
+        } => super::derived::deviation(done, metric, reference(r), x.as_deref(), model),
+        MetricDef::Over {
+            metric,
+            by,
+            case: c,
+            ..
+        } => super::derived::over(done, metric, by, c, case.calibration),
         MetricDef::Period { .. }
         | MetricDef::Decay { .. }
         | MetricDef::DampingRatio { .. }

@@ -13,6 +13,7 @@
 pub mod chart;
 pub mod cluster;
 pub mod columns;
+pub mod derived;
 pub mod describe;
 pub mod exec;
 pub mod expand;
@@ -65,11 +66,9 @@ pub fn check_names(study: &Study) -> Result<Vec<Reference>, Box<ModelError>> {
     for (i, m) in study.def.metrics.iter().enumerate() {
         use schema::MetricDef as M;
         let wanted = match m {
-            M::Error { reference, .. } => refs
-                .iter()
-                .find(|r| &r.name == reference)
-                .map(|_| true)
-                .ok_or(reference),
+            M::Error { reference, .. } => {
+                refs.iter().find(|r| &r.name == reference).ok_or(reference)
+            }
             M::Deviation {
                 reference, metric, ..
             } => {
@@ -83,17 +82,21 @@ pub fn check_names(study: &Study) -> Result<Vec<Reference>, Box<ModelError>> {
                         ),
                     ));
                 }
-                refs.iter()
-                    .find(|r| &r.name == reference)
-                    .map(|r| r.function.is_some())
-                    .ok_or(reference)
+                refs.iter().find(|r| &r.name == reference).ok_or(reference)
             }
-            _ => Ok(true),
+            M::Over {
+                metric, by, case, ..
+            } => {
+                check_over(study, &names[..i], metric, by, case)
+                    .map_err(|(f, m)| at(&format!("metrics[{i}].{f}"), f, m))?;
+                continue;
+            }
+            _ => continue,
         };
         match wanted {
             Err(r) => return Err(at(&format!("metrics[{i}].reference"), "reference", format!("no reference named `{r}` (references: {})", refs.iter().map(|r| r.name.as_str()).collect::<Vec<_>>().join(", ")))),
-            Ok(false) => return Err(at(&format!("metrics[{i}].reference"), "reference", "`Deviation` compares with a formula, and this reference is data points; use `Error`".into())),
-            Ok(true) => {}
+            Ok(r) if r.function.is_none() && matches!(m, M::Deviation { x: None, .. }) => return Err(at(&format!("metrics[{i}]"), "x", "`Deviation` from a data reference needs `x`, the model field whose value the data are read at".into())),
+            Ok(_) => {}
         }
     }
     for (k, p) in study.def.plots.iter().enumerate() {
@@ -103,6 +106,53 @@ pub fn check_names(study: &Study) -> Result<Vec<Reference>, Box<ModelError>> {
         return Err(at(&path, "column", m));
     }
     Ok(refs)
+}
+
+/// Whether an `Over` metric names earlier metrics (`by` not itself an `Over`) and axes and
+/// levels the study has: (field, message) when not.
+fn check_over(
+    study: &Study,
+    earlier: &[String],
+    metric: &str,
+    by: &str,
+    case: &[(String, String)],
+) -> Result<(), (&'static str, String)> {
+    let defs = report::metric_defs(study);
+    for (field, m) in [("metric", metric), ("by", by)] {
+        if !earlier.iter().any(|n| n == m) {
+            let list = earlier.join(", ");
+            return Err((
+                field,
+                format!("no earlier metric named `{m}` (metrics before it: {list})"),
+            ));
+        }
+    }
+    if defs
+        .iter()
+        .any(|d| matches!(d, schema::MetricDef::Over { .. }) && metrics::name(d) == by)
+    {
+        return Err(("by", format!("`{by}` is itself a ratio to a calibration case; divide by a metric the calibration case computes alone")));
+    }
+    for (axis, label) in case {
+        let Some(a) = study.axes.iter().find(|a| &a.name == axis) else {
+            let list: Vec<&str> = study.axes.iter().map(|a| a.name.as_str()).collect();
+            return Err((
+                "case",
+                format!("no axis named `{axis}` (axes: {})", list.join(", ")),
+            ));
+        };
+        if !a.levels.iter().any(|l| &l.label == label) {
+            let list: Vec<&str> = a.levels.iter().map(|l| l.label.as_str()).collect();
+            return Err((
+                "case",
+                format!(
+                    "axis `{axis}` has no level `{label}` (levels: {})",
+                    list.join(", ")
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `origin.ron` in a study's output folder: which study wrote it, and which shard.

@@ -25,6 +25,36 @@ pub struct Reference {
 }
 
 impl Reference {
+    /// The reference's value at `x` (reference units): a formula's, or the data's linearly
+    /// interpolated between its points (points at the same abscissa averaged; `None` outside
+    /// them).
+    pub fn value_at(&self, x: f64) -> Option<f64> {
+        if self.function.is_some() {
+            return self.eval(x);
+        }
+        let mut pts: Vec<(f64, f64, usize)> = Vec::new();
+        let mut sorted = self.points.clone();
+        sorted.sort_by(|a, b| a.0.total_cmp(&b.0));
+        for (px, py) in sorted {
+            match pts.last_mut() {
+                Some(last) if last.0 == px => {
+                    last.1 += py;
+                    last.2 += 1;
+                }
+                _ => pts.push((px, py, 1)),
+            }
+        }
+        let pts: Vec<(f64, f64)> = pts.into_iter().map(|(x, y, n)| (x, y / n as f64)).collect();
+        let tol = 1e-9 * x.abs().max(1e-300);
+        let k = pts.iter().position(|p| p.0 >= x - tol)?;
+        let (x1, y1) = pts[k];
+        if (x1 - x).abs() <= tol {
+            return Some(y1);
+        }
+        let (x0, y0) = *pts.get(k.checked_sub(1)?)?;
+        Some(y0 + (y1 - y0) * (x - x0) / (x1 - x0))
+    }
+
     /// The analytic value at `x` (reference units), if the reference is a function.
     pub fn eval(&self, x: f64) -> Option<f64> {
         match self.function.as_ref()? {

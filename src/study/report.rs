@@ -38,10 +38,12 @@ impl Row {
     }
 }
 
-/// Reads every case's results from `out` and computes its metrics.
+/// Reads every case's results from `out` and computes its metrics: first each case alone,
+/// then, when a metric divides by a calibration case's ([`super::schema::MetricDef::Over`]),
+/// again with the first pass's values of the other cases at hand.
 pub fn collect(study: &Study, out: &Path, refs: &[Reference]) -> Vec<Row> {
     let defs = metric_defs(study);
-    study
+    let read: Vec<_> = study
         .cases
         .iter()
         .map(|c| {
@@ -54,27 +56,75 @@ pub fn collect(study: &Study, out: &Path, refs: &[Reference]) -> Vec<Row> {
             let model =
                 crate::model::load::parse_str_with(&study.model_path, &c.text, &study.registry)
                     .ok();
-            let metrics = match &result {
-                Some(r) => metrics::compute(
-                    &defs,
-                    refs,
-                    &CaseData {
-                        status: &r.status,
-                        numbers: &r.numbers,
-                        series: series.as_ref(),
-                        model: model.as_ref(),
-                    },
-                ),
-                None => defs.iter().map(|_| Err("not run".to_string())).collect(),
-            };
-            Row {
-                case: c.index,
-                result,
-                series,
-                metrics,
-            }
+            (result, series, model)
+        })
+        .collect();
+    let compute = |k: usize, calibration: Option<metrics::Calibration<'_>>| {
+        let (result, series, model) = &read[k];
+        match result {
+            Some(r) => metrics::compute(
+                &defs,
+                refs,
+                &CaseData {
+                    status: &r.status,
+                    numbers: &r.numbers,
+                    series: series.as_ref(),
+                    model: model.as_ref(),
+                    calibration,
+                },
+            ),
+            None => defs.iter().map(|_| Err("not run".to_string())).collect(),
+        }
+    };
+    let first: Vec<_> = (0..read.len()).map(|k| compute(k, None)).collect();
+    let calibrated = defs
+        .iter()
+        .any(|d| matches!(d, super::schema::MetricDef::Over { .. }));
+    let names: Vec<String> = defs.iter().map(metrics::name).collect();
+    let metrics: Vec<_> = if calibrated {
+        (0..read.len())
+            .map(|k| {
+                let lookup = |pairs: &[(String, String)], by: &str| {
+                    let j = calibration_case(study, k, pairs)?;
+                    let m = names.iter().position(|n| n == by).ok_or("no such metric")?;
+                    first[j][m]
+                        .clone()
+                        .map_err(|e| format!("calibration case {}: {e}", study.cases[j].label))
+                };
+                compute(k, Some(&lookup))
+            })
+            .collect()
+    } else {
+        first
+    };
+    read.into_iter()
+        .zip(metrics)
+        .enumerate()
+        .map(|(k, ((result, series, _), metrics))| Row {
+            case: study.cases[k].index,
+            result,
+            series,
+            metrics,
         })
         .collect()
+}
+
+/// The index of case `k`'s calibration case: the same levels but `pairs`' (axis name, level
+/// label) on those axes.
+pub fn calibration_case(
+    study: &Study,
+    k: usize,
+    pairs: &[(String, String)],
+) -> Result<usize, String> {
+    let mut want = study.cases[k].levels.clone();
+    for (axis, label) in pairs {
+        let a = (study.axes.iter().position(|x| &x.name == axis))
+            .ok_or_else(|| format!("no axis named `{axis}`"))?;
+        want[a] = (study.axes[a].levels.iter().position(|l| &l.label == label))
+            .ok_or_else(|| format!("axis `{axis}` has no level `{label}`"))?;
+    }
+    (study.cases.iter().position(|c| c.levels == want))
+        .ok_or_else(|| "no case has the calibration's levels".to_string())
 }
 
 /// The study's metrics (its own, or the defaults).

@@ -366,6 +366,22 @@ pub enum MetricDef {
         #[serde(default)]
         name: Option<String>,
     },
+    /// An earlier metric of this case over an earlier metric of its calibration case: the case
+    /// with the same levels on every axis but those named in `case`, where it has the level
+    /// given. A body's heave over the incident wave measured at its place in a run without it,
+    /// as experiments divide by their calibration runs:
+    /// `Over(metric: "heave_m", by: "incident_m", case: [("hull", "none")], name: "heave_rao")`.
+    Over {
+        /// This case's metric (an earlier metric's name).
+        metric: String,
+        /// The calibration case's metric (an earlier metric's name, not another `Over`).
+        by: String,
+        /// The calibration case: (axis name, level label) pairs.
+        case: Vec<(String, String)>,
+        /// The metric's name (default `<metric>/<by>`).
+        #[serde(default)]
+        name: Option<String>,
+    },
     /// A number of the run itself.
     Run(RunMetric),
 }
