@@ -83,7 +83,7 @@ fn check_snippet(text: &str) -> Result<(), String> {
                 .replace("joints: [ ... ]", JOINTS)
         });
     }
-    if t.starts_with("Study(") {
+    if code.starts_with("Study(") {
         return study(t);
     }
     if t.starts_with('(') && t[1..].trim_start().starts_with("name:") {

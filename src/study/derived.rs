@@ -4,7 +4,11 @@
 //! [`MetricDef::Deviation`]: super::schema::MetricDef::Deviation
 //! [`MetricDef::Over`]: super::schema::MetricDef::Over
 
-use super::metrics::{Calibration, Reference};
+use super::references::Reference;
+
+/// A calibration case's metric value by (axis, level) pairs and metric name
+/// ([`super::metrics::CaseData::calibration`]).
+pub type Calibration<'a> = &'a dyn Fn(&[(String, String)], &str) -> Result<f64, String>;
 
 /// An earlier metric's value by name.
 fn earlier(done: &[(String, Result<f64, String>)], metric: &str) -> Result<f64, String> {

@@ -6,6 +6,7 @@
 //! simulation's by its `x_scale` and `y_scale` (e.g. the dam-break front's T = t √(2g/L),
 //! Z = x/L with L the column width).
 
+pub use super::derived::Calibration;
 pub use super::oscillation::{loss_per_period, oscillation};
 pub use super::references::{load_references, Reference};
 use super::result::{RunNumbers, Status};
@@ -111,9 +112,6 @@ pub struct CaseData<'a> {
     /// → the value ([`MetricDef::Over`]); `None` in the pass before calibration cases are known.
     pub calibration: Option<Calibration<'a>>,
 }
-
-/// A calibration case's metric value by (axis, level) pairs and metric name.
-pub type Calibration<'a> = &'a dyn Fn(&[(String, String)], &str) -> Result<f64, String>;
 
 /// The metrics of one case, in order: a value or why there is none.
 pub fn compute(
