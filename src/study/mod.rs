@@ -117,7 +117,6 @@ fn check_over(
     by: &str,
     case: &[(String, String)],
 ) -> Result<(), (&'static str, String)> {
-    let defs = report::metric_defs(study);
     for (field, m) in [("metric", metric), ("by", by)] {
         if !earlier.iter().any(|n| n == m) {
             let list = earlier.join(", ");
@@ -127,8 +126,8 @@ fn check_over(
             ));
         }
     }
-    if defs
-        .iter()
+    // (Only the study's own metrics can be an `Over`; the default metrics are run numbers.)
+    if (study.def.metrics.iter())
         .any(|d| matches!(d, schema::MetricDef::Over { .. }) && metrics::name(d) == by)
     {
         return Err(("by", format!("`{by}` is itself a ratio to a calibration case; divide by a metric the calibration case computes alone")));
