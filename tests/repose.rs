@@ -18,7 +18,10 @@ fn pile(mu: f64) -> [f64; 4] {
     }
     let mut w = vcsim::build_world(&m).expect("model builds");
     let probes = vcsim::model::resolve_probes(&m, &w).expect("probes");
-    let end = m.time.end.0;
+    // To 2.0 s of the model's 2.5 s: the tube is up at 1.14 s and the angles are settled from
+    // about 1.3 s (at μ = 0.1 / 0.3 / 0.6: 6.6 / 20.3 / 20.9° at 2.0 s, 5.9 / 20.0 / 20.7° at
+    // 2.5 s; `vcsim run` of the model with each friction, 2026-12-01); a fifth of the test's time.
+    let end = 2.0f64.min(m.time.end.0);
     let (series, _) =
         vcsim::runner::run(&mut w, &probes, end, end, &m.guard, &mut ()).expect("runs");
     [
