@@ -127,7 +127,10 @@ fn check_over(
         }
     }
     // (Only the study's own metrics can be an `Over`; the default metrics are run numbers.)
-    if (study.def.metrics.iter())
+    if study
+        .def
+        .metrics
+        .iter()
         .any(|d| matches!(d, schema::MetricDef::Over { .. }) && metrics::name(d) == by)
     {
         return Err(("by", format!("`{by}` is itself a ratio to a calibration case; divide by a metric the calibration case computes alone")));
