@@ -1,5 +1,5 @@
-//! `mpirun -n N vcsim run MODEL` (issue 55): the 2D dam break (WCSPH, and the constraint
-//! method) divided among 2 and 4 MPI ranks (oversubscribed on a small machine) against the same model in one process: the same
+//! `mpirun -n N vcsim run MODEL` (issue 55): the 2D dam break (WCSPH, the constraint method
+//! and ISPH) divided among 2 and 4 MPI ranks (oversubscribed on a small machine) against the same model in one process: the same
 //! `probes.csv` columns and times, fronts within 1 % at every output, the largest compression
 //! within 0.1 percentage point; each output's VTK pieces join into one frame holding every
 //! particle once; a model that cannot run divided is refused before anything is written; SIGINT
@@ -24,6 +24,11 @@ fn scratch(test: &str) -> PathBuf {
     std::fs::write(d.join("dam.ron"), DAM).unwrap();
     std::fs::write(d.join("rows.ron"), DAM.replace("method: Wcsph(), ", "")).unwrap();
     std::fs::write(d.join("isph.ron"), DAM.replace("Wcsph()", "Isph()")).unwrap();
+    std::fs::write(
+        d.join("direct.ron"),
+        DAM.replace("Wcsph()", "Isph(solver: Direct)"),
+    )
+    .unwrap();
     d
 }
 
@@ -143,19 +148,20 @@ fn dam_break_under_mpirun_matches_one_process() {
     };
     let d = scratch("dam");
     let path = |n: &str| d.join(n).to_str().unwrap().to_string();
-    // WCSPH, and the constraint method (its solve divided among the ranks).
-    for name in ["dam", "rows"] {
+    // WCSPH, the constraint method (its solve divided among the ranks) and ISPH (its pressure
+    // solves divided).
+    for name in ["dam", "rows", "isph"] {
         matches_under_mpirun(&bin, &d, name);
     }
-    // ISPH (not divided yet) is refused before anything is written.
-    let bad = path("isph.ron");
+    // ISPH's direct pressure solve (not divided) is refused before anything is written.
+    let bad = path("direct.ron");
     let o = mpirun(&bin, 2, &["run", &bad, "--out", &path("bad"), "--quiet"])
         .output()
         .unwrap();
     let text = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{text}");
     assert!(
-        text.contains("ISPH (partitioned) does not run divided"),
+        text.contains("direct pressure solve (`solver: Direct`) does not run divided"),
         "{text}"
     );
     assert!(!d.join("bad").join("probes.csv").exists());

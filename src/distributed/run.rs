@@ -90,6 +90,9 @@ pub struct DividedReport {
     /// Iterations of the constraint solves summed over the steps (the same on every rank: the
     /// parts stop together; 0 for a partitioned fluid method).
     pub iterations: u64,
+    /// Iterations of the fluid method's own solves summed over the steps (ISPH's conjugate
+    /// gradients; the same on every rank; 0 for a method without one).
+    pub inner_iterations: u64,
     /// This rank's wall time in each stage of the step (name, s; collectives inside a stage
     /// count in it).
     pub stages: Vec<(&'static str, f64)>,
@@ -116,7 +119,8 @@ impl DividedReport {
              {:.2} s\n  particles        {} (owned per rank {:?})\n  ghosts per rank  {:?}\n  \
              walls per rank   {:?}\n  migrated         {}\n  collectives      {:.2} s on the busiest rank ({:.1} % of \
              the wall time, waiting for other ranks included)\n  peak memory      {:?} MB \
-             per rank\n  largest compression {:.3} %\n  solve iterations {} ({:.1} per step)",
+             per rank\n  largest compression {:.3} %\n  solve iterations {} ({:.1} per step)\n  \
+             fluid's own solve iterations {} ({:.1} per step)",
             self.owned.len(),
             self.steps,
             self.time,
@@ -134,7 +138,9 @@ impl DividedReport {
                 .collect::<Vec<_>>(),
             100.0 * self.largest_compression,
             self.iterations,
-            self.iterations as f64 / self.steps.max(1) as f64
+            self.iterations as f64 / self.steps.max(1) as f64,
+            self.inner_iterations,
+            self.inner_iterations as f64 / self.steps.max(1) as f64
         ) + &self.stage_lines()
     }
 }
@@ -379,6 +385,7 @@ pub fn run(
     while world.steps < last {
         let info = world.step();
         report.iterations += info.iterations as u64;
+        report.inner_iterations += world.last_substeps.solve_iterations as u64;
         let mut stop = [
             world.abort.is_some() as u8 as Real,
             crate::interrupt::requested() as u8 as Real,

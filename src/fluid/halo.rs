@@ -2,7 +2,8 @@
 //! copies of the particles of other parts within reach of its own (issue 55; the halo of
 //! PySPH's parallel manager and of domain-decomposed SPH codes generally).
 //!
-//! A fluid method that supports it ([`crate::fluid::FluidMethod::set_halo`]; WCSPH so far)
+//! A fluid method that supports it ([`crate::fluid::FluidMethod::set_halo`]; WCSPH, ISPH and the
+//! constraint method)
 //! calls the [`Halo`] at fixed points of its sub-step: before a neighbour search
 //! ([`Halo::redistribute`]: owned particles that left the part go to their new owner, ghosts are
 //! copied afresh), after it ([`Halo::reordered`]: the particles' new order), after every
@@ -63,6 +64,11 @@ pub trait Halo: Send + Sync {
 
     /// Ghosts' positions (m), velocities (m/s) and densities (kg/m³) from their owners.
     fn refresh(&mut self, pos: &mut [Vec3], vel: &mut [Vec3], rho: &mut [Real]);
+
+    /// Ghosts' entries of `v` (one number per particle, in the current order) from their
+    /// owners: one number per ghost, where [`Halo::refresh`] sends seven (a value the method
+    /// derived per particle, e.g. ISPH's kernel sums, pressures or a CG direction).
+    fn refresh_scalar(&mut self, v: &mut [Real]);
 
     /// Whether each particle (in the current order) is owned by this part (not a ghost).
     fn owned(&self) -> &[bool];

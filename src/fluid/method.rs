@@ -213,7 +213,7 @@ pub trait FluidMethod: Send + Sync {
     /// support it.
     fn set_halo(&mut self, _halo: Box<dyn super::halo::Halo>) -> Result<(), String> {
         Err(format!(
-            "{} does not run divided among processes yet (WCSPH and the constraint method do)",
+            "{} does not run divided among processes yet (WCSPH, ISPH and the constraint method do)",
             self.name()
         ))
     }

@@ -470,6 +470,24 @@ impl Halo for SlabHalo {
         }
     }
 
+    fn refresh_scalar(&mut self, v: &mut [Real]) {
+        for r in 0..self.comm.size() {
+            let (out, idx) = (&mut self.out[r], &self.send_idx[r]);
+            out.extend(idx.iter().map(|&i| v[i as usize]));
+        }
+        self.exchange();
+        for (m, idx) in self.inbox.iter().zip(&self.recv_idx) {
+            assert_eq!(
+                m.len(),
+                idx.len(),
+                "a rank refreshed another set of ghosts than it sent"
+            );
+            for (&x, &i) in m.iter().zip(idx) {
+                v[i as usize] = x;
+            }
+        }
+    }
+
     fn owned(&self) -> &[bool] {
         &self.owned
     }

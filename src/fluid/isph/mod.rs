@@ -113,13 +113,19 @@
 //! averaged over the sub-steps, drive its rigid-body step, one model step late (weak coupling);
 //! the pressure force in the pair form `m V (p_i + p_b)/(ρ0 κ) ∇_iW_ib`.
 //!
+//! **Divided among processes** (issue 55; module `divided` and the pressure equation's `parts`):
+//! the sub-steps run on every rank of an MPI job at once, the pressure solves by conjugate
+//! gradients across the ranks; the book's large-runs chapter.
+//!
 //! **Added mass** ([`added_mass`]): the rigid-body step takes the fluid's added mass implicitly.
 //! (000 keeps the particles evenly spaced with the density term alone; here, without shifting and
 //! filter, voids opened inside the circular patch and its area grew by 18 % by t = 1 s, 4.8 %
 //! with shifting.)
 
 pub mod added_mass;
+mod divided;
 mod gradient;
+mod method;
 mod pockets;
 pub mod ppe;
 mod report;
@@ -128,6 +134,7 @@ use crate::body::RigidBody;
 use crate::interrupt::overdue;
 use crate::math::{Real, Vec3};
 pub use added_mass::take_added_mass;
+pub use method::Isph;
 pub use ppe::Divergence;
 
 /// ISPH parameters (SI units; RON: `fluid: (method: Isph(alpha: 0.5, ..))`, every field may
@@ -274,6 +281,11 @@ pub struct IsphScratch {
     /// Added mass of each body at the step's first sub-step ([`ppe::Ppe::added_mass`]; zero for
     /// bodies that are not dynamic), for the rigid-body step.
     pub added_mass: Vec<nalgebra::Matrix6<Real>>,
+    /// The exchange of a fluid divided among processes ([`super::halo`]); none in one process.
+    pub(crate) halo: super::halo::HaloSlot,
+    /// The third array a refresh of the ghosts' positions and velocities carries (ISPH has no
+    /// density per particle to send).
+    unused: Vec<Real>,
 }
 
 impl Fluid {
@@ -314,11 +326,18 @@ impl Fluid {
         let mut info = IsphInfo::default();
         let mut t = 0.0;
         while t < dt * (1.0 - 1e-12) {
-            info.cut = info.substeps as u64 >= self.params.max_substeps || overdue();
+            let mut stop = overdue();
+            if let Some(h) = s.halo.0.as_deref_mut() {
+                stop = h.any(stop);
+            }
+            info.cut = info.substeps as u64 >= self.params.max_substeps || stop;
             if info.cut {
                 break;
             }
-            let vmax = self.vel.iter().map(|v| v.norm()).fold(0.0, Real::max);
+            let mut vmax = self.vel.iter().map(|v| v.norm()).fold(0.0, Real::max);
+            if let Some(h) = s.halo.0.as_deref_mut() {
+                vmax = h.largest(vmax);
+            }
             let cfl = if vmax > 0.0 {
                 p.cfl * hk / vmax
             } else {
@@ -334,6 +353,9 @@ impl Fluid {
                 break; // The run stops at this step (`FluidMethod::stop`).
             }
         }
+        if let Some(h) = s.halo.0.as_deref_mut() {
+            super::halo::sum_body_forces(self, h);
+        }
         info
     }
 
@@ -348,12 +370,13 @@ impl Fluid {
         s: &mut IsphScratch,
         info: &mut IsphInfo,
     ) {
-        self.search(0.0);
+        self.search_divided(s);
         // Predictor (gravity, laminar viscosity with no-slip walls, optional artificial
         // viscosity): v*.
         self.explicit_forces(gravity, h, bodies);
+        self.refresh_isph_ghosts(s);
         self.kernel_sums(&mut s.n);
-        info.surface = s.n.iter().filter(|&&n| n < p.surface).count();
+        info.surface = self.surface_count(p, s);
         // The symmetric form is not invariant to a constant added to p, and negative pressures
         // attract (the tensile instability): with a free surface p ≥ 0, but a closed domain's
         // pressure is defined up to a constant, and with the symmetric form the Poiseuille
@@ -382,7 +405,8 @@ impl Fluid {
             * self.params.rho0
             * self.params.periodic.across(gravity).norm()
             * self.params.spacing;
-        let (res, its) = s.ppe.solve(self, p, &s.n, &s.bvel, h);
+        let halo = s.halo.0.as_deref_mut();
+        let (res, its) = s.ppe.solve(self, p, &s.n, &s.bvel, h, halo);
         info.residual = if res.is_nan() {
             res
         } else {
@@ -395,7 +419,8 @@ impl Fluid {
             s.added_mass.clear();
             for (k, b) in bodies.iter().enumerate() {
                 s.added_mass.push(if b.is_dynamic() {
-                    s.ppe.added_mass(self, k, &s.body_com[k], h, active)
+                    let halo = s.halo.0.as_deref_mut();
+                    s.ppe.added_mass(self, (k, &s.body_com[k]), h, active, halo)
                 } else {
                     nalgebra::Matrix6::zeros()
                 });
@@ -405,17 +430,23 @@ impl Fluid {
         // The velocity filter with the walls as no-slip neighbours (module docs, step 5).
         if self.params.velocity_filter > 0.0 {
             let eps = -(-self.params.velocity_filter * h).exp_m1();
-            self.filter_velocities(eps, Some(&s.bvel), None);
+            self.filter_velocities(eps, Some(&s.bvel), s.halo.0.as_deref_mut());
+            self.refresh_isph_ghosts(s);
         }
         for (x, v) in self.pos.iter_mut().zip(&self.vel) {
             *x += v * h;
         }
         if p.position_alpha > 0.0 && info.surface > 0 {
             self.kernel_sums(&mut s.n);
-            s.ppe.correct_positions(self, p, &s.n, h);
+            if let Some(halo) = s.halo.0.as_deref_mut() {
+                halo.refresh_scalar(&mut s.n);
+            }
+            let halo = s.halo.0.as_deref_mut();
+            s.ppe.correct_positions(self, p, &s.n, h, halo);
+            self.refresh_isph_ghosts(s);
         }
         if self.params.shifting > 0.0 {
-            self.shift_particles(h);
+            self.shift_isph(h, s);
         }
         for (x, v) in self.boundary.iter_mut().zip(&s.bvel) {
             *x += v * h;
@@ -463,7 +494,8 @@ impl Fluid {
         // pair form `m V (p_i + p_b)/(ρ0 κ) ∇_iW_ib` with `p_b = p_i + jump` the wall pressure
         // seen from i (the difference form that moves the fluid is not a pair force: summed
         // over a wall it gives the jumps only, not the pressure the wall carries).
-        for i in 0..self.len() {
+        let owned = s.halo.0.as_deref().map(|h| h.owned());
+        for i in (0..self.len()).filter(|&i| owned.is_none_or(|o| o[i])) {
             for (e, &b) in self.fb.of(i).iter().enumerate() {
                 let o = self.wall_body[b as usize];
                 if o == super::STATIC {
@@ -483,89 +515,5 @@ impl Fluid {
                 self.body_torque[o] += arm.cross(&f) * weight;
             }
         }
-    }
-}
-
-/// ISPH as a fluid method ([`super::method::FluidMethod`]): its parameters, scratch (the
-/// pressure equation, the bodies' added mass) and the bodies' velocities one step back, which
-/// the added mass needs and checkpoints keep.
-pub struct Isph {
-    /// Parameters.
-    pub params: IsphParams,
-    scratch: IsphScratch,
-    /// Each body's (linear, angular) velocity at the start of the last model step (m/s, rad/s).
-    body_start: Vec<(Vec3, Vec3)>,
-}
-
-impl Isph {
-    /// ISPH with these parameters.
-    pub fn new(params: IsphParams) -> Isph {
-        Isph {
-            params,
-            scratch: IsphScratch::default(),
-            body_start: Vec::new(),
-        }
-    }
-}
-
-impl super::method::FluidMethod for Isph {
-    fn name(&self) -> &'static str {
-        "ISPH (partitioned)"
-    }
-
-    fn advance(
-        &mut self,
-        fluid: &mut Fluid,
-        bodies: &[RigidBody],
-        gravity: &Vec3,
-        dt: Real,
-    ) -> super::method::SubStepInfo {
-        let info = fluid.advance_isph(&self.params, bodies, gravity, dt, &mut self.scratch);
-        super::method::SubStepInfo {
-            substeps: info.substeps,
-            solve_residual: info.residual,
-            solve_iterations: info.iterations,
-            cut: info.cut,
-        }
-    }
-
-    /// The added mass taken implicitly ([`take_added_mass`]).
-    fn couple_body(&mut self, k: usize, body: &mut RigidBody, v0: (Vec3, Vec3), active: [bool; 6]) {
-        let starts = &mut self.body_start;
-        starts.resize(starts.len().max(k + 1), v0);
-        let prev = std::mem::replace(&mut starts[k], v0);
-        if !body.is_dynamic() {
-            return;
-        }
-        if let Some(ma) = self.scratch.added_mass.get(k) {
-            take_added_mass(body, ma, v0, prev, active);
-        }
-    }
-
-    fn inner_solve(&self) -> Option<super::method::InnerSolve> {
-        Some(super::method::InnerSolve {
-            name: "pressure solve",
-            iterations: "CG iterations",
-        })
-    }
-
-    /// A pressure solve that ended far from its tolerance ([`ppe::failed`]) stops the run
-    /// (exit 3): its pressures are no solution.
-    fn stop(&self, info: &super::method::SubStepInfo, t: Real) -> Option<crate::interrupt::Abort> {
-        report::solve_failure(info, t)
-    }
-
-    fn save_state(&self) -> Vec<u8> {
-        postcard::to_stdvec(&self.body_start).unwrap_or_default()
-    }
-
-    fn restore_state(&mut self, bytes: &[u8]) -> Result<(), String> {
-        if bytes.is_empty() {
-            self.body_start.clear();
-            return Ok(());
-        }
-        self.body_start = postcard::from_bytes(bytes)
-            .map_err(|e| format!("the checkpoint's ISPH state cannot be read: {e}"))?;
-        Ok(())
     }
 }

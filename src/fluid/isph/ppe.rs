@@ -3,17 +3,21 @@
 //! surface, its sparse Cholesky solve with faer, and the residual. Equations in the parent
 //! module.
 
+mod added;
 mod cg;
 mod coarse;
 mod divergence;
+mod parts;
 mod position;
 
 use cg::{CgVectors, Csr};
+use parts::Parts;
 
 pub use divergence::Divergence;
 
 use super::pockets::{label_pockets, ANCHORED, DIRICHLET};
 use super::{IsphParams, PpeSolver};
+use crate::fluid::halo::Halo;
 use crate::fluid::Fluid;
 use crate::math::{Real, Vec3};
 use faer::linalg::solvers::Solve;
@@ -68,6 +72,15 @@ pub struct Ppe {
     pocket_min: Vec<Real>,
     /// The right-hand side's sum and the number of rows of each pocket.
     pocket_sum: Vec<(Real, usize)>,
+    /// Unknowns this part owns (the first ones; all of them in one process), the particle of
+    /// each unknown, the owned rows and columns for the two-level cycle of a divided equation,
+    /// one number per particle for the exchange, and each pocket's label over the parts
+    /// ([`parts`]).
+    owned: usize,
+    particle: Vec<u32>,
+    block: Csr,
+    buf: Vec<Real>,
+    labels: Vec<Real>,
 }
 
 /// Laplacian weight `w_ij ≥ 0` of a pair at separation `d` (m): 000 eq. 15 with `η² = 0.01 h²`,
@@ -118,6 +131,8 @@ impl Ppe {
     /// with the normalised kernel sums `n` and the wall velocities `bvel` (m/s); writes
     /// `f.pressure` (Pa) and `f.density_error` (`n_i − 1`). Returns the relative residual
     /// `|A p − b| / |b|` (0 without unknowns) and the CG iterations (0 for the direct solve).
+    /// `halo`: the exchange of a fluid divided among processes ([`parts`]; the direct solve
+    /// does not run divided); the ghosts' pressures are then their owners'.
     pub fn solve(
         &mut self,
         f: &mut Fluid,
@@ -125,11 +140,30 @@ impl Ppe {
         n: &[Real],
         bvel: &[Vec3],
         h: Real,
+        mut halo: Option<&mut (dyn Halo + '_)>,
     ) -> (Real, usize) {
         let count = f.len();
         self.wall_jumps(f, bvel, h);
-        let (m, closed) = self.number_unknowns(n, p.surface, count);
-        self.assemble(f, p, n, h, m);
+        let (m, mut closed) =
+            self.number_unknowns(n, p.surface, halo.as_deref().map(|h| h.owned()));
+        if let Some(h) = halo.as_deref_mut() {
+            let owned = h.owned().iter().filter(|&&o| o).count();
+            let mut v = [self.owned as Real, owned as Real];
+            h.sum(&mut v);
+            closed = v[0] == v[1] && v[1] > 0.0;
+        }
+        let (particle, mut buf) = (
+            std::mem::take(&mut self.particle),
+            std::mem::take(&mut self.buf),
+        );
+        buf.resize(count, 0.0);
+        let mut parts = halo.map(|h| Parts {
+            halo: h,
+            owned: self.owned,
+            particle: &particle,
+            buf: &mut buf,
+        });
+        self.assemble(f, p, n, h, m, parts.as_mut());
         // Warm start from the last pressures.
         let mut sol = std::mem::take(&mut self.sol);
         sol.clear();
@@ -141,11 +175,15 @@ impl Ppe {
                 }
             }
         }
-        let (residual, iterations) = self.solve_linear(p.solver, m, &mut sol);
-        self.write_pressures(f, &sol, closed);
+        let (residual, iterations) = self.solve_linear(p.solver, m, &mut sol, parts.as_mut());
+        self.write_pressures(f, &sol, closed, parts.as_mut());
+        if let Some(parts) = parts {
+            parts.halo.refresh_scalar(&mut f.pressure);
+        }
         f.density_error.clear();
         f.density_error.extend(n.iter().map(|x| x - 1.0));
         self.sol = sol;
+        (self.particle, self.buf) = (particle, buf);
         (residual, iterations)
     }
 
@@ -184,22 +222,50 @@ impl Ppe {
     /// right-hand side's mean is removed (the discrete compatibility condition of the pure
     /// Neumann problem) and a relative 1e-12 added to the diagonal, which picks the
     /// zero-mean solution (004 §5); every particle keeps its row.
-    fn number_unknowns(&mut self, n: &[Real], surface: Real, count: usize) -> (usize, bool) {
+    /// A divided fluid (`owned`, the part's mask) numbers its owned unknowns first, then its
+    /// ghosts' ([`parts`]); the caller decides whether the whole domain is closed.
+    fn number_unknowns(
+        &mut self,
+        n: &[Real],
+        surface: Real,
+        owned: Option<&[bool]>,
+    ) -> (usize, bool) {
+        let count = n.len();
         self.index.clear();
+        self.index.resize(count, DIRICHLET);
+        self.particle.clear();
         let mut unknowns = 0u32;
-        for &ni in n {
-            if ni < surface {
-                self.index.push(DIRICHLET);
-            } else {
-                self.index.push(unknowns);
-                unknowns += 1;
+        // Owned particles first (every one in one process), then the ghosts.
+        for ghosts in [false, true] {
+            if ghosts && owned.is_none() {
+                break;
+            }
+            for (i, &ni) in n.iter().enumerate() {
+                if ni >= surface && owned.is_some_and(|o| !o[i]) == ghosts {
+                    self.index[i] = unknowns;
+                    self.particle.push(i as u32);
+                    unknowns += 1;
+                }
+            }
+            if !ghosts {
+                self.owned = unknowns as usize;
             }
         }
         (unknowns as usize, unknowns as usize == count && count > 0)
     }
 
-    /// The matrix (lower triangle, as triplets) and right-hand side of the `m` unknowns.
-    fn assemble(&mut self, f: &Fluid, p: &IsphParams, n: &[Real], h: Real, m: usize) {
+    /// The matrix (lower triangle, as triplets) and right-hand side of the `m` unknowns. A
+    /// divided equation (`parts`) assembles the rows it owns; an entry between an owned and a
+    /// ghost unknown goes in as the ghost's row (the lower triangle, mirrored by the CSR).
+    fn assemble(
+        &mut self,
+        f: &Fluid,
+        p: &IsphParams,
+        n: &[Real],
+        h: Real,
+        m: usize,
+        parts: Option<&mut Parts<'_>>,
+    ) {
         let count = f.len();
         let per = f.params.periodic;
         let rho0 = f.params.rho0;
@@ -215,7 +281,7 @@ impl Ppe {
         let mut diag_sum = 0.0;
         for (i, &n_i) in n.iter().enumerate().take(count) {
             let row = self.index[i];
-            if row == DIRICHLET {
+            if row == DIRICHLET || row as usize >= self.owned {
                 continue;
             }
             let row = row as usize;
@@ -233,6 +299,8 @@ impl Ppe {
                     at_surface = true;
                 } else if (col as usize) < row {
                     self.triplets.push(Triplet::new(row, col as usize, -w));
+                } else if col as usize >= self.owned {
+                    self.triplets.push(Triplet::new(col as usize, row, -w));
                 }
             }
             // The velocity source (module docs, step 3; [`Divergence`]).
@@ -258,42 +326,69 @@ impl Ppe {
             self.rhs[row] = b;
         }
         self.div = div;
-        // Pockets' blocks are pure Neumann problems, singular like a closed domain's: each
-        // gets the closed domain's treatment (module docs, **Walls**).
+        self.pockets(f, diag_sum, m, parts);
+    }
+
+    /// Pockets' blocks are pure Neumann problems, singular like a closed domain's: each gets
+    /// the closed domain's treatment (module docs, **Walls**): its right-hand side's mean
+    /// removed, a relative 1e-12 (of the mean diagonal `diag_sum / m`) on its diagonal. A
+    /// divided equation joins its parts' pockets ([`parts::join_pockets`]) and sums over them.
+    fn pockets(&mut self, f: &Fluid, diag_sum: Real, m: usize, parts: Option<&mut Parts<'_>>) {
         let pockets = label_pockets(&self.index, &f.ff, m, &mut self.pocket, &mut self.stack);
         self.pocket_min.clear();
         self.pocket_min.resize(pockets, Real::INFINITY);
-        if pockets > 0 {
-            self.pocket_sum.clear();
-            self.pocket_sum.resize(pockets, (0.0, 0));
-            for (b, &c) in self.rhs.iter().zip(&self.pocket) {
-                if c != ANCHORED {
-                    let (sum, size) = &mut self.pocket_sum[c as usize];
-                    *sum += b;
-                    *size += 1;
-                }
+        self.pocket_sum.clear();
+        self.pocket_sum.resize(pockets, (0.0, 0));
+        let (mut diag_sum, mut m) = (diag_sum, m as Real);
+        let owned = self.owned;
+        let mut sums = Vec::new();
+        for (b, &c) in self.rhs.iter().zip(&self.pocket).take(owned) {
+            if c != ANCHORED {
+                let (sum, size) = &mut self.pocket_sum[c as usize];
+                *sum += b;
+                *size += 1;
             }
-            for (b, &c) in self.rhs.iter_mut().zip(&self.pocket) {
-                if c != ANCHORED {
-                    let (sum, size) = self.pocket_sum[c as usize];
-                    *b -= sum / size as Real;
-                }
+        }
+        if let Some(parts) = parts {
+            self.labels = parts::join_pockets(parts, &mut self.pocket, pockets, ANCHORED, &f.id);
+            sums.extend(self.pocket_sum.iter().flat_map(|&(s, n)| [s, n as Real]));
+            parts::reduce_by_label(parts, &self.labels, &mut sums, 2, false);
+            for (ps, c) in self.pocket_sum.iter_mut().zip(sums.chunks_exact(2)) {
+                *ps = (c[0], c[1] as usize);
             }
-            let eps = 1e-12 * diag_sum.max(Real::MIN_POSITIVE) / m as Real;
-            for t in self.triplets.iter_mut().filter(|t| t.row == t.col) {
-                if self.pocket[t.row] != ANCHORED {
-                    t.val += eps;
-                }
+            let mut v = [diag_sum, owned as Real];
+            parts.halo.sum(&mut v);
+            (diag_sum, m) = (v[0], v[1]);
+        }
+        if self.pocket.iter().all(|&c| c == ANCHORED) {
+            return;
+        }
+        for (b, &c) in self.rhs.iter_mut().zip(&self.pocket).take(owned) {
+            if c != ANCHORED {
+                let (sum, size) = self.pocket_sum[c as usize];
+                *b -= sum / size as Real;
+            }
+        }
+        let eps = 1e-12 * diag_sum.max(Real::MIN_POSITIVE) / m;
+        for t in self.triplets.iter_mut().filter(|t| t.row == t.col) {
+            if self.pocket[t.row] != ANCHORED {
+                t.val += eps;
             }
         }
     }
 
     /// Solves the assembled system for the `m` unknowns into `sol` (holding the warm start);
     /// returns the relative residual and the CG iterations.
-    fn solve_linear(&mut self, solver: PpeSolver, m: usize, sol: &mut [Real]) -> (Real, usize) {
+    fn solve_linear(
+        &mut self,
+        solver: PpeSolver,
+        m: usize,
+        sol: &mut [Real],
+        mut parts: Option<&mut Parts<'_>>,
+    ) -> (Real, usize) {
         let (mut residual, mut iterations) = (0.0, 0);
         self.two_level_ready = false;
-        if m > 0 {
+        if m > 0 || parts.is_some() {
             match solver {
                 PpeSolver::Direct => {
                     let solved =
@@ -314,16 +409,33 @@ impl Ppe {
                 }
                 PpeSolver::Cg => {
                     self.csr.assemble(m, &self.triplets);
-                    iterations = self.csr.pcg(&self.rhs, sol, &mut self.cg, None);
+                    let parts = parts.as_deref_mut();
+                    iterations = self.csr.pcg(&self.rhs, sol, &mut self.cg, None, parts);
                 }
                 PpeSolver::TwoLevel => {
                     self.csr.assemble(m, &self.triplets);
-                    self.two_level_ready = self.two_level.build(&self.csr);
-                    let t = self.two_level_ready.then_some(&mut self.two_level);
-                    iterations = self.csr.pcg(&self.rhs, sol, &mut self.cg, t);
+                    if parts.is_some() {
+                        let o = self.owned;
+                        let owned: Vec<_> = (self.triplets.iter())
+                            .filter(|t| t.row < o && t.col < o)
+                            .copied()
+                            .collect();
+                        self.block.assemble(o, &owned);
+                    }
+                    let block = if parts.is_some() {
+                        &self.block
+                    } else {
+                        &self.csr
+                    };
+                    self.two_level_ready = self.two_level.build(block);
+                    let t = self.two_level_ready.then_some((&mut self.two_level, block));
+                    let parts = parts.as_deref_mut();
+                    iterations = self.csr.pcg(&self.rhs, sol, &mut self.cg, t, parts);
                 }
             }
-            residual = self.residual(sol);
+        }
+        if m > 0 || parts.is_some() {
+            residual = self.residual(sol, parts);
         }
         (residual, iterations)
     }
@@ -331,17 +443,32 @@ impl Ppe {
     /// The particles' pressures (Pa) from the solution: the surface pressure on free-surface
     /// particles, zero-mean in a closed domain, never negative with a free surface (a pocket's
     /// lowest pressure zero).
-    fn write_pressures(&mut self, f: &mut Fluid, sol: &[Real], closed: bool) {
+    /// A divided equation (`parts`) takes each pocket's lowest pressure and a closed domain's
+    /// mean over the parts.
+    fn write_pressures(
+        &mut self,
+        f: &mut Fluid,
+        sol: &[Real],
+        closed: bool,
+        mut parts: Option<&mut Parts<'_>>,
+    ) {
         let (ps, count) = (self.surface_pressure, f.len());
         f.pressure.resize(count, 0.0);
         // A pocket beside a free surface ([`label_pockets`]) has its pressure up to a constant,
         // which the symmetric gradient is not invariant to: its lowest pressure is taken as
         // zero, as at a free surface.
         if !closed {
-            for (&x, &c) in sol.iter().zip(&self.pocket) {
+            for (&x, &c) in sol.iter().zip(&self.pocket).take(self.owned) {
                 if c != ANCHORED {
                     let lo = &mut self.pocket_min[c as usize];
                     *lo = lo.min(x);
+                }
+            }
+            if let Some(parts) = parts.as_mut() {
+                let mut v: Vec<Real> = self.pocket_min.iter().map(|x| -x).collect();
+                parts::reduce_by_label(parts, &self.labels, &mut v, 1, true);
+                for (lo, x) in self.pocket_min.iter_mut().zip(v) {
+                    *lo = -x;
                 }
             }
         }
@@ -361,105 +488,26 @@ impl Ppe {
             };
         }
         if closed {
-            let mean = f.pressure.iter().sum::<Real>() / count as Real;
+            let mean = match parts {
+                Some(parts) => {
+                    let owned = parts.halo.owned();
+                    let mut v = [0.0, 0.0];
+                    for (x, _) in f.pressure.iter().zip(owned).filter(|(_, &o)| o) {
+                        v[0] += x;
+                        v[1] += 1.0;
+                    }
+                    parts.halo.sum(&mut v);
+                    v[0] / v[1]
+                }
+                None => f.pressure.iter().sum::<Real>() / count as Real,
+            };
             f.pressure.iter_mut().for_each(|x| *x -= mean);
         }
     }
 
-    /// Added mass of body `body` (owner index), centre of mass `com` (m), over a sub-step `h`
-    /// (s), from the matrix of the last solve: for each rigid velocity mode e (unit
-    /// translation along x, y, z, unit rotation about x, y, z through `com`) the PPE with
-    /// v* = 0 and only that body's wall jumps is solved, and the pressure force and torque on
-    /// the body's particles (as [`super::Fluid::advance_isph`] sums them) times `−h` is column
-    /// e: the impulse (N·s, N·m·s) with which the fluid opposes a unit change of the body's
-    /// velocity at the start of a sub-step. Modes outside `active` are left zero.
-    pub fn added_mass(
-        &mut self,
-        f: &Fluid,
-        body: usize,
-        com: &Vec3,
-        h: Real,
-        active: [bool; 6],
-    ) -> nalgebra::Matrix6<Real> {
-        let (k, v0, per) = (f.params.kernel, f.volume, f.params.periodic);
-        let (rho0, kappa, mass) = (f.params.rho0, f.kappa, f.mass);
-        let weight = laplacian_weight(f);
-        let m = self.rhs.len();
-        let mut out = nalgebra::Matrix6::zeros();
-        if m == 0 {
-            return out;
-        }
-        self.csr.assemble(m, &self.triplets);
-        let mut rhs = vec![0.0; m];
-        let mut x = vec![0.0; m];
-        let mut jump = vec![0.0; self.jump.len()];
-        for (e, _) in active.iter().enumerate().filter(|a| *a.1) {
-            let unit = |p: &Vec3| {
-                let mut a = Vec3::zeros();
-                a[e % 3] = 1.0;
-                if e < 3 {
-                    a
-                } else {
-                    a.cross(&(p - com))
-                }
-            };
-            rhs.iter_mut().for_each(|r| *r = 0.0);
-            let mut any = false;
-            for i in 0..f.len() {
-                for (j, &b) in f.fb.of(i).iter().enumerate() {
-                    let at = self.start[i] as usize + j;
-                    jump[at] = 0.0;
-                    if f.owner[b as usize] as usize != body {
-                        continue;
-                    }
-                    let xb = &f.boundary[b as usize];
-                    let d = per.delta(xb, &f.pos[i]);
-                    let n = self.normal[at];
-                    jump[at] = rho0 * (-unit(xb).dot(&n) / h) * n.dot(&d);
-                    let row = self.index[i];
-                    if row != DIRICHLET {
-                        rhs[row as usize] += weight(&d) * jump[at];
-                    }
-                    any = true;
-                }
-            }
-            if !any {
-                continue;
-            }
-            x.iter_mut().for_each(|s| *s = 0.0);
-            let t = self.two_level_ready.then_some(&mut self.two_level);
-            self.csr.pcg(&rhs, &mut x, &mut self.cg, t);
-            let mut wrench = nalgebra::Vector6::<Real>::zeros();
-            for i in 0..f.len() {
-                let pi = match self.index[i] {
-                    DIRICHLET => 0.0,
-                    r => x[r as usize],
-                };
-                for (j, &b) in f.fb.of(i).iter().enumerate() {
-                    if f.owner[b as usize] as usize != body {
-                        continue;
-                    }
-                    let xb = &f.boundary[b as usize];
-                    let d = per.delta(&f.pos[i], xb);
-                    let c = crate::fluid::kernel::volume_gradient(&k, v0, &d);
-                    let jb = jump[self.start[i] as usize + j];
-                    let force = c * ((2.0 * pi + jb) / kappa / rho0 * mass);
-                    let torque = (xb - com).cross(&force);
-                    for a in 0..3 {
-                        wrench[a] += force[a];
-                        wrench[a + 3] += torque[a];
-                    }
-                }
-            }
-            for a in 0..6 {
-                out[(a, e)] = if active[a] { -h * wrench[a] } else { 0.0 };
-            }
-        }
-        out
-    }
-
-    /// `|A p − b| / |b|` from the stored lower triangle.
-    fn residual(&mut self, x: &[Real]) -> Real {
+    /// `|A p − b| / |b|` from the stored lower triangle; over the owned rows of every part
+    /// for a divided equation (the ghosts' entries of `x` their owners').
+    fn residual(&mut self, x: &[Real], parts: Option<&mut Parts<'_>>) -> Real {
         let r = &mut self.res;
         r.clone_from(&self.rhs);
         for t in &self.triplets {
@@ -468,12 +516,17 @@ impl Ppe {
                 r[t.col] -= t.val * x[t.row];
             }
         }
-        let norm = |v: &[Real]| v.iter().map(|a| a * a).sum::<Real>().sqrt();
-        let b = norm(&self.rhs);
+        let owned = self.owned;
+        let squares = |v: &[Real]| v[..owned].iter().map(|a| a * a).sum::<Real>();
+        let mut v = [squares(&self.rhs), squares(r)];
+        if let Some(parts) = parts {
+            parts.halo.sum(&mut v);
+        }
+        let (b, r) = (v[0].sqrt(), v[1].sqrt());
         if b > 0.0 {
-            norm(r) / b
+            r / b
         } else {
-            norm(r)
+            r
         }
     }
 }

@@ -2,6 +2,7 @@
 //! the two-level cycle of [`super::coarse`]).
 
 use super::coarse;
+use super::parts::{dot, Parts};
 use super::CG_TOLERANCE;
 use crate::math::Real;
 use faer::sparse::Triplet;
@@ -22,6 +23,9 @@ pub(super) struct CgVectors {
     z: Vec<Real>,
     d: Vec<Real>,
     ad: Vec<Real>,
+    /// A divided equation's smoothing products: a vector over every unknown and its product.
+    full: Vec<Real>,
+    prod: Vec<Real>,
 }
 
 impl Csr {
@@ -78,18 +82,25 @@ impl Csr {
     }
 
     /// Preconditioned conjugate gradients from the guess in `x` to [`CG_TOLERANCE`] or 10 m
-    /// iterations, with the two-level cycle `two` ([`coarse`]) or Jacobi; returns the
-    /// iterations taken.
+    /// iterations (m the unknowns of every part), with the two-level cycle `two` ([`coarse`])
+    /// and the matrix it was built on (this one, or a divided equation's owned block) or Jacobi; returns the iterations taken.
+    /// `parts`: the equation divided among processes ([`super::parts`]); the ghosts' entries of
+    /// `x` are then their owners' on return.
     pub(super) fn pcg(
         &self,
         b: &[Real],
         x: &mut [Real],
         v: &mut CgVectors,
-        mut two: Option<&mut coarse::TwoLevel>,
+        mut two: Option<(&mut coarse::TwoLevel, &Csr)>,
+        mut parts: Option<&mut Parts<'_>>,
     ) -> usize {
         let m = b.len();
-        let dot = |a: &[Real], c: &[Real]| a.iter().zip(c).map(|(p, q)| p * q).sum::<Real>();
-        let bnorm = dot(b, b).sqrt();
+        let owned = parts.as_ref().map_or(m, |p| p.owned);
+        let total = match parts.as_deref_mut() {
+            Some(p) => p.sum(owned as Real) as usize,
+            None => m,
+        };
+        let bnorm = dot(&mut parts, b, b).sqrt();
         if bnorm == 0.0 {
             x.iter_mut().for_each(|s| *s = 0.0);
             return 0;
@@ -97,30 +108,63 @@ impl Csr {
         for w in [&mut v.r, &mut v.z, &mut v.d, &mut v.ad] {
             w.resize(m, 0.0);
         }
+        let exchange = |parts: &mut Option<&mut Parts<'_>>, y: &mut [Real]| {
+            if let Some(p) = parts.as_deref_mut() {
+                p.exchange(y);
+            }
+        };
+        exchange(&mut parts, x);
         self.apply(x, &mut v.ad);
         for ((r, bi), ad) in v.r.iter_mut().zip(b).zip(&v.ad) {
             *r = bi - ad;
         }
         // z = M⁻¹ r: the two-level cycle, or Jacobi's D⁻¹ r (identity on an empty diagonal).
-        let mut precondition = |z: &mut [Real], r: &[Real]| match two.as_deref_mut() {
-            Some(t) => t.apply(self, r, z),
-            None => {
-                for ((zi, ri), di) in z.iter_mut().zip(r).zip(&self.diag) {
-                    *zi = if *di > 0.0 { ri / di } else { *ri };
+        // Divided, the cycle's coarse solve is on the part's own block and its smoothing's
+        // products are the owned rows' with the ghosts' entries exchanged.
+        let (mut full, mut prod) = (std::mem::take(&mut v.full), std::mem::take(&mut v.prod));
+        full.resize(m, 0.0);
+        prod.resize(m, 0.0);
+        let mut precondition =
+            |z: &mut [Real], r: &[Real], parts: &mut Option<&mut Parts<'_>>| match (
+                two.as_mut(),
+                parts.as_deref_mut(),
+            ) {
+                (Some((t, block)), None) => t.apply(block, r, z),
+                (Some((t, block)), Some(p)) => {
+                    z[owned..].iter_mut().for_each(|x| *x = 0.0);
+                    let mut product = |x: &[Real], out: &mut [Real]| {
+                        full[..owned].copy_from_slice(x);
+                        p.exchange(&mut full);
+                        self.apply(&full, &mut prod);
+                        out.copy_from_slice(&prod[..owned]);
+                    };
+                    t.apply_with(block, &r[..owned], &mut z[..owned], &mut product);
                 }
-            }
-        };
-        precondition(&mut v.z, &v.r);
+                (None, _) => {
+                    for ((zi, ri), di) in z.iter_mut().zip(r).zip(&self.diag) {
+                        *zi = if *di > 0.0 { ri / di } else { *ri };
+                    }
+                }
+            };
+        precondition(&mut v.z, &v.r, &mut parts);
         v.d.copy_from_slice(&v.z);
-        let mut rz = dot(&v.r, &v.z);
-        for it in 0..10 * m {
-            if dot(&v.r, &v.r).sqrt() <= CG_TOLERANCE * bnorm || crate::interrupt::overdue() {
-                return it;
+        let mut rz = dot(&mut parts, &v.r, &v.z);
+        let mut taken = 10 * total;
+        for it in 0..10 * total {
+            let mut stop = crate::interrupt::overdue();
+            if let Some(p) = parts.as_deref_mut() {
+                stop = p.any(stop);
             }
+            if dot(&mut parts, &v.r, &v.r).sqrt() <= CG_TOLERANCE * bnorm || stop {
+                taken = it;
+                break;
+            }
+            exchange(&mut parts, &mut v.d);
             self.apply(&v.d, &mut v.ad);
-            let dad = dot(&v.d, &v.ad);
+            let dad = dot(&mut parts, &v.d, &v.ad);
             if dad.is_nan() || dad <= 0.0 {
-                return it;
+                taken = it;
+                break;
             }
             let a = rz / dad;
             for (xi, di) in x.iter_mut().zip(&v.d) {
@@ -129,14 +173,16 @@ impl Csr {
             for (ri, adi) in v.r.iter_mut().zip(&v.ad) {
                 *ri -= a * adi;
             }
-            precondition(&mut v.z, &v.r);
-            let rz1 = dot(&v.r, &v.z);
+            precondition(&mut v.z, &v.r, &mut parts);
+            let rz1 = dot(&mut parts, &v.r, &v.z);
             let beta = rz1 / rz;
             rz = rz1;
             for (di, zi) in v.d.iter_mut().zip(&v.z) {
                 *di = zi + beta * *di;
             }
         }
-        10 * m
+        (v.full, v.prod) = (full, prod);
+        exchange(&mut parts, x);
+        taken
     }
 }

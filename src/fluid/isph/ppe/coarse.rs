@@ -198,6 +198,19 @@ impl TwoLevel {
     /// `z = M⁻¹ r`, the two-level cycle of the module docs (Jacobi alone when the coarse
     /// factorisation failed).
     pub(super) fn apply(&mut self, a: &Csr, r: &[Real], z: &mut [Real]) {
+        self.apply_with(a, r, z, &mut |x, out| a.apply(x, out));
+    }
+
+    /// [`TwoLevel::apply`] with the smoothing's products `A z` by `product` (a divided
+    /// equation's owned rows with their ghost columns, so that the smoothing sees the coupling
+    /// between the parts that the owned block `a` leaves out; [`super::parts`]).
+    pub(super) fn apply_with(
+        &mut self,
+        a: &Csr,
+        r: &[Real],
+        z: &mut [Real],
+        product: &mut dyn FnMut(&[Real], &mut [Real]),
+    ) {
         let jacobi = |z: &mut [Real], r: &[Real], w: Real| {
             for ((zi, ri), di) in z.iter_mut().zip(r).zip(&a.diag) {
                 *zi += if *di > 0.0 { w * ri / di } else { *ri };
@@ -210,7 +223,7 @@ impl TwoLevel {
         };
         jacobi(z, r, OMEGA);
         // Coarse correction of the residual r − A z.
-        a.apply(z, &mut self.prod);
+        product(z, &mut self.prod);
         self.coarse.iter_mut().for_each(|x| *x = 0.0);
         for ((ri, pi), &g) in r.iter().zip(&self.prod).zip(&self.agg) {
             if g != NONE {
@@ -225,7 +238,7 @@ impl TwoLevel {
             }
         }
         // Post-smoothing of r − A z.
-        a.apply(z, &mut self.prod);
+        product(z, &mut self.prod);
         for ((s, ri), pi) in self.res.iter_mut().zip(r).zip(&self.prod) {
             *s = ri - pi;
         }
@@ -291,11 +304,11 @@ mod tests {
         let b: Vec<Real> = (0..m).map(|i| 1.0 + (i % 5) as Real).collect();
         let mut v = super::super::CgVectors::default();
         let mut x0 = vec![0.0; m];
-        let jacobi = a.pcg(&b, &mut x0, &mut v, None);
+        let jacobi = a.pcg(&b, &mut x0, &mut v, None, None);
         let mut t = TwoLevel::default();
         assert!(t.build(&a));
         let mut x1 = vec![0.0; m];
-        let two = a.pcg(&b, &mut x1, &mut v, Some(&mut t));
+        let two = a.pcg(&b, &mut x1, &mut v, Some((&mut t, &a)), None);
         let dx = x0
             .iter()
             .zip(&x1)

@@ -3,7 +3,8 @@
 //! moves the particles and leaves their velocities.
 
 use super::super::IsphParams;
-use super::{Ppe, PpeSolver, ANCHORED, DIRICHLET};
+use super::{Parts, Ppe, PpeSolver, ANCHORED, DIRICHLET};
+use crate::fluid::halo::Halo;
 use crate::fluid::Fluid;
 use crate::math::{Real, Vec3};
 
@@ -25,9 +26,18 @@ impl Ppe {
     /// positions, `h` = Δt in s), `p_ρ = 0` at free-surface particles and in pockets (whose
     /// blocks are singular), and `p_ρ ≥ 0`. The matrix is the one the sub-step assembled
     /// (solved by conjugate gradients with either [`PpeSolver`]). Velocities are not changed.
-    pub fn correct_positions(&mut self, f: &mut Fluid, p: &IsphParams, n: &[Real], h: Real) {
+    /// `halo`: a divided fluid's exchange (the solve divided; the ghosts move as their owners
+    /// only once the caller refreshes them).
+    pub fn correct_positions(
+        &mut self,
+        f: &mut Fluid,
+        p: &IsphParams,
+        n: &[Real],
+        h: Real,
+        halo: Option<&mut (dyn Halo + '_)>,
+    ) {
         let m = self.rhs.len();
-        if m == 0 {
+        if m == 0 && halo.is_none() {
             return;
         }
         let rho0 = f.params.rho0;
@@ -40,19 +50,45 @@ impl Ppe {
                 s.rhs[row] = p.position_alpha * rho0 * (n[i] - 1.0) / (h * h);
             }
         }
-        if s.rhs.iter().all(|&b| b == 0.0) {
-            return;
+        let (particle, mut buf) = (
+            std::mem::take(&mut self.particle),
+            std::mem::take(&mut self.buf),
+        );
+        let mut parts = halo.map(|h| Parts {
+            halo: h,
+            owned: self.owned,
+            particle: &particle,
+            buf: &mut buf,
+        });
+        let owned = self.owned;
+        let mut nothing = s.rhs[..owned].iter().all(|&b| b == 0.0);
+        if let Some(q) = parts.as_mut() {
+            nothing = !q.any(!nothing);
         }
-        if p.solver == PpeSolver::Direct {
-            self.csr.assemble(m, &self.triplets);
+        if !nothing {
+            if p.solver == PpeSolver::Direct {
+                self.csr.assemble(m, &self.triplets);
+            }
+            // From zero: the particles are re-sorted between sub-steps, and a warm start from
+            // the last p_ρ would have to follow them (it saved 5 % of the 20 000-particle dam
+            // break).
+            s.sol.clear();
+            s.sol.resize(m, 0.0);
+            let block = if parts.is_some() {
+                &self.block
+            } else {
+                &self.csr
+            };
+            let t = self.two_level_ready.then_some((&mut self.two_level, block));
+            self.csr
+                .pcg(&s.rhs, &mut s.sol, &mut self.cg, t, parts.as_mut());
         }
-        // From zero: the particles are re-sorted between sub-steps, and a warm start from the
-        // last p_ρ would have to follow them (it saved 5 % of the 20 000-particle dam break).
-        s.sol.clear();
-        s.sol.resize(m, 0.0);
-        let t = self.two_level_ready.then_some(&mut self.two_level);
-        self.csr.pcg(&s.rhs, &mut s.sol, &mut self.cg, t);
-        if !s.sol.iter().all(|x| x.is_finite()) {
+        let mut finite = s.sol.iter().all(|x| x.is_finite());
+        if let Some(q) = parts.as_mut() {
+            finite = !q.any(!finite);
+        }
+        (self.particle, self.buf) = (particle, buf);
+        if nothing || !finite {
             return;
         }
         s.pressure.clear();

@@ -1,0 +1,127 @@
+//! The bodies' added mass from the pressure equation's matrix ([`super::super::added_mass`]
+//! takes it implicitly in the rigid-body step).
+
+use super::{laplacian_weight, Parts, Ppe, DIRICHLET};
+use crate::fluid::halo::Halo;
+use crate::fluid::Fluid;
+use crate::math::{Real, Vec3};
+
+impl Ppe {
+    /// Added mass of body `body` (owner index), centre of mass `com` (m), over a sub-step `h`
+    /// (s), from the matrix of the last solve: for each rigid velocity mode e (unit
+    /// translation along x, y, z, unit rotation about x, y, z through `com`) the PPE with
+    /// v* = 0 and only that body's wall jumps is solved, and the pressure force and torque on
+    /// the body's particles (as [`super::Fluid::advance_isph`] sums them) times `−h` is column
+    /// e: the impulse (N·s, N·m·s) with which the fluid opposes a unit change of the body's
+    /// velocity at the start of a sub-step. Modes outside `active` are left zero. `halo`: a
+    /// divided fluid's exchange (the solves divided, the wrench summed over the parts' own
+    /// particles).
+    pub fn added_mass(
+        &mut self,
+        f: &Fluid,
+        (body, com): (usize, &Vec3),
+        h: Real,
+        active: [bool; 6],
+        halo: Option<&mut (dyn Halo + '_)>,
+    ) -> nalgebra::Matrix6<Real> {
+        let (k, v0, per) = (f.params.kernel, f.volume, f.params.periodic);
+        let (rho0, kappa, mass) = (f.params.rho0, f.kappa, f.mass);
+        let weight = laplacian_weight(f);
+        let m = self.rhs.len();
+        let mut out = nalgebra::Matrix6::zeros();
+        if m == 0 && halo.is_none() {
+            return out;
+        }
+        let (particle, mut buf) = (
+            std::mem::take(&mut self.particle),
+            std::mem::take(&mut self.buf),
+        );
+        let mut parts = halo.map(|h| Parts {
+            halo: h,
+            owned: self.owned,
+            particle: &particle,
+            buf: &mut buf,
+        });
+        let mine: Option<Vec<bool>> = parts.as_ref().map(|p| p.halo.owned().to_vec());
+        let mine = |i: usize| mine.as_ref().is_none_or(|o| o[i]);
+        self.csr.assemble(m, &self.triplets);
+        let mut rhs = vec![0.0; m];
+        let mut x = vec![0.0; m];
+        let mut jump = vec![0.0; self.jump.len()];
+        for (e, _) in active.iter().enumerate().filter(|a| *a.1) {
+            let unit = |p: &Vec3| {
+                let mut a = Vec3::zeros();
+                a[e % 3] = 1.0;
+                if e < 3 {
+                    a
+                } else {
+                    a.cross(&(p - com))
+                }
+            };
+            rhs.iter_mut().for_each(|r| *r = 0.0);
+            let mut any = false;
+            for i in 0..f.len() {
+                for (j, &b) in f.fb.of(i).iter().enumerate() {
+                    let at = self.start[i] as usize + j;
+                    jump[at] = 0.0;
+                    if f.owner[b as usize] as usize != body {
+                        continue;
+                    }
+                    let xb = &f.boundary[b as usize];
+                    let d = per.delta(xb, &f.pos[i]);
+                    let n = self.normal[at];
+                    jump[at] = rho0 * (-unit(xb).dot(&n) / h) * n.dot(&d);
+                    let row = self.index[i];
+                    if row != DIRICHLET {
+                        rhs[row as usize] += weight(&d) * jump[at];
+                    }
+                    any = true;
+                }
+            }
+            if let Some(p) = parts.as_mut() {
+                any = p.any(any);
+            }
+            if !any {
+                continue;
+            }
+            x.iter_mut().for_each(|s| *s = 0.0);
+            let block = if parts.is_some() {
+                &self.block
+            } else {
+                &self.csr
+            };
+            let t = self.two_level_ready.then_some((&mut self.two_level, block));
+            self.csr.pcg(&rhs, &mut x, &mut self.cg, t, parts.as_mut());
+            let mut wrench = nalgebra::Vector6::<Real>::zeros();
+            for i in (0..f.len()).filter(|&i| mine(i)) {
+                let pi = match self.index[i] {
+                    DIRICHLET => 0.0,
+                    r => x[r as usize],
+                };
+                for (j, &b) in f.fb.of(i).iter().enumerate() {
+                    if f.owner[b as usize] as usize != body {
+                        continue;
+                    }
+                    let xb = &f.boundary[b as usize];
+                    let d = per.delta(&f.pos[i], xb);
+                    let c = crate::fluid::kernel::volume_gradient(&k, v0, &d);
+                    let jb = jump[self.start[i] as usize + j];
+                    let force = c * ((2.0 * pi + jb) / kappa / rho0 * mass);
+                    let torque = (xb - com).cross(&force);
+                    for a in 0..3 {
+                        wrench[a] += force[a];
+                        wrench[a + 3] += torque[a];
+                    }
+                }
+            }
+            if let Some(p) = parts.as_mut() {
+                p.halo.sum(wrench.as_mut_slice());
+            }
+            for a in 0..6 {
+                out[(a, e)] = if active[a] { -h * wrench[a] } else { 0.0 };
+            }
+        }
+        (self.particle, self.buf) = (particle, buf);
+        out
+    }
+}
