@@ -285,7 +285,16 @@ fn constraint_divided_2d(b: divan::Bencher, ranks: usize) {
     divided_steps(b, "constraint", ranks);
 }
 
-/// 20 steps of `model` (`"constraint"`: the WCSPH dam break with the constraint method)
+/// ISPH's dam break (`dam_break_2d_wcsph.ron` with `method: Isph()`, 800 particles) divided
+/// among `ranks` ranks as threads, 20 model steps: the hot path of a divided pressure solve
+/// (per CG iteration one exchange of the direction's ghost entries, two for the two-level
+/// cycle's smoothing, and the dot products' sums) against 1 (the same calls, no other rank).
+#[divan::bench(args = [1, 2], sample_count = 10, sample_size = 1)]
+fn isph_divided_2d(b: divan::Bencher, ranks: usize) {
+    divided_steps(b, "isph", ranks);
+}
+
+/// 20 steps of `model` (`"constraint"` or `"isph"`: the WCSPH dam break with that method)
 /// divided among `ranks` ranks as threads, one thread each.
 fn divided_steps(b: divan::Bencher, model: &'static str, ranks: usize) {
     let prepared = || -> Vec<World> {
@@ -295,8 +304,8 @@ fn divided_steps(b: divan::Bencher, model: &'static str, ranks: usize) {
                 .into_iter()
                 .map(|c| {
                     s.spawn(move || {
-                        let mut w = if model == "constraint" {
-                            constraint_dam_break()
+                        let mut w = if model == "constraint" || model == "isph" {
+                            dam_break_with(model)
                         } else {
                             world_at(model, 0)
                         };
@@ -328,13 +337,19 @@ fn divided_steps(b: divan::Bencher, model: &'static str, ranks: usize) {
     });
 }
 
-/// `dam_break_2d_wcsph.ron` with the constraint method at its defaults.
-fn constraint_dam_break() -> World {
+/// `dam_break_2d_wcsph.ron` with the constraint method (`"constraint"`) or ISPH (`"isph"`) at
+/// its defaults.
+fn dam_break_with(method: &str) -> World {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("models/dam_break_2d_wcsph.ron");
+    let name = if method == "isph" {
+        "Isph("
+    } else {
+        "Constraint("
+    };
     let text = std::fs::read_to_string(&path)
         .expect("model")
-        .replace("method: Wcsph(", "method: Constraint(");
+        .replace("method: Wcsph(", &format!("method: {name}"));
     let m = vcsim::model::parse_str(&path, &text).expect("parses");
     vcsim::model::build_world(&m).expect("builds")
 }

@@ -24,8 +24,8 @@ impl Ppe {
         active: [bool; 6],
         halo: Option<&mut (dyn Halo + '_)>,
     ) -> nalgebra::Matrix6<Real> {
-        let (k, v0, per) = (f.params.kernel, f.volume, f.params.periodic);
-        let (rho0, kappa, mass) = (f.params.rho0, f.kappa, f.mass);
+        let per = f.params.periodic;
+        let rho0 = f.params.rho0;
         let weight = laplacian_weight(f);
         let m = self.rhs.len();
         let mut out = nalgebra::Matrix6::zeros();
@@ -92,28 +92,7 @@ impl Ppe {
             };
             let t = self.two_level_ready.then_some((&mut self.two_level, block));
             self.csr.pcg(&rhs, &mut x, &mut self.cg, t, parts.as_mut());
-            let mut wrench = nalgebra::Vector6::<Real>::zeros();
-            for i in (0..f.len()).filter(|&i| mine(i)) {
-                let pi = match self.index[i] {
-                    DIRICHLET => 0.0,
-                    r => x[r as usize],
-                };
-                for (j, &b) in f.fb.of(i).iter().enumerate() {
-                    if f.owner[b as usize] as usize != body {
-                        continue;
-                    }
-                    let xb = &f.boundary[b as usize];
-                    let d = per.delta(&f.pos[i], xb);
-                    let c = crate::fluid::kernel::volume_gradient(&k, v0, &d);
-                    let jb = jump[self.start[i] as usize + j];
-                    let force = c * ((2.0 * pi + jb) / kappa / rho0 * mass);
-                    let torque = (xb - com).cross(&force);
-                    for a in 0..3 {
-                        wrench[a] += force[a];
-                        wrench[a + 3] += torque[a];
-                    }
-                }
-            }
+            let mut wrench = self.wrench(f, (body, com), &x, &jump, &mine);
             if let Some(p) = parts.as_mut() {
                 p.halo.sum(wrench.as_mut_slice());
             }
@@ -123,5 +102,44 @@ impl Ppe {
         }
         (self.particle, self.buf) = (particle, buf);
         out
+    }
+
+    /// The pressure force and torque (N, N·m about `com`) on body `body`'s particles from the
+    /// fluid particles for which `mine` holds, with the pressures `x` per unknown and the wall
+    /// jumps `jump` per fluid–boundary pair (Pa; as [`super::super::Fluid::advance_isph`] sums
+    /// them).
+    fn wrench(
+        &self,
+        f: &Fluid,
+        (body, com): (usize, &Vec3),
+        x: &[Real],
+        jump: &[Real],
+        mine: &dyn Fn(usize) -> bool,
+    ) -> nalgebra::Vector6<Real> {
+        let (k, v0, per) = (f.params.kernel, f.volume, f.params.periodic);
+        let (rho0, kappa, mass) = (f.params.rho0, f.kappa, f.mass);
+        let mut wrench = nalgebra::Vector6::<Real>::zeros();
+        for i in (0..f.len()).filter(|&i| mine(i)) {
+            let pi = match self.index[i] {
+                DIRICHLET => 0.0,
+                r => x[r as usize],
+            };
+            for (j, &b) in f.fb.of(i).iter().enumerate() {
+                if f.owner[b as usize] as usize != body {
+                    continue;
+                }
+                let xb = &f.boundary[b as usize];
+                let d = per.delta(&f.pos[i], xb);
+                let c = crate::fluid::kernel::volume_gradient(&k, v0, &d);
+                let jb = jump[self.start[i] as usize + j];
+                let force = c * ((2.0 * pi + jb) / kappa / rho0 * mass);
+                let torque = (xb - com).cross(&force);
+                for a in 0..3 {
+                    wrench[a] += force[a];
+                    wrench[a + 3] += torque[a];
+                }
+            }
+        }
+        wrench
     }
 }
