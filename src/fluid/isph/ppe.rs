@@ -131,7 +131,7 @@ impl Ppe {
     /// with the normalised kernel sums `n` and the wall velocities `bvel` (m/s); writes
     /// `f.pressure` (Pa) and `f.density_error` (`n_i − 1`). Returns the relative residual
     /// `|A p − b| / |b|` (0 without unknowns) and the CG iterations (0 for the direct solve).
-    /// `halo`: the exchange of a fluid divided among processes ([`parts`]; the direct solve
+    /// `halo`: the exchange of a fluid divided among processes (the module `parts`; the direct solve
     /// does not run divided); the ghosts' pressures are then their owners'.
     pub fn solve(
         &mut self,
