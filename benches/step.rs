@@ -288,7 +288,7 @@ fn constraint_divided_2d(b: divan::Bencher, ranks: usize) {
 /// ISPH's dam break (`dam_break_2d_wcsph.ron` with `method: Isph()`, 800 particles) divided
 /// among `ranks` ranks as threads, 20 model steps: the hot path of a divided pressure solve
 /// (per CG iteration one exchange of the direction's ghost entries, two for the two-level
-/// cycle's smoothing, and the dot products' sums) against 1 (the same calls, no other rank).
+/// cycle's smoothing, the coarse residual's and the dot products' sums) against 1 (the same calls, no other rank).
 #[divan::bench(args = [1, 2], sample_count = 10, sample_size = 1)]
 fn isph_divided_2d(b: divan::Bencher, ranks: usize) {
     divided_steps(b, "isph", ranks);

@@ -427,7 +427,10 @@ impl Ppe {
                     } else {
                         &self.csr
                     };
-                    self.two_level_ready = self.two_level.build(block);
+                    self.two_level_ready = match parts.as_deref_mut() {
+                        Some(p) => self.two_level.build_divided(block, &self.csr, p),
+                        None => self.two_level.build(block),
+                    };
                     let t = self.two_level_ready.then_some((&mut self.two_level, block));
                     let parts = parts.as_deref_mut();
                     iterations = self.csr.pcg(&self.rhs, sol, &mut self.cg, t, parts);

@@ -130,15 +130,15 @@ impl Csr {
                 parts.as_deref_mut(),
             ) {
                 (Some((t, block)), None) => t.apply(block, r, z),
-                (Some((t, block)), Some(p)) => {
+                (Some((t, block)), Some(parts)) => {
                     z[owned..].iter_mut().for_each(|x| *x = 0.0);
-                    let mut product = |x: &[Real], out: &mut [Real]| {
-                        full[..owned].copy_from_slice(x);
-                        p.exchange(&mut full);
-                        self.apply(&full, &mut prod);
-                        out.copy_from_slice(&prod[..owned]);
+                    let mut fine = DividedFine {
+                        a: self,
+                        parts,
+                        full: &mut full,
+                        prod: &mut prod,
                     };
-                    t.apply_with(block, &r[..owned], &mut z[..owned], &mut product);
+                    t.apply_with(block, &r[..owned], &mut z[..owned], &mut fine);
                 }
                 (None, _) => {
                     for ((zi, ri), di) in z.iter_mut().zip(r).zip(&self.diag) {
@@ -184,5 +184,29 @@ impl Csr {
         (v.full, v.prod) = (full, prod);
         exchange(&mut parts, x);
         taken
+    }
+}
+
+/// The fine level of a divided equation's cycle ([`coarse::Fine`]): the products of the owned
+/// rows with their ghost columns (the argument's ghost entries exchanged first; `full` and
+/// `prod` over every unknown), the coarse residual summed over the parts.
+struct DividedFine<'x, 'p> {
+    a: &'x Csr,
+    parts: &'x mut Parts<'p>,
+    full: &'x mut Vec<Real>,
+    prod: &'x mut Vec<Real>,
+}
+
+impl coarse::Fine for DividedFine<'_, '_> {
+    fn product(&mut self, x: &[Real], out: &mut [Real]) {
+        let owned = x.len();
+        self.full[..owned].copy_from_slice(x);
+        self.parts.exchange(self.full);
+        self.a.apply(self.full, self.prod);
+        out.copy_from_slice(&self.prod[..owned]);
+    }
+
+    fn reduce(&mut self, coarse: &mut [Real]) {
+        self.parts.halo.sum(coarse);
     }
 }

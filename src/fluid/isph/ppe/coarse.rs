@@ -29,7 +29,7 @@
 //! neighbour, or stay alone. Rows without a diagonal (no coupling at all) take no part: the
 //! preconditioner is the identity on them, as Jacobi's.
 
-use super::Csr;
+use super::{Csr, Parts};
 use crate::math::Real;
 use faer::sparse::{SparseColMat, Triplet};
 use faer::Side;
@@ -67,6 +67,28 @@ pub(super) struct TwoLevel {
     /// A residual and a product, per unknown.
     res: Vec<Real>,
     prod: Vec<Real>,
+    /// A divided equation's coarse level across the parts ([`TwoLevel::build_divided`]): this
+    /// part's aggregates are `first..first + count` of `total` (0 and `count` in one process).
+    first: usize,
+    total: usize,
+}
+
+/// What the cycle needs from the fine level: the products `A x` of its smoothing and, for a
+/// coarse level across the parts, the coarse residual summed over them.
+pub(super) trait Fine {
+    /// `out = A x` over the rows of the cycle.
+    fn product(&mut self, x: &[Real], out: &mut [Real]);
+    /// Replaces the coarse residual by its sum over the parts (nothing in one process).
+    fn reduce(&mut self, _coarse: &mut [Real]) {}
+}
+
+/// The fine level of one process: products by the matrix the cycle was built on.
+struct Whole<'a>(&'a Csr);
+
+impl Fine for Whole<'_> {
+    fn product(&mut self, x: &[Real], out: &mut [Real]) {
+        self.0.apply(x, out)
+    }
 }
 
 impl TwoLevel {
@@ -75,8 +97,15 @@ impl TwoLevel {
     pub(super) fn build(&mut self, a: &Csr) -> bool {
         let m = a.diag.len();
         self.aggregate(a);
-        self.coarse_triplets(a);
-        let n = self.count;
+        (self.first, self.total) = (0, self.count);
+        self.coarse_triplets(a, None);
+        self.factorise(m)
+    }
+
+    /// The coarse matrix `triplets` (of `total` aggregates) factorised; the buffers sized for
+    /// `m` fine rows.
+    fn factorise(&mut self, m: usize) -> bool {
+        let n = self.total;
         self.llt = (n > 0)
             .then(|| SparseColMat::<usize, Real>::try_new_from_triplets(n, n, &self.triplets))
             .and_then(|c| c.ok())
@@ -87,12 +116,71 @@ impl TwoLevel {
         self.llt.is_some()
     }
 
+    /// The cycle of a divided equation ([`super::parts`]): each part aggregates the unknowns of
+    /// its owned block `block`, numbered after the aggregates of the parts before it; the
+    /// coarse rows of its aggregates come from its owned rows of `full` (with their ghost
+    /// columns, whose aggregates their owners number), and every part gathers every part's
+    /// coarse rows and factorises the whole coarse matrix, `Pᵀ A P` over all the unknowns, as
+    /// one process does over its own aggregates (the same matrix on every part, so the same
+    /// factorisation and the same coarse solution). The coarse residual is summed over the
+    /// parts at each application. Returns whether the coarse solve is usable (the same on every
+    /// part).
+    pub(super) fn build_divided(&mut self, block: &Csr, full: &Csr, parts: &mut Parts<'_>) -> bool {
+        let owned = block.diag.len();
+        self.aggregate(block);
+        let me = parts.halo.part();
+        let ranks = parts.sum(1.0) as usize;
+        let mut counts = vec![0.0; ranks];
+        counts[me] = self.count as Real;
+        parts.halo.sum(&mut counts);
+        let first = counts[..me].iter().sum::<Real>() as usize;
+        (self.first, self.total) = (first, counts.iter().sum::<Real>() as usize);
+        // Each unknown's aggregate in the parts' numbering, the ghosts' from their owners.
+        let mut global = vec![-1.0; full.diag.len()];
+        for (x, &g) in global.iter_mut().zip(&self.agg).take(owned) {
+            if g != NONE {
+                *x = (first + g as usize) as Real;
+            }
+        }
+        parts.exchange(&mut global);
+        let agg: Vec<u32> = global
+            .iter()
+            .map(|&x| if x < 0.0 { NONE } else { x as u32 })
+            .collect();
+        self.coarse_triplets(full, Some(&agg));
+        // Every part's coarse rows, gathered: each writes its own into its place of a table
+        // the parts sum.
+        let mut sizes = vec![0.0; ranks];
+        sizes[me] = self.triplets.len() as Real;
+        parts.halo.sum(&mut sizes);
+        let at = 3 * sizes[..me].iter().sum::<Real>() as usize;
+        let mut table = vec![0.0; 3 * sizes.iter().sum::<Real>() as usize];
+        for (k, t) in self.triplets.iter().enumerate() {
+            table[at + 3 * k..at + 3 * k + 3].copy_from_slice(&[
+                t.row as Real,
+                t.col as Real,
+                t.val,
+            ]);
+        }
+        parts.halo.sum(&mut table);
+        self.triplets.clear();
+        self.triplets.extend(
+            table
+                .chunks_exact(3)
+                .map(|c| Triplet::new(c[0] as usize, c[1] as usize, c[2])),
+        );
+        self.factorise(owned)
+    }
+
     /// The lower triangle of `A_c = Pᵀ A P` into `triplets`, one entry per coarse pair: the
     /// members of each aggregate are listed (a counting sort), and each coarse row's entries
     /// summed in a dense accumulator over the coarse columns (a triplet per fine entry would
     /// hold the whole fine matrix again: 195 MB for a 3D dam break of 203 609 particles).
-    fn coarse_triplets(&mut self, a: &Csr) {
-        let (m, n) = (a.diag.len(), self.count);
+    /// `agg`: each column's aggregate in the coarse numbering (this part's aggregates are
+    /// `first..first + count` of `total`, `self.agg` numbers the rows' from 0); `None`: the
+    /// rows' own (one process).
+    fn coarse_triplets(&mut self, a: &Csr, agg: Option<&[u32]>) {
+        let (m, n, total, first) = (self.agg.len(), self.count, self.total, self.first);
         // Members of each aggregate, in fine order.
         self.member_start.reset(n);
         for &g in self.agg.iter().filter(|&&g| g != NONE) {
@@ -111,11 +199,12 @@ impl TwoLevel {
         self.member_start.restore_after_fill();
         // Row by row, with a dense accumulator and the list of the columns it holds.
         self.acc.clear();
-        self.acc.resize(n, 0.0);
+        self.acc.resize(total, 0.0);
         self.seen.clear();
-        self.seen.resize(n, false);
+        self.seen.resize(total, false);
         self.triplets.clear();
         for ar in 0..n {
+            let gr = first + ar;
             self.cols.clear();
             for &r in &self.members[self.member_start.range(ar)] {
                 let r = r as usize;
@@ -126,18 +215,21 @@ impl TwoLevel {
                     }
                     self.acc[ac] += v;
                 };
-                add(ar, a.diag[r]);
+                add(gr, a.diag[r]);
                 let range = a.start.range(r);
                 for (&c, &v) in a.col[range.clone()].iter().zip(&a.val[range]) {
-                    let ac = self.agg[c as usize];
-                    if ac != NONE && (ac as usize) <= ar {
+                    let ac = match agg {
+                        Some(g) => g[c as usize],
+                        None => self.agg[c as usize],
+                    };
+                    if ac != NONE && (ac as usize) <= gr {
                         add(ac as usize, v);
                     }
                 }
             }
             for &ac in &self.cols {
                 let ac = ac as usize;
-                self.triplets.push(Triplet::new(ar, ac, self.acc[ac]));
+                self.triplets.push(Triplet::new(gr, ac, self.acc[ac]));
                 self.acc[ac] = 0.0;
                 self.seen[ac] = false;
             }
@@ -198,19 +290,14 @@ impl TwoLevel {
     /// `z = M⁻¹ r`, the two-level cycle of the module docs (Jacobi alone when the coarse
     /// factorisation failed).
     pub(super) fn apply(&mut self, a: &Csr, r: &[Real], z: &mut [Real]) {
-        self.apply_with(a, r, z, &mut |x, out| a.apply(x, out));
+        self.apply_with(a, r, z, &mut Whole(a));
     }
 
-    /// [`TwoLevel::apply`] with the smoothing's products `A z` by `product` (a divided
-    /// equation's owned rows with their ghost columns, so that the smoothing sees the coupling
-    /// between the parts that the owned block `a` leaves out; [`super::parts`]).
-    pub(super) fn apply_with(
-        &mut self,
-        a: &Csr,
-        r: &[Real],
-        z: &mut [Real],
-        product: &mut dyn FnMut(&[Real], &mut [Real]),
-    ) {
+    /// [`TwoLevel::apply`] with the smoothing's products and the coarse residual's sum by
+    /// `fine` (a divided equation's owned rows with their ghost columns, so that the smoothing
+    /// sees the coupling between the parts that the owned block `a` leaves out, and the coarse
+    /// level across the parts; [`super::parts`]).
+    pub(super) fn apply_with(&mut self, a: &Csr, r: &[Real], z: &mut [Real], fine: &mut dyn Fine) {
         let jacobi = |z: &mut [Real], r: &[Real], w: Real| {
             for ((zi, ri), di) in z.iter_mut().zip(r).zip(&a.diag) {
                 *zi += if *di > 0.0 { w * ri / di } else { *ri };
@@ -223,22 +310,24 @@ impl TwoLevel {
         };
         jacobi(z, r, OMEGA);
         // Coarse correction of the residual r − A z.
-        product(z, &mut self.prod);
+        fine.product(z, &mut self.prod);
         self.coarse.iter_mut().for_each(|x| *x = 0.0);
+        let first = self.first;
         for ((ri, pi), &g) in r.iter().zip(&self.prod).zip(&self.agg) {
             if g != NONE {
-                self.coarse[g as usize] += ri - pi;
+                self.coarse[first + g as usize] += ri - pi;
             }
         }
+        fine.reduce(&mut self.coarse);
         use faer::linalg::solvers::Solve;
         llt.solve_in_place(faer::ColMut::from_slice_mut(&mut self.coarse).as_mat_mut());
         for (zi, &g) in z.iter_mut().zip(&self.agg) {
             if g != NONE {
-                *zi += self.coarse[g as usize];
+                *zi += self.coarse[first + g as usize];
             }
         }
         // Post-smoothing of r − A z.
-        product(z, &mut self.prod);
+        fine.product(z, &mut self.prod);
         for ((s, ri), pi) in self.res.iter_mut().zip(r).zip(&self.prod) {
             *s = ri - pi;
         }
