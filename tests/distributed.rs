@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::DAM_BREAK_2D_WCSPH as DAM_2D;
+use common::{floating_box, DAM_BREAK_2D_WCSPH as DAM_2D, DAM_BREAK_3D_WCSPH as DAM_3D};
 use std::path::Path;
 use vcsim::distributed::checkpoint as ckp;
 use vcsim::distributed::run::{
@@ -20,24 +20,6 @@ use vcsim::distributed::run::{
 use vcsim::distributed::ThreadComm;
 use vcsim::pipeline::World;
 use vcsim::probe::Probe;
-
-/// 3D dam break: a column 0.4 × 0.1 × 0.2 m in a tank 1.2 m long and 0.1 m wide, spacing
-/// 0.025 m (512 particles; the shape of `models/dam_break_3d_apgd.ron`, 004 §4.2).
-const DAM_3D: &str = r#"Model(
-    scene: (dimension: Three, gravity: (0, 0, -9.81)),
-    time: (dt: 0.001, end: 0.3),
-    bodies: [
-        (name: "floor", kind: Static, shape: Cuboid(half_extents: (0.7, 0.14, 0.04)), position: (0.6, 0.05, -0.04)),
-        (name: "back", kind: Static, shape: Cuboid(half_extents: (0.04, 0.14, 0.2)), position: (-0.04, 0.05, 0.2)),
-        (name: "end", kind: Static, shape: Cuboid(half_extents: (0.04, 0.14, 0.2)), position: (1.24, 0.05, 0.2)),
-        (name: "side_a", kind: Static, shape: Cuboid(half_extents: (0.6, 0.04, 0.2)), position: (0.6, -0.04, 0.2)),
-        (name: "side_b", kind: Static, shape: Cuboid(half_extents: (0.6, 0.04, 0.2)), position: (0.6, 0.14, 0.2)),
-    ],
-    fluid: (method: Wcsph(), spacing: 0.025, regions: [Box(min: (0, 0, 0), max: (0.4, 0.1, 0.2))]),
-    output: (every: 0.01, vtk: false, plot: false),
-    probes: [Front(1, 0, 0), DensityError],
-)
-"#;
 
 fn world(text: &str) -> (World, Vec<Probe>) {
     let m = vcsim::model::parse_str(Path::new("dam.ron"), text).unwrap();
@@ -300,16 +282,7 @@ fn isph_floating_box_in_the_surge_on_2_4_ranks_matches_one_process() {
 /// `instantaneous`: whether the point pressure is compared at every output (else checked for a
 /// bias).
 fn floating_box_matches_one_process(dam: &str, instantaneous: bool) {
-    let text = dam
-        .replace(
-            "    ],\n    fluid",
-            "        (name: \"box\", shape: Cuboid(half_extents: (0.02, 0.02)), position: (0.4, 0.021), mass: 0.96),\n    ],\n    fluid",
-        )
-        .replace(
-            "FluidEnergy]",
-            "FluidEnergy, Pressure(0.05, 0.01), WaveGauge(0.1, 0), Submerged(\"box\"), \
-             Position(\"box\")]",
-        );
+    let text = floating_box(dam);
     let end = 0.25;
     let reference = whole(&text, end);
     let (x, y) = (reference[0].len() - 3, reference[0].len() - 2);

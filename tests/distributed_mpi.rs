@@ -1,5 +1,5 @@
 //! `mpirun -n N vcsim run MODEL` (issue 55): the 2D dam break (WCSPH, the constraint method
-//! and ISPH) divided among 2 and 4 MPI ranks (oversubscribed on a small machine) against the same model in one process: the same
+//! and ISPH), the 3D dam break and a floating box (the constraint method) divided among 2 and 4 MPI ranks (oversubscribed on a small machine) against the same model in one process: the same
 //! `probes.csv` columns and times, fronts within 1 % at every output, the largest compression
 //! within 0.1 percentage point; each output's VTK pieces join into one frame holding every
 //! particle once; a model that cannot run divided is refused before anything is written; SIGINT
@@ -12,7 +12,7 @@
 mod common;
 
 use common::mpi::{mpi_build, ok};
-use common::DAM_BREAK_2D_WCSPH as DAM;
+use common::{floating_box, DAM_BREAK_2D_WCSPH as DAM, DAM_BREAK_3D_WCSPH as DAM_3D};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -24,6 +24,17 @@ fn scratch(test: &str) -> PathBuf {
     std::fs::write(d.join("dam.ron"), DAM).unwrap();
     std::fs::write(d.join("rows.ron"), DAM.replace("method: Wcsph(), ", "")).unwrap();
     std::fs::write(d.join("isph.ron"), DAM.replace("Wcsph()", "Isph()")).unwrap();
+    // The 3D dam break and the floating box with the constraint method (the default).
+    // (With its VTK frames, which the test joins.)
+    let dam3d = DAM_3D
+        .replace("method: Wcsph(), ", "")
+        .replace("vtk: false, ", "");
+    std::fs::write(d.join("rows3d.ron"), dam3d).unwrap();
+    std::fs::write(
+        d.join("box.ron"),
+        floating_box(&DAM.replace("method: Wcsph(), ", "")),
+    )
+    .unwrap();
     std::fs::write(
         d.join("direct.ron"),
         DAM.replace("Wcsph()", "Isph(solver: Direct)"),
@@ -88,8 +99,11 @@ fn frames_join(out: &Path, n: usize, particles: usize, outputs: usize) {
     }
 }
 
-/// `NAME.ron` in `d` under `mpirun -n 2` and `-n 4` against one process.
-fn matches_under_mpirun(bin: &Path, d: &Path, name: &str) {
+/// `NAME.ron` in `d` under `mpirun -n 2` and `-n 4` against one process (`particles` of
+/// them): fronts within 1 % at every output, the largest compression within 0.1 percentage
+/// point; a model whose last two columns are a body's position (`body`), that position within
+/// 1 % of the tank's length (0.584 m) at every output.
+fn matches_under_mpirun(bin: &Path, d: &Path, name: &str, particles: usize, body: bool) {
     let model = d.join(format!("{name}.ron"));
     let model = model.to_str().unwrap();
     let path = |n: &str| d.join(format!("{name}-{n}")).to_str().unwrap().to_string();
@@ -123,12 +137,22 @@ fn matches_under_mpirun(bin: &Path, d: &Path, name: &str) {
         );
         let (h, rows) = probes(Path::new(&out));
         assert_eq!(h, head);
-        frames_join(Path::new(&out), n, 800, rows.len());
+        frames_join(Path::new(&out), n, particles, rows.len());
         assert_eq!(rows.len(), one.len());
-        let mut worst = 0.0f64;
+        let (mut worst, mut moved) = (0.0f64, 0.0f64);
         for (r, w) in rows.iter().zip(&one) {
             assert_eq!(r[0], w[0]);
             worst = worst.max((r[1] - w[1]).abs() / w[1]);
+            if body {
+                let k = r.len() - 2;
+                moved = moved
+                    .max((r[k] - w[k]).abs())
+                    .max((r[k + 1] - w[k + 1]).abs());
+            }
+        }
+        if body {
+            eprintln!("{name}, {n} ranks: the body within {moved:.2e} m");
+            assert!(moved < 0.01 * 0.584, "{n} ranks: the body off by {moved} m");
         }
         let c = rows.iter().map(|r| r[2]).fold(0.0, f64::max);
         eprintln!(
@@ -151,7 +175,7 @@ fn dam_break_under_mpirun_matches_one_process() {
     // WCSPH, the constraint method (its solve divided among the ranks) and ISPH (its pressure
     // solves divided).
     for name in ["dam", "rows", "isph"] {
-        matches_under_mpirun(&bin, &d, name);
+        matches_under_mpirun(&bin, &d, name, 800, false);
     }
     // ISPH's direct pressure solve (not divided) is refused before anything is written.
     let bad = path("direct.ron");
@@ -165,6 +189,19 @@ fn dam_break_under_mpirun_matches_one_process() {
         "{text}"
     );
     assert!(!d.join("bad").join("probes.csv").exists());
+}
+
+/// The 3D dam break (512 particles) and a light box carried by the 2D surge, with the
+/// constraint method, under `mpirun -n 2` and `-n 4`: the same criteria as the 2D dam break,
+/// and the box's position within 1 % of the tank's length of one process's.
+#[test]
+fn dam_break_3d_and_floating_box_under_mpirun_match_one_process() {
+    let Some(bin) = mpi_build() else {
+        return;
+    };
+    let d = scratch("3d-box");
+    matches_under_mpirun(&bin, &d, "rows3d", 512, false);
+    matches_under_mpirun(&bin, &d, "box", 800, true);
 }
 
 #[test]

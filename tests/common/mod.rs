@@ -25,6 +25,40 @@ pub const DAM_BREAK_2D_WCSPH: &str = r#"Model(
 )
 "#;
 
+/// 3D dam break: a column 0.4 × 0.1 × 0.2 m in a tank 1.2 m long and 0.1 m wide, spacing
+/// 0.025 m (512 particles; the shape of `models/dam_break_3d_apgd.ron`, 004 §4.2).
+pub const DAM_BREAK_3D_WCSPH: &str = r#"Model(
+    scene: (dimension: Three, gravity: (0, 0, -9.81)),
+    time: (dt: 0.001, end: 0.3),
+    bodies: [
+        (name: "floor", kind: Static, shape: Cuboid(half_extents: (0.7, 0.14, 0.04)), position: (0.6, 0.05, -0.04)),
+        (name: "back", kind: Static, shape: Cuboid(half_extents: (0.04, 0.14, 0.2)), position: (-0.04, 0.05, 0.2)),
+        (name: "end", kind: Static, shape: Cuboid(half_extents: (0.04, 0.14, 0.2)), position: (1.24, 0.05, 0.2)),
+        (name: "side_a", kind: Static, shape: Cuboid(half_extents: (0.6, 0.04, 0.2)), position: (0.6, -0.04, 0.2)),
+        (name: "side_b", kind: Static, shape: Cuboid(half_extents: (0.6, 0.04, 0.2)), position: (0.6, 0.14, 0.2)),
+    ],
+    fluid: (method: Wcsph(), spacing: 0.025, regions: [Box(min: (0, 0, 0), max: (0.4, 0.1, 0.2))]),
+    output: (every: 0.01, vtk: false, plot: false),
+    probes: [Front(1, 0, 0), DensityError],
+)
+"#;
+
+/// `dam` (a 2D dam break of [`DAM_BREAK_2D_WCSPH`]'s shape, any method) with a light box
+/// (600 kg/m³, 4 cm square) on the floor in the surge's path, and probes of the pressure on the
+/// floor under the column, a wave gauge in it, the box's submerged fraction and its position
+/// (the last two columns: x, y).
+pub fn floating_box(dam: &str) -> String {
+    dam.replace(
+        "    ],\n    fluid",
+        "        (name: \"box\", shape: Cuboid(half_extents: (0.02, 0.02)), position: (0.4, 0.021), mass: 0.96),\n    ],\n    fluid",
+    )
+    .replace(
+        "FluidEnergy]",
+        "FluidEnergy, Pressure(0.05, 0.01), WaveGauge(0.1, 0), Submerged(\"box\"), \
+         Position(\"box\")]",
+    )
+}
+
 /// Builds a world from model text; panics with the located error if the model is invalid.
 pub fn world(src: &str) -> World {
     let model = match parse_str(Path::new("test-model.ron"), src) {
