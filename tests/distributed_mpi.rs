@@ -99,6 +99,18 @@ fn frames_join(out: &Path, n: usize, particles: usize, outputs: usize) {
     }
 }
 
+/// The inner solve's iterations per model step of a run in one process, from its summary
+/// (`mean X … iterations per sub-step` times `sub-steps mean Y per step`); `None` for a method
+/// without one.
+fn inner_per_step(out: &str) -> Option<f64> {
+    let summary = std::fs::read_to_string(Path::new(out).join("summary.txt")).ok()?;
+    let number_after = |key: &str| -> Option<f64> {
+        let line = summary.lines().find(|l| l.trim_start().starts_with(key))?;
+        line.split("mean ").nth(1)?.split(' ').next()?.parse().ok()
+    };
+    Some(number_after("pressure solve")? * number_after("sub-steps")?)
+}
+
 /// `NAME.ron` in `d` under `mpirun -n 2` and `-n 4` against one process (`particles` of
 /// them): fronts within 1 % at every output, the largest compression within 0.1 percentage
 /// point; a model whose last two columns are a body's position (`body`), that position within
@@ -135,6 +147,17 @@ fn matches_under_mpirun(bin: &Path, d: &Path, name: &str, particles: usize, body
             text.contains(&format!("divided among {n} MPI ranks")),
             "{text}"
         );
+        // A method with a solve of its own (ISPH's pressure CG): its iterations per step within
+        // 1.5× of one process's.
+        if let Some(one) = inner_per_step(&path("one")) {
+            let per_step = text
+                .split("fluid's own solve iterations ")
+                .nth(1)
+                .and_then(|t| t.split(" (").nth(1)?.split(' ').next()?.parse::<f64>().ok())
+                .expect("the divided run reports its solve's iterations");
+            eprintln!("{name}, {n} ranks: {per_step} solve iterations per step against {one}");
+            assert!(per_step <= 1.5 * one, "{n} ranks: {per_step} against {one}");
+        }
         let (h, rows) = probes(Path::new(&out));
         assert_eq!(h, head);
         frames_join(Path::new(&out), n, particles, rows.len());
