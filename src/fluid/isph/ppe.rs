@@ -152,39 +152,54 @@ impl Ppe {
             h.sum(&mut v);
             closed = v[0] == v[1] && v[1] > 0.0;
         }
+        let (residual, iterations) = self.with_parts(halo, |ppe, mut parts| {
+            ppe.assemble(f, p, n, h, m, parts.as_deref_mut());
+            // Warm start from the last pressures.
+            let mut sol = std::mem::take(&mut ppe.sol);
+            sol.clear();
+            sol.resize(m, 0.0);
+            if f.pressure.len() == count {
+                for (i, &ix) in ppe.index.iter().enumerate() {
+                    if ix != DIRICHLET {
+                        sol[ix as usize] = f.pressure[i];
+                    }
+                }
+            }
+            let solved = ppe.solve_linear(p.solver, m, &mut sol, parts.as_deref_mut());
+            ppe.write_pressures(f, &sol, closed, parts.as_deref_mut());
+            if let Some(parts) = parts {
+                parts.halo.refresh_scalar(&mut f.pressure);
+            }
+            ppe.sol = sol;
+            solved
+        });
+        f.density_error.clear();
+        f.density_error.extend(n.iter().map(|x| x - 1.0));
+        (residual, iterations)
+    }
+
+    /// Runs `work` with this equation's view for a divided fluid (`halo`; `None` in one
+    /// process): the exchange, the owned unknowns, the particle of each unknown and a buffer of
+    /// one number per particle ([`parts`]), taken out of `self` for the call.
+    fn with_parts<R>(
+        &mut self,
+        halo: Option<&mut (dyn Halo + '_)>,
+        work: impl FnOnce(&mut Ppe, Option<&mut Parts<'_>>) -> R,
+    ) -> R {
         let (particle, mut buf) = (
             std::mem::take(&mut self.particle),
             std::mem::take(&mut self.buf),
         );
-        buf.resize(count, 0.0);
+        buf.resize(self.index.len(), 0.0);
         let mut parts = halo.map(|h| Parts {
             halo: h,
             owned: self.owned,
             particle: &particle,
             buf: &mut buf,
         });
-        self.assemble(f, p, n, h, m, parts.as_mut());
-        // Warm start from the last pressures.
-        let mut sol = std::mem::take(&mut self.sol);
-        sol.clear();
-        sol.resize(m, 0.0);
-        if f.pressure.len() == count {
-            for (i, &ix) in self.index.iter().enumerate() {
-                if ix != DIRICHLET {
-                    sol[ix as usize] = f.pressure[i];
-                }
-            }
-        }
-        let (residual, iterations) = self.solve_linear(p.solver, m, &mut sol, parts.as_mut());
-        self.write_pressures(f, &sol, closed, parts.as_mut());
-        if let Some(parts) = parts {
-            parts.halo.refresh_scalar(&mut f.pressure);
-        }
-        f.density_error.clear();
-        f.density_error.extend(n.iter().map(|x| x - 1.0));
-        self.sol = sol;
+        let out = work(self, parts.as_mut());
         (self.particle, self.buf) = (particle, buf);
-        (residual, iterations)
+        out
     }
 
     /// The wall pressure jumps (Neumann condition, and the rise along the wall with

@@ -1,7 +1,7 @@
 //! The bodies' added mass from the pressure equation's matrix ([`super::super::added_mass`]
 //! takes it implicitly in the rigid-body step).
 
-use super::{laplacian_weight, Parts, Ppe, DIRICHLET};
+use super::{laplacian_weight, Ppe, DIRICHLET};
 use crate::fluid::halo::Halo;
 use crate::fluid::Fluid;
 use crate::math::{Real, Vec3};
@@ -32,75 +32,67 @@ impl Ppe {
         if m == 0 && halo.is_none() {
             return out;
         }
-        let (particle, mut buf) = (
-            std::mem::take(&mut self.particle),
-            std::mem::take(&mut self.buf),
-        );
-        let mut parts = halo.map(|h| Parts {
-            halo: h,
-            owned: self.owned,
-            particle: &particle,
-            buf: &mut buf,
-        });
-        let mine: Option<Vec<bool>> = parts.as_ref().map(|p| p.halo.owned().to_vec());
-        let mine = |i: usize| mine.as_ref().is_none_or(|o| o[i]);
-        self.csr.assemble(m, &self.triplets);
-        let mut rhs = vec![0.0; m];
-        let mut x = vec![0.0; m];
-        let mut jump = vec![0.0; self.jump.len()];
-        for (e, _) in active.iter().enumerate().filter(|a| *a.1) {
-            let unit = |p: &Vec3| {
-                let mut a = Vec3::zeros();
-                a[e % 3] = 1.0;
-                if e < 3 {
-                    a
+        self.with_parts(halo, |ppe, mut parts| {
+            let mine: Option<Vec<bool>> = parts.as_deref().map(|p| p.halo.owned().to_vec());
+            let mine = |i: usize| mine.as_ref().is_none_or(|o| o[i]);
+            ppe.csr.assemble(m, &ppe.triplets);
+            let mut rhs = vec![0.0; m];
+            let mut x = vec![0.0; m];
+            let mut jump = vec![0.0; ppe.jump.len()];
+            for (e, _) in active.iter().enumerate().filter(|a| *a.1) {
+                let unit = |p: &Vec3| {
+                    let mut a = Vec3::zeros();
+                    a[e % 3] = 1.0;
+                    if e < 3 {
+                        a
+                    } else {
+                        a.cross(&(p - com))
+                    }
+                };
+                rhs.iter_mut().for_each(|r| *r = 0.0);
+                let mut any = false;
+                for i in 0..f.len() {
+                    for (j, &b) in f.fb.of(i).iter().enumerate() {
+                        let at = ppe.start[i] as usize + j;
+                        jump[at] = 0.0;
+                        if f.owner[b as usize] as usize != body {
+                            continue;
+                        }
+                        let xb = &f.boundary[b as usize];
+                        let d = per.delta(xb, &f.pos[i]);
+                        let n = ppe.normal[at];
+                        jump[at] = rho0 * (-unit(xb).dot(&n) / h) * n.dot(&d);
+                        let row = ppe.index[i];
+                        if row != DIRICHLET {
+                            rhs[row as usize] += weight(&d) * jump[at];
+                        }
+                        any = true;
+                    }
+                }
+                if let Some(p) = parts.as_deref_mut() {
+                    any = p.any(any);
+                }
+                if !any {
+                    continue;
+                }
+                x.iter_mut().for_each(|s| *s = 0.0);
+                let block = if parts.is_some() {
+                    &ppe.block
                 } else {
-                    a.cross(&(p - com))
+                    &ppe.csr
+                };
+                let t = ppe.two_level_ready.then_some((&mut ppe.two_level, block));
+                ppe.csr
+                    .pcg(&rhs, &mut x, &mut ppe.cg, t, parts.as_deref_mut());
+                let mut wrench = ppe.wrench(f, (body, com), &x, &jump, &mine);
+                if let Some(p) = parts.as_deref_mut() {
+                    p.halo.sum(wrench.as_mut_slice());
                 }
-            };
-            rhs.iter_mut().for_each(|r| *r = 0.0);
-            let mut any = false;
-            for i in 0..f.len() {
-                for (j, &b) in f.fb.of(i).iter().enumerate() {
-                    let at = self.start[i] as usize + j;
-                    jump[at] = 0.0;
-                    if f.owner[b as usize] as usize != body {
-                        continue;
-                    }
-                    let xb = &f.boundary[b as usize];
-                    let d = per.delta(xb, &f.pos[i]);
-                    let n = self.normal[at];
-                    jump[at] = rho0 * (-unit(xb).dot(&n) / h) * n.dot(&d);
-                    let row = self.index[i];
-                    if row != DIRICHLET {
-                        rhs[row as usize] += weight(&d) * jump[at];
-                    }
-                    any = true;
+                for a in 0..6 {
+                    out[(a, e)] = if active[a] { -h * wrench[a] } else { 0.0 };
                 }
             }
-            if let Some(p) = parts.as_mut() {
-                any = p.any(any);
-            }
-            if !any {
-                continue;
-            }
-            x.iter_mut().for_each(|s| *s = 0.0);
-            let block = if parts.is_some() {
-                &self.block
-            } else {
-                &self.csr
-            };
-            let t = self.two_level_ready.then_some((&mut self.two_level, block));
-            self.csr.pcg(&rhs, &mut x, &mut self.cg, t, parts.as_mut());
-            let mut wrench = self.wrench(f, (body, com), &x, &jump, &mine);
-            if let Some(p) = parts.as_mut() {
-                p.halo.sum(wrench.as_mut_slice());
-            }
-            for a in 0..6 {
-                out[(a, e)] = if active[a] { -h * wrench[a] } else { 0.0 };
-            }
-        }
-        (self.particle, self.buf) = (particle, buf);
+        });
         out
     }
 

@@ -3,7 +3,7 @@
 //! moves the particles and leaves their velocities.
 
 use super::super::IsphParams;
-use super::{Parts, Ppe, PpeSolver, ANCHORED, DIRICHLET};
+use super::{Ppe, PpeSolver, ANCHORED, DIRICHLET};
 use crate::fluid::halo::Halo;
 use crate::fluid::Fluid;
 use crate::math::{Real, Vec3};
@@ -50,47 +50,40 @@ impl Ppe {
                 s.rhs[row] = p.position_alpha * rho0 * (n[i] - 1.0) / (h * h);
             }
         }
-        let (particle, mut buf) = (
-            std::mem::take(&mut self.particle),
-            std::mem::take(&mut self.buf),
-        );
-        let mut parts = halo.map(|h| Parts {
-            halo: h,
-            owned: self.owned,
-            particle: &particle,
-            buf: &mut buf,
-        });
-        let owned = self.owned;
-        let mut nothing = s.rhs[..owned].iter().all(|&b| b == 0.0);
-        if let Some(q) = parts.as_mut() {
-            nothing = !q.any(!nothing);
-        }
-        if !nothing {
-            if p.solver == PpeSolver::Direct {
-                self.csr.assemble(m, &self.triplets);
+        let (nothing, finite) = self.with_parts(halo, |ppe, mut parts| {
+            let s = &mut ppe.position;
+            let mut nothing = s.rhs[..ppe.owned].iter().all(|&b| b == 0.0);
+            if let Some(q) = parts.as_deref_mut() {
+                nothing = !q.any(!nothing);
             }
-            // From zero: the particles are re-sorted between sub-steps, and a warm start from
-            // the last p_ρ would have to follow them (it saved 5 % of the 20 000-particle dam
-            // break).
-            s.sol.clear();
-            s.sol.resize(m, 0.0);
-            let block = if parts.is_some() {
-                &self.block
-            } else {
-                &self.csr
-            };
-            let t = self.two_level_ready.then_some((&mut self.two_level, block));
-            self.csr
-                .pcg(&s.rhs, &mut s.sol, &mut self.cg, t, parts.as_mut());
-        }
-        let mut finite = s.sol.iter().all(|x| x.is_finite());
-        if let Some(q) = parts.as_mut() {
-            finite = !q.any(!finite);
-        }
-        (self.particle, self.buf) = (particle, buf);
+            if !nothing {
+                if p.solver == PpeSolver::Direct {
+                    ppe.csr.assemble(m, &ppe.triplets);
+                }
+                // From zero: the particles are re-sorted between sub-steps, and a warm start
+                // from the last p_ρ would have to follow them (it saved 5 % of the 20 000-particle
+                // dam break).
+                s.sol.clear();
+                s.sol.resize(m, 0.0);
+                let block = if parts.is_some() {
+                    &ppe.block
+                } else {
+                    &ppe.csr
+                };
+                let t = ppe.two_level_ready.then_some((&mut ppe.two_level, block));
+                ppe.csr
+                    .pcg(&s.rhs, &mut s.sol, &mut ppe.cg, t, parts.as_deref_mut());
+            }
+            let mut finite = s.sol.iter().all(|x| x.is_finite());
+            if let Some(q) = parts {
+                finite = !q.any(!finite);
+            }
+            (nothing, finite)
+        });
         if nothing || !finite {
             return;
         }
+        let s = &mut self.position;
         s.pressure.clear();
         s.pressure.extend(self.index.iter().map(|&ix| {
             if ix == DIRICHLET {
