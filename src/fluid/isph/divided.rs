@@ -8,6 +8,7 @@
 //! one kernel support (and the skin) beyond a part.
 
 use super::{IsphParams, IsphScratch};
+use crate::fluid::halo::owned_of;
 use crate::fluid::Fluid;
 use crate::math::{Real, Vec3};
 
@@ -41,20 +42,27 @@ impl Fluid {
         }
     }
 
+    /// The normalised kernel sums into `s.n`; a divided fluid's ghosts take their owners'.
+    pub(super) fn shared_kernel_sums(&self, s: &mut IsphScratch) {
+        self.kernel_sums(&mut s.n);
+        if let Some(h) = s.halo.0.as_deref_mut() {
+            h.refresh_scalar(&mut s.n);
+        }
+    }
+
     /// The free-surface particles (kernel sum `s.n` below [`IsphParams::surface`]) of the whole
-    /// fluid; a divided fluid's ghosts first take their owners' kernel sums.
-    pub(super) fn surface_count(&mut self, p: &IsphParams, s: &mut IsphScratch) -> usize {
-        let Some(h) = s.halo.0.as_deref_mut() else {
-            return s.n.iter().filter(|&&n| n < p.surface).count();
-        };
-        h.refresh_scalar(&mut s.n);
-        let owned = h.owned();
-        let mine = (s.n.iter().zip(owned))
-            .filter(|(&n, &o)| o && n < p.surface)
-            .count();
-        let mut v = [mine as Real];
-        h.sum(&mut v);
-        v[0] as usize
+    /// fluid.
+    pub(super) fn surface_count(&self, p: &IsphParams, s: &mut IsphScratch) -> usize {
+        let owned = s.halo.0.as_deref().map(|h| h.owned());
+        let mine = owned_of(&s.n, owned).filter(|&&n| n < p.surface).count();
+        match s.halo.0.as_deref_mut() {
+            Some(h) => {
+                let mut v = [mine as Real];
+                h.sum(&mut v);
+                v[0] as usize
+            }
+            None => mine,
+        }
     }
 
     /// Particle shifting ([`crate::fluid::lind_shifting`]), its speed scale and the ghosts'

@@ -375,7 +375,7 @@ impl Fluid {
         // viscosity): v*.
         self.explicit_forces(gravity, h, bodies);
         self.refresh_isph_ghosts(s);
-        self.kernel_sums(&mut s.n);
+        self.shared_kernel_sums(s);
         info.surface = self.surface_count(p, s);
         // The symmetric form is not invariant to a constant added to p, and negative pressures
         // attract (the tensile instability): with a free surface p ≥ 0, but a closed domain's
@@ -437,10 +437,7 @@ impl Fluid {
             *x += v * h;
         }
         if p.position_alpha > 0.0 && info.surface > 0 {
-            self.kernel_sums(&mut s.n);
-            if let Some(halo) = s.halo.0.as_deref_mut() {
-                halo.refresh_scalar(&mut s.n);
-            }
+            self.shared_kernel_sums(s);
             let halo = s.halo.0.as_deref_mut();
             s.ppe.correct_positions(self, p, &s.n, h, halo);
             self.refresh_isph_ghosts(s);
@@ -457,7 +454,7 @@ impl Fluid {
     }
 
     /// Normalised kernel sums `n_i = V (W(0) + Σ_j W_ij + Σ_b W_ib)` (1 inside the lattice).
-    fn kernel_sums(&self, out: &mut Vec<Real>) {
+    pub(super) fn kernel_sums(&self, out: &mut Vec<Real>) {
         let (k, v0, per) = (&self.params.kernel, self.volume, self.params.periodic);
         let (pos, bx, ff, fb) = (&self.pos, &self.boundary, &self.ff, &self.fb);
         out.resize(self.len(), 0.0);

@@ -10,14 +10,14 @@ mod divergence;
 mod parts;
 mod position;
 
-use cg::{CgVectors, Csr};
+use cg::{Csr, Solver};
 use parts::Parts;
 
 pub use divergence::Divergence;
 
 use super::pockets::{label_pockets, ANCHORED, DIRICHLET};
 use super::{IsphParams, PpeSolver};
-use crate::fluid::halo::Halo;
+use crate::fluid::halo::{owned_of, Halo};
 use crate::fluid::Fluid;
 use crate::math::{Real, Vec3};
 use faer::linalg::solvers::Solve;
@@ -44,14 +44,10 @@ pub struct Ppe {
     /// Lower triangle of the matrix (row ≥ column).
     triplets: Vec<Triplet<usize, usize, Real>>,
     rhs: Vec<Real>,
-    /// The whole symmetric matrix in compressed rows, for CG.
-    csr: Csr,
-    /// CG's vectors.
-    cg: CgVectors,
-    /// The two-level preconditioner ([`coarse`]) and whether it holds this sub-step's matrix
-    /// (then the position correction and the added mass use it too).
-    two_level: coarse::TwoLevel,
-    two_level_ready: bool,
+    /// The whole symmetric matrix in compressed rows and its conjugate gradients, with the
+    /// two-level preconditioner when it holds this sub-step's matrix (then the position
+    /// correction and the added mass use it too).
+    solver: Solver,
     /// The solution per unknown.
     sol: Vec<Real>,
     /// The residual per unknown.
@@ -73,14 +69,14 @@ pub struct Ppe {
     /// The right-hand side's sum and the number of rows of each pocket.
     pocket_sum: Vec<(Real, usize)>,
     /// Unknowns this part owns (the first ones; all of them in one process), the particle of
-    /// each unknown, the owned rows and columns for the two-level cycle of a divided equation,
-    /// one number per particle for the exchange, and each pocket's label over the parts
-    /// ([`parts`]).
+    /// each unknown, one number per particle for the exchange, and each local pocket's label
+    /// over the parts ([`parts`]).
     owned: usize,
     particle: Vec<u32>,
-    block: Csr,
     buf: Vec<Real>,
     labels: Vec<Real>,
+    /// Each unknown's pocket label while the parts join them.
+    label: Vec<Real>,
 }
 
 /// Laplacian weight `w_ij ≥ 0` of a pair at separation `d` (m): 000 eq. 15 with `η² = 0.01 h²`,
@@ -365,7 +361,8 @@ impl Ppe {
             }
         }
         if let Some(parts) = parts {
-            self.labels = parts::join_pockets(parts, &mut self.pocket, pockets, ANCHORED, &f.id);
+            let pocket = (&mut self.pocket[..], pockets, ANCHORED);
+            parts::join_pockets(parts, pocket, &f.id, &mut self.label, &mut self.labels);
             sums.extend(self.pocket_sum.iter().flat_map(|&(s, n)| [s, n as Real]));
             parts::reduce_by_label(parts, &self.labels, &mut sums, 2, false);
             for (ps, c) in self.pocket_sum.iter_mut().zip(sums.chunks_exact(2)) {
@@ -402,7 +399,7 @@ impl Ppe {
         mut parts: Option<&mut Parts<'_>>,
     ) -> (Real, usize) {
         let (mut residual, mut iterations) = (0.0, 0);
-        self.two_level_ready = false;
+        self.solver.forget_cycle();
         if m > 0 || parts.is_some() {
             match solver {
                 PpeSolver::Direct => {
@@ -422,33 +419,12 @@ impl Ppe {
                         sol.iter_mut().for_each(|x| *x = 0.0);
                     }
                 }
-                PpeSolver::Cg => {
-                    self.csr.assemble(m, &self.triplets);
-                    let parts = parts.as_deref_mut();
-                    iterations = self.csr.pcg(&self.rhs, sol, &mut self.cg, None, parts);
-                }
-                PpeSolver::TwoLevel => {
-                    self.csr.assemble(m, &self.triplets);
-                    if parts.is_some() {
-                        let o = self.owned;
-                        let owned: Vec<_> = (self.triplets.iter())
-                            .filter(|t| t.row < o && t.col < o)
-                            .copied()
-                            .collect();
-                        self.block.assemble(o, &owned);
+                PpeSolver::Cg | PpeSolver::TwoLevel => {
+                    self.solver.csr.assemble(m, &self.triplets);
+                    if solver == PpeSolver::TwoLevel {
+                        self.solver.build_cycle(self.owned, parts.as_deref_mut());
                     }
-                    let block = if parts.is_some() {
-                        &self.block
-                    } else {
-                        &self.csr
-                    };
-                    self.two_level_ready = match parts.as_deref_mut() {
-                        Some(p) => self.two_level.build_divided(block, &self.csr, p),
-                        None => self.two_level.build(block),
-                    };
-                    let t = self.two_level_ready.then_some((&mut self.two_level, block));
-                    let parts = parts.as_deref_mut();
-                    iterations = self.csr.pcg(&self.rhs, sol, &mut self.cg, t, parts);
+                    iterations = self.solver.solve(&self.rhs, sol, parts.as_deref_mut());
                 }
             }
         }
@@ -508,9 +484,8 @@ impl Ppe {
         if closed {
             let mean = match parts {
                 Some(parts) => {
-                    let owned = parts.halo.owned();
                     let mut v = [0.0, 0.0];
-                    for (x, _) in f.pressure.iter().zip(owned).filter(|(_, &o)| o) {
+                    for x in owned_of(&f.pressure, Some(parts.halo.owned())) {
                         v[0] += x;
                         v[1] += 1.0;
                     }

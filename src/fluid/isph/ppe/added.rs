@@ -35,7 +35,7 @@ impl Ppe {
         self.with_parts(halo, |ppe, mut parts| {
             let mine: Option<Vec<bool>> = parts.as_deref().map(|p| p.halo.owned().to_vec());
             let mine = |i: usize| mine.as_ref().is_none_or(|o| o[i]);
-            ppe.csr.assemble(m, &ppe.triplets);
+            ppe.solver.csr.assemble(m, &ppe.triplets);
             let mut rhs = vec![0.0; m];
             let mut x = vec![0.0; m];
             let mut jump = vec![0.0; ppe.jump.len()];
@@ -76,14 +76,7 @@ impl Ppe {
                     continue;
                 }
                 x.iter_mut().for_each(|s| *s = 0.0);
-                let block = if parts.is_some() {
-                    &ppe.block
-                } else {
-                    &ppe.csr
-                };
-                let t = ppe.two_level_ready.then_some((&mut ppe.two_level, block));
-                ppe.csr
-                    .pcg(&rhs, &mut x, &mut ppe.cg, t, parts.as_deref_mut());
+                ppe.solver.solve(&rhs, &mut x, parts.as_deref_mut());
                 let mut wrench = ppe.wrench(f, (body, com), &x, &jump, &mine);
                 if let Some(p) = parts.as_deref_mut() {
                     p.halo.sum(wrench.as_mut_slice());

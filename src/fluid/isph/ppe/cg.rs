@@ -16,6 +16,54 @@ pub(super) struct Csr {
     pub(super) val: Vec<Real>,
 }
 
+/// The sub-step's matrix and what its solves reuse: the matrix in compressed rows (assembled by
+/// the caller), a divided equation's owned block, the two-level cycle ([`coarse`]) while it
+/// holds this matrix, and CG's vectors.
+#[derive(Default)]
+pub(super) struct Solver {
+    pub(super) csr: Csr,
+    block: Csr,
+    two_level: coarse::TwoLevel,
+    ready: bool,
+    cg: CgVectors,
+}
+
+impl Solver {
+    /// The matrix has changed: no cycle until [`Solver::build_cycle`].
+    pub(super) fn forget_cycle(&mut self) {
+        self.ready = false;
+    }
+
+    /// Builds the two-level cycle of the assembled matrix; of a divided equation (`parts`,
+    /// its first `owned` unknowns this part's) on the owned block, with the coarse level across
+    /// the parts ([`coarse::TwoLevel::build_divided`]).
+    pub(super) fn build_cycle(&mut self, owned: usize, parts: Option<&mut Parts<'_>>) {
+        self.ready = match parts {
+            Some(p) => {
+                self.csr.leading_block(owned, &mut self.block);
+                self.two_level.build_divided(&self.block, &self.csr, p)
+            }
+            None => self.two_level.build(&self.csr),
+        };
+    }
+
+    /// [`Csr::pcg`] on the matrix, with the cycle if built (else Jacobi); the iterations.
+    pub(super) fn solve(
+        &mut self,
+        b: &[Real],
+        x: &mut [Real],
+        parts: Option<&mut Parts<'_>>,
+    ) -> usize {
+        let block = if parts.is_some() {
+            &self.block
+        } else {
+            &self.csr
+        };
+        let cycle = self.ready.then_some((&mut self.two_level, block));
+        self.csr.pcg(b, x, &mut self.cg, cycle, parts)
+    }
+}
+
 /// CG's vectors, reused from solve to solve.
 #[derive(Default)]
 pub(super) struct CgVectors {
@@ -56,6 +104,27 @@ impl Csr {
             }
         }
         self.start.restore_after_fill();
+    }
+
+    /// The leading `o × o` block of this matrix into `out` (a divided equation's owned rows and
+    /// columns; each row's entries in this matrix's order, as an assembly from the block's
+    /// triplets puts them).
+    pub(super) fn leading_block(&self, o: usize, out: &mut Csr) {
+        out.diag.clear();
+        out.diag.extend_from_slice(&self.diag[..o]);
+        out.start.begin();
+        out.col.clear();
+        out.val.clear();
+        for r in 0..o {
+            let range = self.start.range(r);
+            for (&c, &v) in self.col[range.clone()].iter().zip(&self.val[range]) {
+                if (c as usize) < o {
+                    out.col.push(c);
+                    out.val.push(v);
+                }
+            }
+            out.start.close_row(out.col.len());
+        }
     }
 
     /// `out = A x`, rows in parallel. Each row's entries are summed in four interleaved

@@ -71,6 +71,10 @@ pub(super) struct TwoLevel {
     /// part's aggregates are `first..first + count` of `total` (0 and `count` in one process).
     first: usize,
     total: usize,
+    /// [`TwoLevel::build_divided`]'s buffers: a number per unknown, then the gathered coarse
+    /// rows; each unknown's aggregate in the parts' numbering.
+    table: Vec<Real>,
+    columns: Vec<u32>,
 }
 
 /// What the cycle needs from the fine level: the products `A x` of its smoothing and, for a
@@ -136,25 +140,29 @@ impl TwoLevel {
         let first = counts[..me].iter().sum::<Real>() as usize;
         (self.first, self.total) = (first, counts.iter().sum::<Real>() as usize);
         // Each unknown's aggregate in the parts' numbering, the ghosts' from their owners.
-        let mut global = vec![-1.0; full.diag.len()];
-        for (x, &g) in global.iter_mut().zip(&self.agg).take(owned) {
+        let (mut table, mut columns) = (
+            std::mem::take(&mut self.table),
+            std::mem::take(&mut self.columns),
+        );
+        table.clear();
+        table.resize(full.diag.len(), -1.0);
+        for (x, &g) in table.iter_mut().zip(&self.agg).take(owned) {
             if g != NONE {
                 *x = (first + g as usize) as Real;
             }
         }
-        parts.exchange(&mut global);
-        let agg: Vec<u32> = global
-            .iter()
-            .map(|&x| if x < 0.0 { NONE } else { x as u32 })
-            .collect();
-        self.coarse_triplets(full, Some(&agg));
+        parts.exchange(&mut table);
+        columns.clear();
+        columns.extend(table.iter().map(|&x| if x < 0.0 { NONE } else { x as u32 }));
+        self.coarse_triplets(full, Some(&columns));
         // Every part's coarse rows, gathered: each writes its own into its place of a table
         // the parts sum.
         let mut sizes = vec![0.0; ranks];
         sizes[me] = self.triplets.len() as Real;
         parts.halo.sum(&mut sizes);
         let at = 3 * sizes[..me].iter().sum::<Real>() as usize;
-        let mut table = vec![0.0; 3 * sizes.iter().sum::<Real>() as usize];
+        table.clear();
+        table.resize(3 * sizes.iter().sum::<Real>() as usize, 0.0);
         for (k, t) in self.triplets.iter().enumerate() {
             table[at + 3 * k..at + 3 * k + 3].copy_from_slice(&[
                 t.row as Real,
@@ -169,6 +177,7 @@ impl TwoLevel {
                 .chunks_exact(3)
                 .map(|c| Triplet::new(c[0] as usize, c[1] as usize, c[2])),
         );
+        (self.table, self.columns) = (table, columns);
         self.factorise(owned)
     }
 
@@ -391,7 +400,7 @@ mod tests {
         let a = laplacian(n);
         let m = n * n;
         let b: Vec<Real> = (0..m).map(|i| 1.0 + (i % 5) as Real).collect();
-        let mut v = super::super::CgVectors::default();
+        let mut v = super::super::cg::CgVectors::default();
         let mut x0 = vec![0.0; m];
         let jacobi = a.pcg(&b, &mut x0, &mut v, None, None);
         let mut t = TwoLevel::default();

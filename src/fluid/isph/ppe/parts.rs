@@ -73,28 +73,29 @@ pub(super) fn dot(parts: &mut Option<&mut Parts<'_>>, a: &[Real], c: &[Real]) ->
 /// where it is held down, else the smallest particle id of its pocket, and each part replaces
 /// its owned unknowns' labels by the smallest over the pocket it sees them in, the ghosts taking
 /// their owners' labels, until no label changes on any part (one round per part a pocket
-/// crosses, and one more). Returns each local pocket's label over the parts: −1 (then its
-/// unknowns are made `anchored`) or the pocket's smallest particle id.
+/// crosses, and one more). Writes each local pocket's label over the parts into `of_pocket`:
+/// −1 (then its unknowns are made `anchored`) or the pocket's smallest particle id; `label` is
+/// scratch (one per unknown).
 pub(super) fn join_pockets(
     parts: &mut Parts<'_>,
-    pocket: &mut [u32],
-    count: usize,
-    anchored: u32,
+    (pocket, count, anchored): (&mut [u32], usize, u32),
     ids: &[u32],
-) -> Vec<Real> {
-    let m = pocket.len();
-    let mut label = vec![0.0; m];
-    for (k, l) in label.iter_mut().enumerate() {
-        *l = if pocket[k] == anchored {
+    label: &mut Vec<Real>,
+    of_pocket: &mut Vec<Real>,
+) {
+    label.clear();
+    label.extend(pocket.iter().zip(parts.particle).map(|(&c, &p)| {
+        if c == anchored {
             -1.0
         } else {
-            ids[parts.particle[k] as usize] as Real
-        };
-    }
-    let mut of_pocket = vec![Real::INFINITY; count];
+            ids[p as usize] as Real
+        }
+    }));
+    of_pocket.clear();
+    of_pocket.resize(count, Real::INFINITY);
     loop {
         of_pocket.iter_mut().for_each(|x| *x = Real::INFINITY);
-        for (&c, &l) in pocket.iter().zip(&label) {
+        for (&c, &l) in pocket.iter().zip(label.iter()) {
             if c != anchored {
                 let x = &mut of_pocket[c as usize];
                 *x = x.min(l);
@@ -110,14 +111,13 @@ pub(super) fn join_pockets(
         if !parts.any(changed) {
             break;
         }
-        parts.exchange(&mut label);
+        parts.exchange(label);
     }
     for c in pocket.iter_mut() {
         if *c != anchored && of_pocket[*c as usize] < 0.0 {
             *c = anchored;
         }
     }
-    of_pocket
 }
 
 /// Per local pocket, a value reduced over the parts by the pockets' labels (`labels`, from

@@ -58,21 +58,14 @@ impl Ppe {
             }
             if !nothing {
                 if p.solver == PpeSolver::Direct {
-                    ppe.csr.assemble(m, &ppe.triplets);
+                    ppe.solver.csr.assemble(m, &ppe.triplets);
                 }
                 // From zero: the particles are re-sorted between sub-steps, and a warm start
                 // from the last p_ρ would have to follow them (it saved 5 % of the 20 000-particle
                 // dam break).
                 s.sol.clear();
                 s.sol.resize(m, 0.0);
-                let block = if parts.is_some() {
-                    &ppe.block
-                } else {
-                    &ppe.csr
-                };
-                let t = ppe.two_level_ready.then_some((&mut ppe.two_level, block));
-                ppe.csr
-                    .pcg(&s.rhs, &mut s.sol, &mut ppe.cg, t, parts.as_deref_mut());
+                ppe.solver.solve(&s.rhs, &mut s.sol, parts.as_deref_mut());
             }
             let mut finite = s.sol.iter().all(|x| x.is_finite());
             if let Some(q) = parts {
