@@ -68,7 +68,7 @@ impl RowStarts {
     }
 
     /// Row `i`'s entries.
-    #[inline]
+    #[inline(always)]
     pub fn range(&self, i: usize) -> Range<usize> {
         self.0[i] as usize..self.0[i + 1] as usize
     }

@@ -51,12 +51,11 @@ use super::{BodyEntries, BodyMass, RowFamily, VelocityLayout};
 use crate::fluid::grid::Neighbours;
 use crate::fluid::{DensityMethod, Fluid, PARALLEL_MIN_ROWS};
 use crate::math::{Real, Vec3};
-use crate::solver::{
-    Block, BlockKind, Coloured, ColouredRows, Colouring, PointColumns, RowSet, SharedVec,
-};
+use crate::solver::{Block, BlockKind, Coloured, Colouring, PointColumns, RowSet};
 use rayon::prelude::*;
 
 mod fluid_rows;
+mod products;
 pub(crate) use fluid_rows::FilterPass;
 
 /// Rows per block when the density rows are built in parallel.
@@ -194,77 +193,6 @@ impl DensityRows {
         } else {
             self.wall_entries(k - self.nf, f);
         }
-    }
-
-    /// The particle part of `J_k v`, with velocity entry i given by `get(i)`.
-    #[inline]
-    fn gather(&self, k: usize, get: impl Fn(usize) -> Real) -> Real {
-        if self.planar {
-            self.gather_axes::<2>(k, get)
-        } else {
-            self.gather_axes::<3>(k, get)
-        }
-    }
-
-    /// [`DensityRows::gather`] over the first `N` axes.
-    #[inline(always)]
-    fn gather_axes<const N: usize>(&self, k: usize, get: impl Fn(usize) -> Real) -> Real {
-        let dot = |p: usize, c: &Vec3| {
-            let o = self.dof0 + 3 * p;
-            let mut s = c[0] * get(o);
-            for a in 1..N {
-                s += c[a] * get(o + a);
-            }
-            s
-        };
-        let mut s = if k < self.nf {
-            dot(k, &self.self_coef[k])
-        } else {
-            0.0
-        };
-        self.for_each_entry(k, |j, c| s += dot(j, &c));
-        s
-    }
-
-    /// The particle part of `M⁻¹ J_kᵀ dλ`: calls `add(i, x)` to add `x` to velocity entry i.
-    #[inline]
-    fn scatter(&self, k: usize, dl: Real, add: impl FnMut(usize, Real)) {
-        if self.planar {
-            self.scatter_axes::<2>(k, dl, add);
-        } else {
-            self.scatter_axes::<3>(k, dl, add);
-        }
-    }
-
-    /// [`DensityRows::scatter`] over the first `N` axes.
-    #[inline(always)]
-    fn scatter_axes<const N: usize>(&self, k: usize, dl: Real, mut add: impl FnMut(usize, Real)) {
-        let mut point = |p: usize, c: &Vec3| {
-            let o = self.dof0 + 3 * p;
-            for a in 0..N {
-                add(o + a, dl * self.minv[a] * c[a]);
-            }
-        };
-        if k < self.nf {
-            point(k, &self.self_coef[k]);
-        }
-        self.for_each_entry(k, |j, c| point(j, &c));
-    }
-
-    /// Particle p's part of `M⁻¹ J_kᵀ dλ`, its coefficient `c` (1/m): `add(i, x)` per velocity
-    /// entry.
-    #[inline(always)]
-    fn scatter_point(&self, p: usize, dl: Real, c: &Vec3, add: &mut impl FnMut(usize, Real)) {
-        let o = self.dof0 + 3 * p;
-        for a in 0..3 {
-            add(o + a, dl * self.minv[a] * c[a]);
-        }
-    }
-
-    #[inline]
-    fn vel_shared(&self, v: &SharedVec, p: usize) -> Vec3 {
-        let o = self.dof0 + 3 * p;
-        Vec3::new(v.get(o), v.get(o + 1), v.get(o + 2))
     }
 
     /// Stage 4: the density rows of `fluid` (neighbour lists current), then its wall rows.
@@ -462,14 +390,14 @@ impl RowSet for DensityRows {
     }
     #[inline]
     fn jv(&self, k: usize, v: &[Real]) -> Real {
-        let mut s = self.gather(k, |i| v[i]);
+        let mut s = self.gather(k, v[self.dof0..].as_chunks::<3>().0);
         for e in self.bodies.of(k) {
             s += e.jac.jv(v);
         }
         s
     }
     fn apply(&self, k: usize, dl: Real, v: &mut [Real]) {
-        self.scatter(k, dl, |i, x| v[i] += x);
+        self.scatter(k, dl, v[self.dof0..].as_chunks_mut::<3>().0);
         for e in self.bodies.of(k) {
             e.jac.apply(dl, v);
         }
@@ -533,36 +461,6 @@ impl RowSet for DensityRows {
         }
         // Bodies receive from many rows: a serial sum in row order (thread-count independent).
         self.bodies.add_minv_jt(self.diag.len(), lambda, v);
-    }
-}
-
-impl ColouredRows for DensityRows {
-    /// Coloured rows touch no body (those rows are serial), so only the particle part.
-    #[inline]
-    fn jv_shared(&self, k: usize, v: &SharedVec) -> Real {
-        self.gather(k, |i| v.get(i))
-    }
-    #[inline]
-    fn apply_shared(&self, k: usize, dl: Real, v: &SharedVec) {
-        self.scatter(k, dl, |i, x| v.add(i, x));
-    }
-    fn update_shared(&self, k: usize, v: &SharedVec, update: &mut dyn FnMut(Real) -> Real) {
-        if !self.former.active() {
-            return crate::solver::update_shared_by_parts(self, k, v, update);
-        }
-        let vel = |p| self.vel_shared(v, p);
-        let particle = |p, dl, c: &Vec3| self.scatter_point(p, dl, c, &mut |i, x| v.add(i, x));
-        if k < self.nf {
-            let (nbr, s) = (self.ff.of(k), self.self_coef[k]);
-            self.former.update_row(k, nbr, s, vel, update, particle);
-        } else {
-            let r = k - self.nf;
-            self.former
-                .update_wall_row(r, self.wall_nbrs(r), vel, update, particle);
-        }
-    }
-    fn point_columns(&self) -> Option<&dyn PointColumns> {
-        Some(self)
     }
 }
 

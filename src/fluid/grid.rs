@@ -258,7 +258,7 @@ impl Clone for Neighbours {
 
 impl Neighbours {
     /// Neighbours of query `i`.
-    #[inline]
+    #[inline(always)]
     pub fn of(&self, i: usize) -> &[u32] {
         let c = i / CHUNK;
         let base = self.start[c * CHUNK] as usize;

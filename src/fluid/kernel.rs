@@ -93,81 +93,71 @@ impl Kernel {
     /// W(r) (1/m^d).
     #[inline]
     pub fn w(&self, r: Real) -> Real {
-        let q = r / self.h;
-        self.sigma
-            * match self.kind {
-                KernelKind::CubicSpline => {
-                    if q < 1.0 {
-                        1.0 - 1.5 * q * q + 0.75 * q * q * q
-                    } else if q < 2.0 {
-                        0.25 * (2.0 - q).powi(3)
-                    } else {
-                        0.0
-                    }
-                }
-                KernelKind::Wendland => {
-                    if q < 2.0 {
-                        (1.0 - 0.5 * q).powi(4) * (2.0 * q + 1.0)
-                    } else {
-                        0.0
-                    }
-                }
-                KernelKind::WendlandC6 => {
-                    if q < 2.0 {
-                        (1.0 - 0.5 * q).powi(8) * (((4.0 * q + 6.25) * q + 4.0) * q + 1.0)
-                    } else {
-                        0.0
-                    }
-                }
-                KernelKind::Mps => {
-                    if q < 1.0 {
-                        (1.0 - q) * (1.0 - q)
-                    } else {
-                        0.0
-                    }
-                }
-            }
+        self.sigma * self.shape(r / self.h).0
     }
 
     /// dW/dr (1/m^(d+1)), ≤ 0.
     #[inline]
     pub fn dw(&self, r: Real) -> Real {
-        let q = r / self.h;
-        self.sigma / self.h
-            * match self.kind {
-                KernelKind::CubicSpline => {
-                    if q < 1.0 {
-                        -3.0 * q + 2.25 * q * q
-                    } else if q < 2.0 {
-                        -0.75 * (2.0 - q) * (2.0 - q)
-                    } else {
-                        0.0
-                    }
-                }
-                KernelKind::Wendland => {
-                    if q < 2.0 {
-                        // d/dq [(1 − q/2)⁴ (2q + 1)] = −5 q (1 − q/2)³
-                        -5.0 * q * (1.0 - 0.5 * q).powi(3)
-                    } else {
-                        0.0
-                    }
-                }
-                KernelKind::WendlandC6 => {
-                    if q < 2.0 {
-                        // d/dq [(1 − q/2)⁸ (4q³ + 25q²/4 + 4q + 1)] = −5.5 q (1 − q/2)⁷ (4q² + 3.5q + 1)
-                        -5.5 * q * (1.0 - 0.5 * q).powi(7) * ((4.0 * q + 3.5) * q + 1.0)
-                    } else {
-                        0.0
-                    }
-                }
-                KernelKind::Mps => {
-                    if q < 1.0 {
-                        -2.0 * (1.0 - q)
-                    } else {
-                        0.0
-                    }
+        self.sigma / self.h * self.shape(r / self.h).1
+    }
+
+    /// `(W(r), dW/dr)` (1/m^d, 1/m^(d+1)): [`Kernel::w`] and [`Kernel::dw`] to the bit, from
+    /// one `q = r/h` and one choice of the kernel (a pair loop that needs both would otherwise
+    /// divide and branch on the kind twice).
+    #[inline(always)]
+    pub fn w_dw(&self, r: Real) -> (Real, Real) {
+        let (w, dw) = self.shape(r / self.h);
+        (self.sigma * w, self.sigma / self.h * dw)
+    }
+
+    /// The kernel's shape at `q = r/h` and its derivative in q (dimensionless): W and dW/dr
+    /// without their factors σ and σ/h.
+    #[inline(always)]
+    fn shape(&self, q: Real) -> (Real, Real) {
+        match self.kind {
+            KernelKind::CubicSpline => {
+                if q < 1.0 {
+                    (
+                        1.0 - 1.5 * q * q + 0.75 * q * q * q,
+                        -3.0 * q + 2.25 * q * q,
+                    )
+                } else if q < 2.0 {
+                    (0.25 * (2.0 - q).powi(3), -0.75 * (2.0 - q) * (2.0 - q))
+                } else {
+                    (0.0, 0.0)
                 }
             }
+            KernelKind::Wendland => {
+                if q < 2.0 {
+                    // d/dq [(1 − q/2)⁴ (2q + 1)] = −5 q (1 − q/2)³
+                    (
+                        (1.0 - 0.5 * q).powi(4) * (2.0 * q + 1.0),
+                        -5.0 * q * (1.0 - 0.5 * q).powi(3),
+                    )
+                } else {
+                    (0.0, 0.0)
+                }
+            }
+            KernelKind::WendlandC6 => {
+                if q < 2.0 {
+                    // d/dq [(1 − q/2)⁸ (4q³ + 25q²/4 + 4q + 1)] = −5.5 q (1 − q/2)⁷ (4q² + 3.5q + 1)
+                    (
+                        (1.0 - 0.5 * q).powi(8) * (((4.0 * q + 6.25) * q + 4.0) * q + 1.0),
+                        -5.5 * q * (1.0 - 0.5 * q).powi(7) * ((4.0 * q + 3.5) * q + 1.0),
+                    )
+                } else {
+                    (0.0, 0.0)
+                }
+            }
+            KernelKind::Mps => {
+                if q < 1.0 {
+                    ((1.0 - q) * (1.0 - q), -2.0 * (1.0 - q))
+                } else {
+                    (0.0, 0.0)
+                }
+            }
+        }
     }
 
     /// `W'(r) / r` (1/m^(d+2), ≤ 0) for `r > 0`, so that `∇_i W_ij = (W'(r)/r) (x_i − x_j)`:
@@ -228,8 +218,14 @@ pub fn volume_gradient(k: &Kernel, v0: Real, d: &Vec3) -> Vec3 {
 /// needs `W(r)` takes one square root per pair).
 #[inline]
 pub fn volume_gradient_at(k: &Kernel, v0: Real, d: &Vec3, r: Real) -> Vec3 {
+    volume_gradient_of(v0, d, r, k.dw(r))
+}
+
+/// [`volume_gradient_at`] with `dw = W'(r)` (1/m^(d+1)) at hand too ([`Kernel::w_dw`]).
+#[inline(always)]
+pub fn volume_gradient_of(v0: Real, d: &Vec3, r: Real, dw: Real) -> Vec3 {
     if r > 0.0 {
-        d * (v0 * k.dw(r) / r)
+        d * (v0 * dw / r)
     } else {
         Vec3::zeros()
     }

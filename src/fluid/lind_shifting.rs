@@ -7,7 +7,7 @@
 //! below for why not here).
 
 use super::halo::owned_of;
-use super::kernel::{volume_gradient, volume_gradient_at, Kernel};
+use super::kernel::{volume_gradient, volume_gradient_of, Kernel};
 use super::periodic::Periodic;
 use super::{per_particle_pair, per_particle_update, Fluid};
 use crate::math::{Real, Vec3};
@@ -188,8 +188,9 @@ fn gather(
     for &j in list {
         let d = per.delta(xi, &others[j as usize]);
         let r = d.norm();
-        fill += v0 * k.w(r);
-        grad += volume_gradient_at(k, v0, &d, r);
+        let (wr, dwr) = k.w_dw(r);
+        fill += v0 * wr;
+        grad += volume_gradient_of(v0, &d, r, dwr);
     }
     (fill, grad)
 }

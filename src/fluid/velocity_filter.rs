@@ -12,7 +12,7 @@
 //! tank churns (the book's fluid chapter has the measurements).
 
 use super::halo::owned_of;
-use super::kernel::volume_gradient_at;
+use super::kernel::volume_gradient_of;
 use super::{per_particle, Fluid};
 use crate::math::{Real, Vec3};
 
@@ -66,8 +66,9 @@ impl Fluid {
         let mut sums = S::default();
         let mut add = |d: Vec3, dv: Vec3, fluid: bool| {
             let r = d.norm();
-            let w = v0 * k.w(r);
-            let grad = (!(fluid && r == 0.0)).then(|| volume_gradient_at(k, v0, &-d, r));
+            let (wr, dwr) = k.w_dw(r);
+            let w = v0 * wr;
+            let grad = (!(fluid && r == 0.0)).then(|| volume_gradient_of(v0, &-d, r, dwr));
             sums.add(&d, &dv, w, grad.as_ref());
         };
         for &j in self.ff.of(i) {

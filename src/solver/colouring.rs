@@ -355,11 +355,14 @@ impl SharedVec {
     /// one writer per entry at a time).
     #[inline]
     pub fn add(&self, i: usize, x: Real) {
-        let a = &self.data[i - self.offset];
-        a.store(
-            (Real::from_bits(a.load(Ordering::Relaxed)) + x).to_bits(),
-            Ordering::Relaxed,
-        );
+        super::points::add_to(&self.data[i - self.offset], x);
+    }
+
+    /// The entries from `first` on as points of three (particle p's velocity at
+    /// `first + 3p`; [`super::Points`]).
+    #[inline]
+    pub fn points(&self, first: usize) -> &[[AtomicU64; 3]] {
+        self.data[first - self.offset..].as_chunks::<3>().0
     }
 }
 

@@ -20,6 +20,7 @@ pub mod colouring;
 mod dense_block;
 pub mod multilevel;
 pub mod pgs;
+mod points;
 mod stacked;
 mod vecops;
 
@@ -29,6 +30,7 @@ use serde::{Deserialize, Serialize};
 pub use apgd::ApgdParams;
 pub use colouring::{Colouring, SharedVec};
 pub use pgs::PgsParams;
+pub use points::Points;
 pub use stacked::{RowStack, MAX_FAMILIES};
 
 /// How the impulses of a block of consecutive rows are projected onto their admissible set.

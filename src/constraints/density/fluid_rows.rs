@@ -4,7 +4,7 @@
 
 use super::{target_gap, DensityRows, ROW_BLOCK};
 use crate::fluid::grid::Neighbours;
-use crate::fluid::kernel::{volume_gradient, volume_gradient_at};
+use crate::fluid::kernel::volume_gradient_of;
 use crate::fluid::velocity_filter::{FilterSums, NoSums, PlaneSums, SpaceSums};
 use crate::fluid::{Fluid, PARALLEL_MIN_ROWS};
 use crate::math::{Real, Vec3};
@@ -81,8 +81,10 @@ impl DensityRows {
             let dsum = fluid_pairs::<S>(fluid, i, (store, c), (vel, eps, out), &mut rho, &mut s);
             for &b in fb.of(i) {
                 let d = per.delta(xi, &boundary[b as usize]);
-                rho += v0 * k.w(d.norm());
-                s -= volume_gradient(&k, v0, &d);
+                let r = d.norm();
+                let (wr, dwr) = k.w_dw(r);
+                rho += v0 * wr;
+                s -= volume_gradient_of(v0, &d, r, dwr);
             }
             // Smooth walls: their kernel sum and its gradient (fixed walls: no column).
             if !smooth.is_empty() {
@@ -153,9 +155,10 @@ fn fluid_pairs<S: FilterSums>(
     for (e, &j) in fluid.ff.of(i).iter().enumerate() {
         let d = per.delta(xi, &pos[j as usize]);
         let r = d.norm();
-        let w = v0 * k.w(r);
+        let (wr, dwr) = k.w_dw(r);
+        let w = v0 * wr;
         *rho += w;
-        let g = volume_gradient_at(k, v0, &d, r);
+        let g = volume_gradient_of(v0, &d, r, dwr);
         if S::ACTIVE {
             let dv = vel[j as usize] - vel[i];
             sums.add(&-d, &dv, w, (r != 0.0).then_some(&g));
