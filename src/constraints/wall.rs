@@ -31,7 +31,7 @@
 
 use super::density::{target_gap, DensityRows, ROW_BLOCK};
 use super::BodyMass;
-use crate::fluid::kernel::{volume_gradient, volume_gradient_of};
+use crate::fluid::kernel::{volume_gradient, w_and_volume_gradient};
 use crate::fluid::PARALLEL_MIN_ROWS;
 use crate::fluid::{Fluid, STATIC};
 use crate::math::{Real, Vec3};
@@ -99,10 +99,8 @@ impl DensityRows {
             let mut dsum = 0.0;
             for (e, &j) in bf.of(b).iter().enumerate() {
                 let d = per.delta(xb, &pos[j as usize]);
-                let r = d.norm();
-                let (wr, dwr) = k.w_dw(r);
-                rho += v0 * wr;
-                let g = volume_gradient_of(v0, &d, r, dwr);
+                let (w, g) = w_and_volume_gradient(&k, v0, &d);
+                rho += v0 * w;
                 dsum += g.component_mul(&mask).dot(&g);
                 if let Some(c) = c.get_mut(e) {
                     *c = g;

@@ -221,6 +221,15 @@ pub fn volume_gradient_at(k: &Kernel, v0: Real, d: &Vec3, r: Real) -> Vec3 {
     volume_gradient_of(v0, d, r, k.dw(r))
 }
 
+/// `(W(r), V ∇_i W)` at the separation `d = x_i − x_j` (1/m^d, 1/m): [`Kernel::w`] at `|d|`
+/// and [`volume_gradient`] to the bit, from one distance and one [`Kernel::w_dw`].
+#[inline(always)]
+pub fn w_and_volume_gradient(k: &Kernel, v0: Real, d: &Vec3) -> (Real, Vec3) {
+    let r = d.norm();
+    let (w, dw) = k.w_dw(r);
+    (w, volume_gradient_of(v0, d, r, dw))
+}
+
 /// [`volume_gradient_at`] with `dw = W'(r)` (1/m^(d+1)) at hand too ([`Kernel::w_dw`]).
 #[inline(always)]
 pub fn volume_gradient_of(v0: Real, d: &Vec3, r: Real, dw: Real) -> Vec3 {

@@ -4,7 +4,7 @@
 
 use super::{target_gap, DensityRows, ROW_BLOCK};
 use crate::fluid::grid::Neighbours;
-use crate::fluid::kernel::volume_gradient_of;
+use crate::fluid::kernel::{volume_gradient_of, w_and_volume_gradient};
 use crate::fluid::velocity_filter::{FilterSums, NoSums, PlaneSums, SpaceSums};
 use crate::fluid::{Fluid, PARALLEL_MIN_ROWS};
 use crate::math::{Real, Vec3};
@@ -81,10 +81,9 @@ impl DensityRows {
             let dsum = fluid_pairs::<S>(fluid, i, (store, c), (vel, eps, out), &mut rho, &mut s);
             for &b in fb.of(i) {
                 let d = per.delta(xi, &boundary[b as usize]);
-                let r = d.norm();
-                let (wr, dwr) = k.w_dw(r);
-                rho += v0 * wr;
-                s -= volume_gradient_of(v0, &d, r, dwr);
+                let (w, g) = w_and_volume_gradient(&k, v0, &d);
+                rho += v0 * w;
+                s -= g;
             }
             // Smooth walls: their kernel sum and its gradient (fixed walls: no column).
             if !smooth.is_empty() {
