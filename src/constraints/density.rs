@@ -167,12 +167,11 @@ impl DensityRows {
     /// formed).
     #[inline(always)]
     fn fluid_entries(&self, i: usize, mut f: impl FnMut(usize, Vec3)) {
-        let nbr = self.ff.of(i);
         if self.former.active() {
-            self.former.each(i, nbr, f);
+            self.former.each(i, self.ff.of(i), f);
         } else {
-            let e0 = self.ff.start[i] as usize;
-            for (&j, &c) in nbr.iter().zip(&self.coef[e0..e0 + nbr.len()]) {
+            let (_, nbr, coef) = self.stored_row(i);
+            for (&j, &c) in nbr.iter().zip(coef) {
                 f(j as usize, c);
             }
         }

@@ -224,14 +224,13 @@ impl DensityRows {
     /// Calls `f(j, c_bj)` for each fluid neighbour j of wall row `r` (1/m; stored or formed).
     #[inline(always)]
     pub fn wall_entries(&self, r: usize, mut f: impl FnMut(usize, Vec3)) {
-        let nbr = self.wall_nbrs(r);
         if self.former.active() {
-            for &j in nbr {
+            for &j in self.wall_nbrs(r) {
                 f(j as usize, self.former.wall_coef(r, j as usize));
             }
         } else {
-            let a = self.bstart[r] as usize;
-            for (j, c) in nbr.iter().zip(&self.bcoef[a..a + nbr.len()]) {
+            let (_, nbr, coef) = self.stored_row(self.nf + r);
+            for (j, c) in nbr.iter().zip(coef) {
                 f(*j as usize, *c);
             }
         }

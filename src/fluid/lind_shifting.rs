@@ -7,7 +7,7 @@
 //! below for why not here).
 
 use super::halo::owned_of;
-use super::kernel::{volume_gradient, volume_gradient_of, Kernel};
+use super::kernel::{volume_gradient, w_and_volume_gradient, Kernel};
 use super::periodic::Periodic;
 use super::{per_particle_pair, per_particle_update, Fluid};
 use crate::math::{Real, Vec3};
@@ -186,11 +186,9 @@ fn gather(
 ) -> (Real, Vec3) {
     let (mut fill, mut grad) = (fill, Vec3::zeros());
     for &j in list {
-        let d = per.delta(xi, &others[j as usize]);
-        let r = d.norm();
-        let (wr, dwr) = k.w_dw(r);
-        fill += v0 * wr;
-        grad += volume_gradient_of(v0, &d, r, dwr);
+        let (w, g) = w_and_volume_gradient(k, v0, &per.delta(xi, &others[j as usize]));
+        fill += v0 * w;
+        grad += g;
     }
     (fill, grad)
 }

@@ -79,7 +79,7 @@ impl DensityRows {
     /// Row k's stored entries (the rows keep their coefficients): its own coefficient (a
     /// fluid row's `s_k`), its fluid neighbours and their coefficients.
     #[inline(always)]
-    fn stored_row(&self, k: usize) -> (Option<Vec3>, &[u32], &[Vec3]) {
+    pub(in crate::constraints) fn stored_row(&self, k: usize) -> (Option<Vec3>, &[u32], &[Vec3]) {
         if k < self.nf {
             let r = self.ff.start.range(k);
             (Some(self.self_coef[k]), self.ff.of(k), &self.coef[r])
