@@ -243,3 +243,77 @@ fn touching_bodies_of_very_different_mass_get_a_located_warning() {
     assert_eq!(code, Some(0), "{stderr}");
     assert!(!stderr.contains("heavier"), "{stderr}");
 }
+
+/// A static wall thinner than the kernel's support (2h) gets a located warning, and the
+/// warning is right: the shipped standing wave (walls 0.1 m thick, l = 0.025 m) with smooth
+/// walls at h = 3.0 l (support 0.15 m) loses its corner particle through the floor's corner
+/// (the guard stops the run at 0.39 s, measured 2026-12-02), while the same tank with walls
+/// 0.3 m thick holds it to 0.5 s and `check` is silent.
+#[test]
+fn a_wall_thinner_than_the_kernels_support_gets_a_located_warning() {
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/standing_wave_2d.ron"),
+    )
+    .unwrap()
+    .replace("time: (end: 12.0)", "time: (end: 0.5)")
+    .replace(
+        "shifting: 0,",
+        "shifting: 0, stabilisation: 0, walls: Smooth, smoothing: 3.0,",
+    )
+    .replace(
+        "output: (every: 0.02)",
+        "output: (every: 0.1, vtk: false, plot: false)",
+    );
+    let thick = src
+        .replace(
+            "Cuboid(half_extents: (0.6, 0.05)), position: (0.5, -0.05)",
+            "Cuboid(half_extents: (0.7, 0.15)), position: (0.5, -0.15)",
+        )
+        .replace(
+            "Cuboid(half_extents: (0.05, 0.4)), position: (-0.05, 0.4)",
+            "Cuboid(half_extents: (0.15, 0.4)), position: (-0.15, 0.4)",
+        )
+        .replace(
+            "Cuboid(half_extents: (0.05, 0.4)), position: (1.05, 0.4)",
+            "Cuboid(half_extents: (0.15, 0.4)), position: (1.15, 0.4)",
+        );
+    assert_ne!(thick, src, "the model's walls as the test expects them");
+    let (code, stderr) = check_text("thin.ron", &src);
+    assert_eq!(code, Some(0), "a warning is not fatal: {stderr}");
+    for name in ["floor", "left", "right"] {
+        assert!(
+            stderr.contains(&format!(
+                "static body `{name}` beside the fluid is 1.000e-1 m thick, less than the \
+                 kernel's support of 1.500e-1 m"
+            )),
+            "{name}: {stderr}"
+        );
+    }
+    assert!(stderr.contains("thin.ron:"), "located: {stderr}");
+    let (code, stderr) = check_text("thick.ron", &thick);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    // What the warning is about.
+    let run = |name: &str, text: &str| {
+        let dir =
+            std::env::temp_dir().join(format!("vcsim-warn-run-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("m.ron"), text).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_vcsim"))
+            .args(["run", "m.ron", "--out", "out", "--quiet", "--threads", "1"])
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stderr) = run("thin", &src);
+    assert_eq!(code, Some(3), "the thin walls let a particle out: {stderr}");
+    assert!(stderr.contains("scene_margin"), "{stderr}");
+    let (code, stderr) = run("thick", &thick);
+    assert_eq!(code, Some(0), "the thick walls hold: {stderr}");
+}

@@ -4,6 +4,11 @@
 //!   about four spacings; the shipped models have 20–200 across);
 //! - a dynamic body (or a beam's thickness) less than [`MIN_BODY`] spacings across: its
 //!   boundary particles cannot resolve it in the fluid;
+//! - a static wall beside the fluid thinner than the kernel's support (2h): the fluid next to
+//!   it sees too little wall (its boundary particles, or its smooth field, end inside the
+//!   support) and particles can leave through it, at the corners first (a standing wave with
+//!   walls 0.1 m thick at l = 0.025 m lost a corner particle through them at h = 3.0 l, and at
+//!   2.5 l with β = 0.05; walls 0.3 m thick held both: `benches/LOG.md`, 2026-12-02);
 //! - with the constraint method (which splits a step by the speeds at its start only, where
 //!   WCSPH and ISPH sub-step by the speeds they meet), a time step in which water falling from
 //!   the fluid's height would move more than one spacing: `dt √(2 g H) > l`.
@@ -55,6 +60,7 @@ pub fn warnings(model: &Model, world: &World) -> Vec<FieldError> {
         ));
     }
     out.extend(small_bodies(model, world, l));
+    out.extend(thin_walls(model, world, (lo, hi)));
     if world.fluid_method.in_solve() {
         let g = world.gravity.norm();
         let height = world
@@ -136,6 +142,64 @@ fn small_bodies(model: &Model, world: &World, l: f64) -> Vec<FieldError> {
                     b.name,
                     size / l,
                     size / 4.0
+                ),
+            ));
+        }
+    }
+    out
+}
+
+/// Static bodies within the kernel's support of the fluid's bounding box `fluid` (its lowest
+/// and highest particle positions, m) thinner than the support along their thinnest local
+/// axis (in the plane for a planar model).
+fn thin_walls(model: &Model, world: &World, fluid: (Vec3, Vec3)) -> Vec<FieldError> {
+    let Some(f) = &world.fluid else {
+        return Vec::new();
+    };
+    let support = f.params.kernel.support();
+    let axes = if world.dofs == crate::body::Dofs::Planar {
+        2
+    } else {
+        3
+    };
+    let (lo, hi) = (
+        fluid.0 - Vec3::repeat(support),
+        fluid.1 + Vec3::repeat(support),
+    );
+    let mut out = Vec::new();
+    for c in &world.geometry.colliders {
+        let b = &world.bodies[c.body];
+        if b.kind != crate::body::Kind::Static {
+            continue;
+        }
+        let pose = crate::math::to_pose(&(b.pose * c.local));
+        let aabb = c.shape.compute_aabb(&pose);
+        let (mn, mx) = (
+            crate::math::from_pv(aabb.mins),
+            crate::math::from_pv(aabb.maxs),
+        );
+        if (0..axes).any(|a| mx[a] < lo[a] || mn[a] > hi[a]) {
+            continue;
+        }
+        let local = c.shape.compute_local_aabb();
+        let thickness = (0..axes)
+            .map(|a| local.maxs[a] - local.mins[a])
+            .fold(f64::INFINITY, f64::min);
+        if thickness < support * (1.0 - 1e-9) {
+            let path = model
+                .bodies
+                .iter()
+                .position(|d| d.name == b.name)
+                .map_or("bodies".to_string(), |i| format!("bodies[{i}].shape"));
+            out.push(*FieldError::new(
+                path,
+                format!(
+                    "static body `{}` beside the fluid is {thickness:.3e} m thick, less than the \
+                     kernel's support of {support:.3e} m (2h at h = {:.2} spacings): the fluid \
+                     next to it sees too little wall and particles can leave through it, at the \
+                     corners first; make it at least {support:.3e} m thick",
+                    b.name,
+                    f.params.kernel.h / f.params.spacing
                 ),
             ));
         }
