@@ -118,13 +118,13 @@ fn small_bodies(model: &Model, world: &World, l: f64) -> Vec<FieldError> {
         if !b.is_dynamic() || of_beam(&b.name) {
             continue;
         }
-        let (mn, mx) = world_box(world, c);
+        let (mn, mx) = super::build::aabb_of(&c.shape, &(b.pose * c.local));
         let size = (0..if planar { 2 } else { 3 })
             .map(|a| mx[a] - mn[a])
             .fold(f64::INFINITY, f64::min);
         if size < MIN_BODY * l * (1.0 - 1e-9) {
             out.push(*FieldError::new(
-                shape_path(model, &b.name),
+                body_field(model, &b.name, "shape"),
                 format!(
                     "body `{}` is {size:.3e} m across, {:.1} fluid spacings: its boundary \
                      particles cannot resolve it in the fluid; use a spacing of at most {:.3e} m \
@@ -162,7 +162,7 @@ fn thin_walls(model: &Model, world: &World, fluid: (Vec3, Vec3)) -> Vec<FieldErr
         if b.kind != crate::body::Kind::Static {
             continue;
         }
-        let (mn, mx) = world_box(world, c);
+        let (mn, mx) = super::build::aabb_of(&c.shape, &(b.pose * c.local));
         if (0..axes).any(|a| mx[a] < lo[a] || mn[a] > hi[a]) {
             continue;
         }
@@ -172,7 +172,7 @@ fn thin_walls(model: &Model, world: &World, fluid: (Vec3, Vec3)) -> Vec<FieldErr
             .fold(f64::INFINITY, f64::min);
         if thickness < support * (1.0 - 1e-9) {
             out.push(*FieldError::new(
-                shape_path(model, &b.name),
+                body_field(model, &b.name, "shape"),
                 format!(
                     "static body `{}` beside the fluid is {thickness:.3e} m thick, less than the \
                      kernel's support of {support:.3e} m (2h at h = {:.2} spacings): the fluid \
@@ -187,23 +187,12 @@ fn thin_walls(model: &Model, world: &World, fluid: (Vec3, Vec3)) -> Vec<FieldErr
     out
 }
 
-/// The world-frame bounding box of collider `c` (lowest and highest corner, m).
-fn world_box(world: &World, c: &crate::geometry::Collider) -> (Vec3, Vec3) {
-    let b = &world.bodies[c.body];
-    let aabb = c
-        .shape
-        .compute_aabb(&crate::math::to_pose(&(b.pose * c.local)));
-    (
-        crate::math::from_pv(aabb.mins),
-        crate::math::from_pv(aabb.maxs),
-    )
-}
-
-/// The field path of the body named `name`'s shape in the model (`bodies` if none matches).
-fn shape_path(model: &Model, name: &str) -> String {
+/// The path of field `field` of the body named `name` in the model, as its warnings name it
+/// (`bodies` if no body of the model has that name).
+pub(super) fn body_field(model: &Model, name: &str, field: &str) -> String {
     model
         .bodies
         .iter()
         .position(|d| d.name == name)
-        .map_or("bodies".to_string(), |i| format!("bodies[{i}].shape"))
+        .map_or("bodies".to_string(), |i| format!("bodies[{i}].{field}"))
 }

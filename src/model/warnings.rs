@@ -121,11 +121,7 @@ fn lattice_fit(model: &Model, world: &World) -> Vec<FieldError> {
         }
         near.sort_by(f64::total_cmp);
         let median = near[near.len() / 2];
-        let path = model
-            .bodies
-            .iter()
-            .position(|b| b.name == body.name)
-            .map_or("bodies".to_string(), |i| format!("bodies[{i}].position"));
+        let path = super::resolution::body_field(model, &body.name, "position");
         if closest < TOO_CLOSE {
             out.push(*FieldError::new(
                 path,

@@ -30,7 +30,7 @@ fn budget(total: &mut f64, n: f64, what: &str) -> Result<(), String> {
 }
 
 /// The world-space bounding box of a shape at a pose (m).
-fn aabb_of(shape: &parry3d_f64::shape::SharedShape, pose: &Iso) -> (Vec3, Vec3) {
+pub(crate) fn aabb_of(shape: &parry3d_f64::shape::SharedShape, pose: &Iso) -> (Vec3, Vec3) {
     let a = shape.compute_aabb(&crate::math::to_pose(pose));
     (from_pv(a.mins), from_pv(a.maxs))
 }

@@ -14,6 +14,7 @@ mod fluid;
 pub mod probes;
 pub mod time_step;
 
+pub(crate) use fluid::aabb_of;
 pub use fluid::{MAX_PARTICLES, MAX_VISITS};
 
 use super::error::FieldError;
