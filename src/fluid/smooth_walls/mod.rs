@@ -41,7 +41,9 @@
 //! h = 2.0 l, the sinking drops 8.2 J/m of potential energy in the first 0.03 s and peaks at
 //! 6.7 J/m of kinetic energy; plane contact rows holding the first layer half a spacing off the
 //! wall remove that start but double the standing wave's loss per period, `benches/LOG.md`,
-//! 2026-12-02), and a moving wall made this way (a piston) gives a smaller wave. For waves
+//! 2026-12-02; and the column by a side wall comes loose from the water and slides along the
+//! wall, climbing at about 0.1 m/s in that tank at rest, converged or not), and a moving wall
+//! made this way (a piston) gives a smaller wave. For waves
 //! along flat static walls, with a kernel of h = 2.0 l, it takes the boundary particles' grip
 //! away: the standing wave on linear theory's period, the coarse flumes' waves within 4–9 %;
 //! but the closed tank's side walls still take about three quarters of the standing wave's loss
