@@ -3,8 +3,8 @@
 //!
 //! All are met with the defaults (symmetric pressure gradient, renormalised divergence, α = 0.3,
 //! α_e = 0.05 in the interior, the position correction α_p = 1, free-surface particles at
-//! ρ0 |g| l/2, the velocity filter with walls after the corrector, shifting A = 1 never into a
-//! wall); numbers measured with `cargo test --release --test isph -- --nocapture` (the defaults
+//! the pressure of the depth that holds the lattice's top row (ρ0 |g| l/2 before 2026-12-02),
+//! the velocity filter with walls after the corrector, shifting A = 1 never into a wall); numbers measured with `cargo test --release --test isph -- --nocapture` (the defaults
 //! of 2026-11-27 unless a test says otherwise).
 
 mod common;
@@ -16,7 +16,8 @@ const ISPH: &str = "Isph()";
 /// Hydrostatic tank: compression < 1 %, smoothed pressure within 3 %, and the constraint
 /// method's speed bound (1e-3 √(g H) = 2.2e-3 m/s). Measured 2026-11-25: compression 2.0e-5,
 /// pressure 0.83 %, largest speed 3.0e-4 m/s at t = 1 s (2026-11-27: 2.7e-5, 0.22 %,
-/// 2.9e-4 m/s). Before the free-surface particles held
+/// 2.9e-4 m/s; 2026-12-02, the surface's depth from the lattice: 1.7e-5, 0.36 %, 2.86e-4 m/s).
+/// Before the free-surface particles held
 /// ρ0 |g| l/2 and the velocity filter (with the walls) ran after the corrector, the top layer
 /// bounced and a shear mode next to the side walls grew: 0.077 m/s, pressure 33.7 % off.
 #[test]
@@ -33,7 +34,8 @@ fn hydrostatic_tank_isph() {
 /// Dam break front against Koshizuka & Oka, no particle in a wall. Measured 2026-11-25: mean
 /// front error 5.3 %, max 11.6 %, none in a wall (7.4 / 13.9 % before the surface pressure and
 /// the filter; 2026-11-27, renormalised divergence, α = 0.3 and the position correction:
-/// 4.5 / 9.4 %). Before the symmetric gradient (renormalised difference form, α = 0.01, no
+/// 4.5 / 9.4 %; 2026-12-02, the surface's depth from the lattice: 4.6 / 9.2 %). Before the
+/// symmetric gradient (renormalised difference form, α = 0.01, no
 /// shifting) a particle in the bottom-left corner compressed to 20 % and the guard stopped the
 /// run at t = 0.153 s.
 #[test]
@@ -106,7 +108,8 @@ fn isph_position_correction() {
 /// Buoyancy: submerged fraction within 0.03 of the density ratio, fluid force within 2 % of
 /// the weight. Measured 2026-11-25: submerged fractions 0.2053, 0.5144, 0.8228 and mean fluid
 /// forces 1.0000, 1.0001, 1.0002 times the weight for ratios 0.2, 0.5, 0.8 (2026-11-27:
-/// 0.2100, 0.5225, 0.8236 and 1.0001, 1.0004, 1.0004 — the boxes float 0.01 deeper with the
+/// 0.2100, 0.5225, 0.8236 and 1.0001, 1.0004, 1.0004; 2026-12-02, the surface's depth from the
+/// lattice: 0.211 / 0.523 / 0.823 — the boxes float 0.01 deeper with the
 /// position correction, which pushes compressed particles apart and leaves expanded ones, so
 /// the water is slightly lighter; without it, `position_alpha: 0`, 0.2047 / 0.5133 / 0.8194;
 /// 0.2117 / 0.5083 /
@@ -250,4 +253,36 @@ fn a_closed_pocket_beside_a_free_surface_stays_at_rest() {
     );
     assert!(fastest < 0.01, "the water moved at {fastest} m/s");
     assert!(compression < 0.01, "compressed by {compression}");
+}
+
+/// A wide kernel's free surface holds: the hydrostatic tank at h = 2.0 l without the velocity
+/// filter and shifting (as the wave models run ISPH), to 0.3 s. The free-surface particles hold
+/// the pressure under which the lattice's top row rests (0.733 ρ0 |g| l at 2.0 l; the ISPH
+/// module docs, step 2). With ρ0 |g| l/2, the value for every kernel until 2026-12-02, the
+/// top row sank into the second, left the free surface together and the pressure solve threw
+/// the water up: largest kinetic energy 5.73 J, largest speed 0.85 m/s (this test with the old
+/// depth, 2026-12-02). Measured 2026-12-02 (`cargo test --release --test isph -- --nocapture
+/// a_wide`): 0.138 J, 0.145 m/s (the start's settling; 1.5e-3 J at 2 s in a `vcsim run`).
+#[test]
+fn a_wide_kernels_free_surface_holds_the_water_at_rest() {
+    let src = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/models/hydrostatic_2d_apgd.ron"
+    ))
+    .expect("model")
+    .replace(
+        "spacing: 0.02,",
+        "spacing: 0.02, method: Isph(), smoothing: 2.0, velocity_filter: 0, shifting: 0,",
+    );
+    let mut w = common::world(&src);
+    let g = w.gravity;
+    let (mut fastest, mut energy): (f64, f64) = (0.0, 0.0);
+    common::run_until(&mut w, 0.3, |w| {
+        let f = w.fluid.as_ref().unwrap();
+        fastest = f.vel.iter().map(|v| v.norm()).fold(fastest, f64::max);
+        energy = energy.max(f.energies(&g).0);
+    });
+    eprintln!("wide kernel: largest speed {fastest:.3e} m/s, kinetic energy {energy:.3e} J");
+    assert!(energy < 0.5, "kinetic energy {energy} J");
+    assert!(fastest < 0.4, "the water moved at {fastest} m/s");
 }

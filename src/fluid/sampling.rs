@@ -265,6 +265,37 @@ pub fn lattice_laplacian_moment(kernel: &Kernel, l: Real, kind: LatticeKind, vol
         .sum()
 }
 
+/// The depth `d_s` (m) of the surface pressure that holds the top row of the ideal lattice at
+/// rest under the symmetric pressure gradient `(1/κ) Σ_j V (p_i + p_j) ∇_iW_ij` (ISPH's
+/// default form; 000 eq. 12) when the rows below carry the hydrostatic pressure: `p_s = ρ0 |g|
+/// d_s` on the top row and `p_s + ρ0 |g| z_j` at depth `z_j` below it. Of the top particle's
+/// neighbours only those at or below its row exist, so the balance of the vertical force with
+/// gravity reads `2 p_s G + ρ0 |g| m = ρ0 |g| κ`, with `G = Σ V (−W'(r)) z_j / r` and `m = Σ V
+/// (−W'(r)) z_j² / r` over the neighbours below (`κ` the whole lattice's gradient moment,
+/// [`lattice_gradient_moment`]):
+///
+/// `d_s = (κ − m) / (2 G)`
+///
+/// (the volume V cancels). On the square lattice with Wendland C2 it is 0.500 l at h = l,
+/// 0.538 l at 1.3 l, 0.644 l at 1.7 l and 0.733 l at 2.0 l: the hydrostatic pressure half a
+/// spacing deep (where a top-row particle's centre lies) holds the top row only at h ≈ l, and a
+/// wider kernel needs more, since the particles below reach further. `up` is the unit vector
+/// against gravity.
+pub fn lattice_surface_depth(kernel: &Kernel, l: Real, kind: LatticeKind, up: &Vec3) -> Real {
+    let (mut kappa, mut below, mut moment) = (0.0, 0.0, 0.0);
+    for d in lattice_offsets(kernel, l, kind).filter(|d| d.norm() > 0.0) {
+        let r = d.norm();
+        let a = -kernel.dw(r) / r;
+        let z = -d.dot(up);
+        kappa += a * z * z;
+        if z > 1e-9 * l {
+            below += a * z;
+            moment += a * z * z;
+        }
+    }
+    (kappa - moment) / (2.0 * below)
+}
+
 /// `n0 = Σ_k W(|k| l)` over the ideal lattice (self included), 1/m^d.
 pub fn lattice_sum(kernel: &Kernel, l: Real, kind: LatticeKind) -> Real {
     lattice_offsets(kernel, l, kind)
@@ -296,5 +327,66 @@ pub fn jitter(
             p[a] += amplitude * uniform(3 * i as u64 + a as u64);
         }
         periodic.wrap(p);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fluid::kernel::KernelKind;
+
+    /// The upward acceleration (m/s² per m/s² of gravity) of the top particle of a half lattice
+    /// under the symmetric gradient, summed pair by pair from its pressure `ps` (in units of
+    /// ρ0 |g|, m) and the hydrostatic pressure of each neighbour at or below its row.
+    fn top_row_lift(kernel: &Kernel, l: Real, kind: LatticeKind, up: &Vec3, ps: Real) -> Real {
+        let v = 1.0 / lattice_sum(kernel, l, kind);
+        let kappa = lattice_gradient_moment(kernel, l, kind, v);
+        let planar = kernel.dim == 2;
+        let mut lift = 0.0;
+        for d in Lattice::offsets_within(kind, l, planar, kernel.support()) {
+            let depth = -d.dot(up);
+            let r = d.norm();
+            if r == 0.0 || depth < -1e-9 * l {
+                continue;
+            }
+            // ∇_i W_ij with x_i − x_j = −d; the force on i is −(V/ρ0) Σ (p_i + p_j) ∇_i W_ij / κ.
+            let grad = -d * (kernel.dw(r) / r);
+            lift -= v * (2.0 * ps + depth) * grad.dot(up) / kappa;
+        }
+        lift
+    }
+
+    /// The surface depth holds the top row: the pairs' lift equals gravity on square and
+    /// hexagonal lattices in 2D and 3D at several widths, and half a spacing does so only near
+    /// h = l.
+    #[test]
+    fn the_surface_depth_holds_the_top_row_against_gravity() {
+        let l = 0.02;
+        for dim in [2, 3] {
+            let up = if dim == 2 { Vec3::y() } else { Vec3::z() };
+            for kind in [LatticeKind::Square, LatticeKind::Hexagonal] {
+                for ratio in [1.0, 1.3, 1.7, 2.0, 2.5] {
+                    let k = Kernel::new(KernelKind::Wendland, ratio * l, dim);
+                    let ds = lattice_surface_depth(&k, l, kind, &up);
+                    let lift = top_row_lift(&k, l, kind, &up, ds);
+                    assert!((lift - 1.0).abs() < 1e-9, "{dim}D {kind:?} {ratio}: {lift}");
+                }
+            }
+        }
+        let square = |ratio: Real| {
+            let k = Kernel::new(KernelKind::Wendland, ratio * l, 2);
+            lattice_surface_depth(&k, l, LatticeKind::Square, &Vec3::y()) / l
+        };
+        for (ratio, depth) in [(1.0, 0.500), (1.3, 0.538), (1.7, 0.644), (2.0, 0.733)] {
+            assert!(
+                (square(ratio) - depth).abs() < 5e-4,
+                "{ratio}: {}",
+                square(ratio)
+            );
+        }
+        // Half a spacing leaves the top row at 2.0 l a third short of its support.
+        let k = Kernel::new(KernelKind::Wendland, 2.0 * l, 2);
+        let lift = top_row_lift(&k, l, LatticeKind::Square, &Vec3::y(), 0.5 * l);
+        assert!(lift < 0.9, "{lift}");
     }
 }

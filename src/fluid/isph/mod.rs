@@ -11,11 +11,19 @@
 //! 2. Free surface (000 §2.6, Liu & Liu 2003's density criterion): a particle whose kernel sum
 //!    `n_i = V Σ_j W_ij` over fluid and boundary particles (self included; 1 inside the
 //!    initial lattice) is below [`IsphParams::surface`] is not an unknown: it holds the
-//!    pressure `p_s = ρ0 |g| l / 2` (l the spacing; gravity's part across periodic axes),
-//!    the hydrostatic pressure half a spacing deep, where its centre lies below the free
-//!    surface (Dirichlet condition). With `p_s = 0` the top layer of the hydrostatic tank, one
-//!    layer short of support, fell and bounced back (the second layer's pressure 392 Pa
-//!    against its hydrostatic 274 Pa); with `p_s` it stays (6e-4 m/s at t = 0.3 s).
+//!    pressure `p_s = ρ0 |g| d_s` (gravity's part across periodic axes; Dirichlet condition),
+//!    with `d_s` the depth under which the top row of the initial lattice is at rest when the
+//!    rows below carry the hydrostatic pressure
+//!    ([`super::sampling::lattice_surface_depth`]: 0.538 l at the default h = 1.3 l on the
+//!    square lattice, 0.733 l at 2.0 l; half a spacing, the depth of the row's centres, with
+//!    the renormalised gradient, which is exact for the hydrostatic field). With `p_s = 0` the
+//!    top layer of the hydrostatic tank, one layer short of support, fell and bounced back
+//!    (the second layer's pressure 392 Pa against its hydrostatic 274 Pa); with `p_s` it stays
+//!    (6e-4 m/s at t = 0.3 s). Until 2026-12-02 `d_s` was l/2 for every kernel width: at
+//!    h = 2.0 l, 32 % short of the top row's support, the top row sank into the second in the
+//!    first 0.2 s (its kernel sums from 0.69 to 0.89), crossed the threshold 0.9 together, and
+//!    with 8 free-surface particles left of 140 the pressure solve threw the water up (the
+//!    heave decay at 0.04 m, 540 J gained in one step at t = 0.198 s).
 //! 3. PPE (000 eq. 14 with eqs. 15–17; 004 eq. 48 with the velocity and density sources
 //!    blended): `⟨∇²p⟩_i = (ρ0/Δt) ⟨∇·v*⟩_i + α_i ρ0 (1 − n_i)/Δt²` with `α_i = α` for a
 //!    compressed particle (`n_i > 1`; default 0.3, [`IsphParams::alpha`]; 000 uses 0.01) and
@@ -286,6 +294,36 @@ pub struct IsphScratch {
     /// The third array a refresh of the ghosts' positions and velocities carries (ISPH has no
     /// density per particle to send).
     unused: Vec<Real>,
+    /// The free surface's depth (m) for the symmetric gradient and the gravity it was found
+    /// for ([`IsphScratch::surface_depth`]).
+    depth: Option<(Vec3, Real)>,
+}
+
+impl IsphScratch {
+    /// The depth (m) whose hydrostatic pressure the free-surface particles hold under gravity
+    /// `g` (m/s²) with the pressure gradient `form` (module docs, step 2): the lattice's
+    /// ([`crate::fluid::sampling::lattice_surface_depth`]; found once per gravity) with the
+    /// symmetric form, half a spacing with the renormalised one (exact for the linear
+    /// hydrostatic field at any offset, so the top row rests under the pressure of its own
+    /// depth).
+    fn surface_depth(&mut self, f: &Fluid, g: &Vec3, form: PressureGradient) -> Real {
+        let l = f.params.spacing;
+        let Some(up) = (-g).try_normalize(0.0) else {
+            return 0.0;
+        };
+        if form != PressureGradient::Symmetric {
+            return 0.5 * l;
+        }
+        match self.depth {
+            Some((at, d)) if at == *g => d,
+            _ => {
+                let k = &f.params.kernel;
+                let d = super::sampling::lattice_surface_depth(k, l, f.params.lattice, &up);
+                self.depth = Some((*g, d));
+                d
+            }
+        }
+    }
 }
 
 impl Fluid {
@@ -398,13 +436,11 @@ impl Fluid {
                 }
             }
         }
-        // Free-surface particles lie about half a spacing below the surface: they hold the
-        // hydrostatic pressure of that depth (module docs, step 2; along periodic axes gravity
-        // only drives the flow round the period).
-        s.ppe.surface_pressure = 0.5
-            * self.params.rho0
-            * self.params.periodic.across(gravity).norm()
-            * self.params.spacing;
+        // Free-surface particles hold the pressure that keeps the lattice's top row at rest
+        // (module docs, step 2; along periodic axes gravity only drives the flow round the
+        // period).
+        let g = self.params.periodic.across(gravity);
+        s.ppe.surface_pressure = self.params.rho0 * g.norm() * s.surface_depth(self, &g, form);
         let halo = s.halo.0.as_deref_mut();
         let (res, its) = s.ppe.solve(self, p, &s.n, &s.bvel, h, halo);
         info.residual = if res.is_nan() {
