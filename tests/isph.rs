@@ -4,8 +4,9 @@
 //! All are met with the defaults (symmetric pressure gradient, renormalised divergence, α = 0.3,
 //! α_e = 0.05 in the interior, the position correction α_p = 1, free-surface particles at
 //! the pressure of the depth that holds the lattice's top row (ρ0 |g| l/2 before 2026-12-02),
-//! the velocity filter with walls after the corrector, shifting A = 1 never into a wall); numbers measured with `cargo test --release --test isph -- --nocapture` (the defaults
-//! of 2026-11-27 unless a test says otherwise).
+//! the velocity filter with walls after the corrector, shifting A = 1 never into a wall);
+//! numbers measured with `cargo test --release --test isph -- --nocapture` (the defaults of
+//! 2026-11-27 unless a test says otherwise).
 
 mod common;
 
@@ -273,6 +274,10 @@ fn a_wide_kernels_free_surface_holds_the_water_at_rest() {
     .replace(
         "spacing: 0.02,",
         "spacing: 0.02, method: Isph(), smoothing: 2.0, velocity_filter: 0, shifting: 0,",
+    );
+    assert!(
+        src.contains("method: Isph()"),
+        "the tank's fluid line moved"
     );
     let mut w = common::world(&src);
     let g = w.gravity;

@@ -271,8 +271,9 @@ pub fn lattice_laplacian_moment(kernel: &Kernel, l: Real, kind: LatticeKind, vol
 /// d_s` on the top row and `p_s + ρ0 |g| z_j` at depth `z_j` below it. Of the top particle's
 /// neighbours only those at or below its row exist, so the balance of the vertical force with
 /// gravity reads `2 p_s G + ρ0 |g| m = ρ0 |g| κ`, with `G = Σ V (−W'(r)) z_j / r` and `m = Σ V
-/// (−W'(r)) z_j² / r` over the neighbours below (`κ` the whole lattice's gradient moment,
-/// [`lattice_gradient_moment`]):
+/// (−W'(r)) z_j² / r` over the neighbours below (`κ = Σ V (−W'(r)) z_j² / r` over the whole
+/// lattice, the gradient moment along `up`: [`lattice_gradient_moment`]'s on these isotropic
+/// lattices, which the unit test checks):
 ///
 /// `d_s = (κ − m) / (2 G)`
 ///
