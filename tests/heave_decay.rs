@@ -4,8 +4,9 @@
 //! density; with `dry_walls: Speculative` (the model's setting) their wall rows let the fluid
 //! come up to them (`src/constraints/wall.rs`). With the default `Feedback` at the model's
 //! `stabilisation: 0` they hold it at its distance: the surface 5 cm beside the hull goes down
-//! with the hull (−8.5 mm on mean over 0.25–0.45 s here at the model's smoothing of 2.0 l, where
-//! it stands +6 mm with `Speculative`), and at the default smoothing the section's heave damping
+//! with the hull (−7.5 mm on mean over 0.25–0.45 s here at the model's smoothing of 2.0 l and
+//! its 30 multilevel sweeps, where it stands +7.5 mm with `Speculative`; −8.5 and +6.2 mm at ten
+//! plain sweeps), and at the default smoothing the section's heave damping
 //! ratio at 0.02 m was 0.30 instead of 0.23 (the book's waves page).
 
 mod common;
