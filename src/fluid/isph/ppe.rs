@@ -37,6 +37,8 @@ pub struct Ppe {
     pub(crate) surface_pressure: Real,
     /// Outward wall normal for each fluid–boundary pair (as `jump`).
     normal: Vec<Vec3>,
+    /// Scratch of [`Ppe::wall_jumps`]: the walls one fluid particle sees.
+    walls: Vec<SeenWall>,
     /// Row starts of `jump` (a copy of `Fluid::fb.start`).
     start: crate::csr::RowStarts,
     /// Unknown index of each particle, or [`DIRICHLET`].
@@ -108,6 +110,62 @@ pub const FAILED_RESIDUAL: Real = 1e-4;
 /// fails).
 pub fn failed(residual: Real) -> bool {
     residual.is_nan() || residual > FAILED_RESIDUAL
+}
+
+/// The outward wall normal of boundary particle `b` itself (unit; out of the fluid, into the
+/// wall): from its offset to its wall's surface `to_surface` (m), or along the pair `d = x_b −
+/// x_i` (m) where that is unknown.
+fn own_normal(to_surface: Vec3, d: Vec3) -> Vec3 {
+    if to_surface.norm() > 0.0 {
+        -to_surface / to_surface.norm()
+    } else if d.norm() > 0.0 {
+        d / d.norm()
+    } else {
+        Vec3::zeros()
+    }
+}
+
+/// One wall or body as a fluid particle sees it within its support ([`seen_walls`]).
+#[derive(Clone, Copy, Debug)]
+struct SeenWall {
+    /// The wall's body ([`Fluid::wall_body`]).
+    body: u32,
+    /// `Σ_b V ∇_i W_ib` over the wall's boundary neighbours b of the particle (1/m): it points
+    /// from the particle into the wall.
+    gradient: Vec3,
+    /// The first of those neighbours' own normals ([`own_normal`]).
+    first: Vec3,
+    /// Whether every one of them has that normal (to 1e-9): a flat face.
+    flat: bool,
+}
+
+/// The walls and bodies fluid particle `i` sees (`out`), each with the kernel gradient of its
+/// boundary neighbours and whether they share one normal. A pair's normal in the Neumann
+/// jumps ([`Ppe::wall_jumps`]) is the boundary particle's own where the wall is flat within
+/// the support and the wall's kernel gradient at the fluid particle where it is not (module
+/// docs, **Walls**: each boundary particle's own normal on a curved face made the water at the
+/// heave-decay hull's rounded bilges churn).
+fn seen_walls(f: &Fluid, i: usize, out: &mut Vec<SeenWall>) {
+    let (k, v0, per) = (&f.params.kernel, f.volume, f.params.periodic);
+    out.clear();
+    for &b in f.fb.of(i) {
+        let b = b as usize;
+        let x = per.delta(&f.pos[i], &f.boundary[b]);
+        let grad = crate::fluid::kernel::volume_gradient(k, v0, &x);
+        let own = own_normal(f.to_surface[b], -x);
+        match out.iter_mut().find(|w| w.body == f.wall_body[b]) {
+            Some(w) => {
+                w.gradient += grad;
+                w.flat &= (own - w.first).norm() <= 1e-9;
+            }
+            None => out.push(SeenWall {
+                body: f.wall_body[b],
+                gradient: grad,
+                first: own,
+                flat: true,
+            }),
+        }
+    }
 }
 
 impl Ppe {
@@ -206,17 +264,15 @@ impl Ppe {
         self.start.copy_from(&f.fb.start);
         self.jump.clear();
         self.normal.clear();
+        let mut walls = std::mem::take(&mut self.walls);
         for i in 0..f.len() {
+            seen_walls(f, i, &mut walls);
             for &b in f.fb.of(i) {
                 let b = b as usize;
                 let d = per.delta(&f.boundary[b], &f.pos[i]);
-                let s = f.to_surface[b];
-                let nrm = if s.norm() > 0.0 {
-                    -s / s.norm()
-                } else if d.norm() > 0.0 {
-                    d / d.norm()
-                } else {
-                    Vec3::zeros()
+                let nrm = match walls.iter().find(|w| w.body == f.wall_body[b]) {
+                    Some(w) if !w.flat && w.gradient.norm() > 0.0 => w.gradient.normalize(),
+                    _ => own_normal(f.to_surface[b], d),
                 };
                 let an = (f.vel[i] - bvel[b]).dot(&nrm) / h;
                 let gt = g_wall - nrm * nrm.dot(&g_wall);
@@ -224,6 +280,7 @@ impl Ppe {
                 self.normal.push(nrm);
             }
         }
+        self.walls = walls;
     }
 
     /// Numbers the unknowns: every particle off the free surface (`n_i ≥ surface`). Returns
