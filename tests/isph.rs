@@ -35,7 +35,8 @@ fn hydrostatic_tank_isph() {
 /// Dam break front against Koshizuka & Oka, no particle in a wall. Measured 2026-11-25: mean
 /// front error 5.3 %, max 11.6 %, none in a wall (7.4 / 13.9 % before the surface pressure and
 /// the filter; 2026-11-27, renormalised divergence, α = 0.3 and the position correction:
-/// 4.5 / 9.4 %; 2026-12-02, the surface's depth from the lattice: 4.6 / 9.2 %). Before the
+/// 4.5 / 9.4 %; 2026-12-02, the surface's depth from the lattice: 4.6 / 9.2 %; that evening, one
+/// wall normal per particle where a wall's normals differ: 4.7 / 10.1 %). Before the
 /// symmetric gradient (renormalised difference form, α = 0.01, no
 /// shifting) a particle in the bottom-left corner compressed to 20 % and the guard stopped the
 /// run at t = 0.153 s.
@@ -110,7 +111,8 @@ fn isph_position_correction() {
 /// the weight. Measured 2026-11-25: submerged fractions 0.2053, 0.5144, 0.8228 and mean fluid
 /// forces 1.0000, 1.0001, 1.0002 times the weight for ratios 0.2, 0.5, 0.8 (2026-11-27:
 /// 0.2100, 0.5225, 0.8236 and 1.0001, 1.0004, 1.0004; 2026-12-02, the surface's depth from the
-/// lattice: 0.211 / 0.523 / 0.823 — the boxes float 0.01 deeper with the
+/// lattice: 0.211 / 0.523 / 0.823; that evening, one wall normal per particle where a wall's
+/// normals differ: 0.211 / 0.523 / 0.825 — the boxes float 0.01 deeper with the
 /// position correction, which pushes compressed particles apart and leaves expanded ones, so
 /// the water is slightly lighter; without it, `position_alpha: 0`, 0.2047 / 0.5133 / 0.8194;
 /// 0.2117 / 0.5083 /

@@ -224,7 +224,8 @@ fn sloshing_wcsph_adami_small_amplitude() {
 /// ISPH (partitioned coupling, `Isph()` defaults). Measured 2026-11-25: +2.4 % (fitted
 /// 577.3 N/m against 564.0 N/m; projected +3.5 %); 2026-11-27 with the renormalised
 /// divergence, α = 0.3 and the position correction: +3.7 % (584.8 N/m); 2026-12-02, the free
-/// surface's depth from the lattice: +3.8 % (585.3 N/m). Before the free-surface particles held
+/// surface's depth from the lattice: +3.8 % (585.3 N/m); that evening, one wall normal per
+/// particle where a wall's normals differ (the tank's corners): +3.9 % (585.9 N/m). Before the free-surface particles held
 /// ρ0 |g| l/2 and the velocity filter ran after the corrector it was +9.9 % (the water ran up
 /// the walls far higher than with the constraint method and a few particles left over the
 /// tank's top at t ≈ 1.8 s), and +10.6 % until shifting stopped pointing into walls. (Before
