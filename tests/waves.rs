@@ -416,7 +416,8 @@ fn a_standing_wave_starts_with_linear_theorys_energy_and_bad_ones_are_refused() 
 /// from the lattice (545 s beside another run): −27.9 / −14.5 / −11.5 %, R 0.081 / 0.043 /
 /// 0.033. With `smoothing: 2.0`, which ISPH's surface holds since then (a scratch copy of this
 /// test, 891 s beside it): −31.3 / −8.7 / −1.1 %, R 0.042 / 0.016 / 0.002 — the long wave
-/// within the target.
+/// within the target. That evening, with one wall normal per particle where a wall's normals
+/// differ (495 s, alone): −28.1 / −16.5 / −7.6 %, R 0.028 / 0.064 / 0.025.
 #[test]
 #[ignore = "issue 53's wave targets are not met at this resolution (see the doc comment)"]
 fn a_piston_makes_the_wave_linear_theory_asks_for_and_the_zone_absorbs_it_isph() {
