@@ -137,14 +137,17 @@ struct SeenWall {
     first: Vec3,
     /// Whether every one of them has that normal (to 1e-9): a flat face.
     flat: bool,
+    /// The normal every pair of the particle with this wall takes: the gradient's direction
+    /// where the face is not flat, else `None` (each pair keeps its own).
+    normal: Option<Vec3>,
 }
 
 /// The walls and bodies fluid particle `i` sees (`out`), each with the kernel gradient of its
 /// boundary neighbours and whether they share one normal. A pair's normal in the Neumann
 /// jumps ([`Ppe::wall_jumps`]) is the boundary particle's own where the wall is flat within
 /// the support and the wall's kernel gradient at the fluid particle where it is not (module
-/// docs, **Walls**: each boundary particle's own normal on a curved face made the water at the
-/// heave-decay hull's rounded bilges churn).
+/// docs, **Curved walls**: each boundary particle's own normal on a curved face made the water
+/// at the heave-decay hull's rounded bilges churn).
 fn seen_walls(f: &Fluid, i: usize, out: &mut Vec<SeenWall>) {
     let (k, v0, per) = (&f.params.kernel, f.volume, f.params.periodic);
     out.clear();
@@ -163,7 +166,13 @@ fn seen_walls(f: &Fluid, i: usize, out: &mut Vec<SeenWall>) {
                 gradient: grad,
                 first: own,
                 flat: true,
+                normal: None,
             }),
+        }
+    }
+    for w in out.iter_mut() {
+        if !w.flat && w.gradient.norm() > 0.0 {
+            w.normal = Some(w.gradient.normalize());
         }
     }
 }
@@ -270,10 +279,10 @@ impl Ppe {
             for &b in f.fb.of(i) {
                 let b = b as usize;
                 let d = per.delta(&f.boundary[b], &f.pos[i]);
-                let nrm = match walls.iter().find(|w| w.body == f.wall_body[b]) {
-                    Some(w) if !w.flat && w.gradient.norm() > 0.0 => w.gradient.normalize(),
-                    _ => own_normal(f.to_surface[b], d),
-                };
+                let seen = walls.iter().find(|w| w.body == f.wall_body[b]);
+                let nrm = seen
+                    .and_then(|w| w.normal)
+                    .unwrap_or_else(|| own_normal(f.to_surface[b], d));
                 let an = (f.vel[i] - bvel[b]).dot(&nrm) / h;
                 let gt = g_wall - nrm * nrm.dot(&g_wall);
                 self.jump.push(rho0 * (an * nrm.dot(&d) + gt.dot(&d)));
