@@ -108,3 +108,50 @@ fn hydrostatic_tank_multilevel() {
     let w = fluid_checks::build(&fluid_checks::model("hydrostatic_2d_pgs.ron"));
     fluid_checks::hydrostatic_tank(w, 1e-3);
 }
+
+/// A disc of radius 0.2 m driven up and down (2 cm at 1 Hz) through a closed tank of water at
+/// the coarse spacing of 0.04 m, its wall rows coloured (a kinematic body's rows touch no body
+/// DOFs): the neighbour lists carry a skin, and rows whose entries sit beyond the kernel's
+/// support must still share no point across the colouring's bands or beyond the corrections'
+/// stencil. Before the colouring took the lists' reach instead of the support, this run
+/// panicked at t = 0.495 s inside the corrections' operators (an index three cells away); on
+/// one thread, so that the particles' path is the one that did.
+#[test]
+fn a_driven_body_in_multilevel_sweeps_stays_inside_the_stencil() {
+    let text = r#"Model(
+        scene: (dimension: Two, gravity: (0, -9.81)),
+        time: (end: 0.6),
+        solver: Pgs(max_iterations: 30, multilevel: true),
+        bodies: [
+            (name: "floor", kind: Static, shape: Cuboid(half_extents: (1.7, 0.1)), position: (1.5, -0.1)),
+            (name: "lid", kind: Static, shape: Cuboid(half_extents: (1.7, 0.1)), position: (1.5, 2.1)),
+            (name: "left", kind: Static, shape: Cuboid(half_extents: (0.1, 1.0)), position: (-0.1, 1.0)),
+            (name: "right", kind: Static, shape: Cuboid(half_extents: (0.1, 1.0)), position: (3.1, 1.0)),
+            (name: "disc", kind: Kinematic, shape: Ball(radius: 0.2), position: (1.5, 1.0),
+             motion: Sine(displacement: (0, 0.02), frequency: 1.0, ramp: 1.0)),
+        ],
+        fluid: (spacing: 0.04, velocity_filter: 0, shifting: 0, stabilisation: 0, smoothing: 2.0,
+                regions: [Box(min: (0, 0), max: (3.0, 2.0))]),
+    )"#;
+    let m = vcsim::parse_str(Path::new("disc.ron"), text).expect("disc model");
+    let mut w = vcsim::build_world(&m).expect("disc builds");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("one-thread pool");
+    let steps = (0.6 / w.dt).ceil() as usize;
+    let largest = pool.install(|| {
+        (0..steps)
+            .map(|_| {
+                w.step();
+                let f = w.fluid.as_ref().expect("fluid");
+                f.largest_compression().map_or(0.0, |c| c.1)
+            })
+            .fold(0.0, f64::max)
+    });
+    eprintln!("{steps} steps, largest compression {largest:.2e}");
+    assert!(
+        largest < 0.01,
+        "the driven disc compressed the water by {largest}"
+    );
+}

@@ -322,7 +322,10 @@ impl DensityRows {
                 }
             };
             let c = &mut self.colouring;
-            let reach = p.kernel.support();
+            // Not the support: the lists' entries beyond it (zero coefficients) are still
+            // visited by the sweeps and the corrections' columns, and two rows whose entries
+            // meet must not be swept at once nor sit further apart than the cells' stencil.
+            let reach = fluid.list_reach();
             c.by_bands(
                 self.diag.len(),
                 point,
