@@ -30,6 +30,17 @@ fn buoyancy() {
     );
 }
 
+/// Buoyancy against Archimedes with `body_contacts: false` (no contact rows between the fluid
+/// and the box: only the density rows keep the water out of it): the same tolerances as with
+/// them.
+#[test]
+fn buoyancy_without_body_contact_rows() {
+    let r = common::fluid_checks::buoyancy(2.0, |m| {
+        m.fluid.as_mut().expect("a fluid model").body_contacts = false;
+    });
+    eprintln!("without body contact rows: {r:?}");
+}
+
 /// Seesaw (001 §5.6), g = 0: after the FIRST step (one coupled solve) the fluid below the
 /// pinned plate, which started at rest, already has positive pressure and moves right: the top
 /// fluid's push reached it through the plate within the same solve. The angular momentum about

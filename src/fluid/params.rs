@@ -42,6 +42,9 @@ pub struct FluidParams {
     /// `β g / h` like a fluid row, `true` until it reaches the rest density within the step,
     /// `g / h` ([`crate::constraints`]' wall rows). Default false.
     pub speculative_walls: bool,
+    /// Whether the constraint method builds contact rows between fluid particles and moving
+    /// bodies' boundary particles ([`crate::constraints::particle_contact`]). Default true.
+    pub body_contacts: bool,
     /// Planar model. Default false.
     pub planar: bool,
     /// Planar thickness t (m); 1 in 3D. Default 1.
@@ -122,6 +125,7 @@ impl Default for FluidParams {
             viscosity: Self::DEFAULT_VISCOSITY,
             beta: Self::DEFAULT_BETA,
             speculative_walls: false,
+            body_contacts: true,
             compliance: 0.0,
             planar: false,
             thickness: 1.0,

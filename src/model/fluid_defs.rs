@@ -61,6 +61,16 @@ pub struct FluidDef {
     /// (the book's waves page measures both).
     #[serde(default)]
     pub dry_walls: DryWalls,
+    /// Constraint method: whether fluid particles get contact rows against moving bodies'
+    /// boundary particles (001 §4.2: the particles as spheres of diameter l, planes over a
+    /// body's first layer; [`crate::constraints::particle_contact`]). Default `true`. With
+    /// `false` only the density rows keep the fluid out of a moving body (fixed walls keep
+    /// their contact rows): on the heave-decay section driven at its natural frequency at
+    /// 0.04 m the fluid's added mass falls from 75.6 to 63.0 kg/m against potential flow's
+    /// 58.7, and its free decay's period from 1.247 to 1.204 s against the measured 1.17 s (the
+    /// book's waves page).
+    #[serde(default = "contacts")]
+    pub body_contacts: bool,
     /// How static walls meet the fluid: `Particles` (default: boundary particles on the
     /// fluid's lattice, filled to the kernel support below each static body's surface) or
     /// `Smooth` (the constraint method on the square lattice: each static, axis-aligned cuboid
@@ -176,6 +186,9 @@ impl FluidDef {
 // Defaults are the core's (`FluidParams`): this layer only maps RON onto it.
 fn filter() -> NonNegative {
     NonNegative(FluidParams::DEFAULT_VELOCITY_FILTER)
+}
+fn contacts() -> bool {
+    true
 }
 fn water() -> Positive {
     Positive(FluidParams::DEFAULT_DENSITY)

@@ -94,6 +94,7 @@ pub(super) fn build_fluid(
         viscosity: f.viscosity.0,
         beta: f.stabilisation.0,
         speculative_walls: f.dry_walls == crate::model::fluid_defs::DryWalls::Speculative,
+        body_contacts: f.body_contacts,
         compliance: f.compliance.0,
         planar,
         thickness: if planar { m.scene.thickness.0 } else { 1.0 },
