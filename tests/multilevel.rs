@@ -113,9 +113,9 @@ fn hydrostatic_tank_multilevel() {
 /// the coarse spacing of 0.04 m, its wall rows coloured (a kinematic body's rows touch no body
 /// DOFs): the neighbour lists carry a skin, and rows whose entries sit beyond the kernel's
 /// support must still share no point across the colouring's bands or beyond the corrections'
-/// stencil. Before the colouring took the lists' reach instead of the support, this run
-/// panicked at t = 0.495 s inside the corrections' operators (an index three cells away); on
-/// one thread, so that the particles' path is the one that did.
+/// stencil (their zero entries are passed over). Before they were, this run panicked at
+/// t = 0.495 s inside the corrections' operators (an index three cells away); on one thread,
+/// so that the particles' path is the one that did.
 #[test]
 fn a_driven_body_in_multilevel_sweeps_stays_inside_the_stencil() {
     let text = r#"Model(

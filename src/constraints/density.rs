@@ -322,10 +322,10 @@ impl DensityRows {
                 }
             };
             let c = &mut self.colouring;
-            // Not the support: the lists' entries beyond it (zero coefficients) are still
-            // visited by the sweeps and the corrections' columns, and two rows whose entries
-            // meet must not be swept at once nor sit further apart than the cells' stencil.
-            let reach = fluid.list_reach();
+            // Rows touch points within the support with nonzero coefficients; the lists'
+            // entries beyond it (their skin) have zero ones, which the shared velocities do not
+            // write ([`crate::solver::points`]) and the corrections' operators pass over.
+            let reach = p.kernel.support();
             c.by_bands(
                 self.diag.len(),
                 point,

@@ -239,9 +239,6 @@ pub struct Fluid {
     /// ghosts, whose values are all overwritten by their owners': [`halo`]); empty: none. In
     /// the particles' order before the search, which puts it into theirs after.
     pub(crate) listless: Vec<bool>,
-    /// Radius of the last neighbour search (m): the kernel support plus the skin it was
-    /// searched with ([`Fluid::list_reach`]).
-    list_radius: Real,
     perm_bool: Vec<bool>,
 }
 
@@ -308,7 +305,6 @@ impl Fluid {
             fill: Vec::new(),
             listless: Vec::new(),
             perm_bool: Vec::new(),
-            list_radius: 0.0,
         }
     }
 
@@ -334,16 +330,6 @@ impl Fluid {
             .map(|v| (v - mean).norm())
             .enumerate()
             .max_by(|a, b| a.1.total_cmp(&b.1))
-    }
-
-    /// How far apart (m) a particle and an entry of its neighbour lists can be: the last
-    /// search's radius, plus its skin again, for the half skin each particle may move before
-    /// the lists are searched anew ([`crate::fluid::constraint`]'s reuse rule). Rows built on
-    /// the lists touch no point further than this from their own; the entries beyond the
-    /// support have zero coefficients but are in the lists. (The support before any search.)
-    pub fn list_reach(&self) -> Real {
-        let support = self.params.kernel.support();
-        support + 2.0 * (self.list_radius - support).max(0.0)
     }
 
     /// Number of fluid particles.

@@ -105,7 +105,6 @@ impl Fluid {
     /// the grid built at them.
     fn build_lists(&mut self, r: Real, moved: bool, at: Option<&[Vec3]>) {
         let (planar, per) = (self.params.planar, self.params.periodic);
-        self.list_radius = r;
         if self.bdens.len() != self.boundary.len() {
             self.bdens = self.wall_densities(r, |_| true);
         } else if moved || self.bgrid.items.len() != self.boundary.len() {

@@ -326,7 +326,9 @@ impl<'a> Coarse<'a> {
             local.clear();
             columns.column(p, &mut |k, j| {
                 let c = cell_of_row[k];
-                if c == u32::MAX {
+                // (A zero entry adds nothing: the neighbour lists' entries beyond the support,
+                // whose rows may lie further from the point's other rows than the stencil.)
+                if c == u32::MAX || j == Vec3::zeros() {
                     return;
                 }
                 match local.iter_mut().find(|e| e.0 == c) {

@@ -48,9 +48,15 @@ impl Points for &[[AtomicU64; 3]] {
     }
     #[inline(always)]
     fn add<const N: usize>(&mut self, p: usize, x: [Real; N]) {
+        // Nothing to add, nothing written: a row's entry beyond the kernel's support (the
+        // neighbour lists' skin) has a zero coefficient, and its particle may be another band's
+        // (the colouring keeps rows apart by the support, [`super::colouring`]); an unguarded
+        // load and store of zero there could overwrite that band's concurrent update.
         let e = &self[p];
         for a in 0..N {
-            add_to(&e[a], x[a]);
+            if x[a] != 0.0 {
+                add_to(&e[a], x[a]);
+            }
         }
     }
 }
