@@ -37,10 +37,10 @@
 //! - Against moving bodies the fluid–wall rows are optional (`body_contacts: false` in a
 //!   model's fluid line, [`crate::fluid::FluidParams::body_contacts`]): they make the fluid
 //!   heavy on a body in motion. A disc of radius 0.2 m driven up and down 2 cm at 0.87 Hz, 1 m
-//!   under water at l = 0.04 m (`models/added_mass_disc_2d.ron` with the constraint method,
-//!   h = 2.0 l, β = 0.05) carried 203 kg/m of added mass with them and 171 without, against
-//!   ρπR² = 126; the heave-decay section driven at its natural frequency 75.6 against 63.0
-//!   kg/m (potential flow: 58.7). Without them only the wall rows keep the fluid out of the
+//!   under water at l = 0.04 m (`models/added_mass_disc_2d.ron`: the constraint method,
+//!   h = 2.0 l, β = 0.05) carried 215 kg/m of added mass with them and 149 without (a noisy
+//!   force: about ±10 %), against ρπR² = 126; the heave-decay section driven at its natural
+//!   frequency 81.6 against 64.8 kg/m (potential flow: 58.7). Without them only the wall rows keep the fluid out of the
 //!   body. Plane rows alone (the spheres dropped) left the added mass at 133 and 65.4 kg/m but
 //!   the force on the body rattled: its step-to-step noise twice its first harmonic.
 //! - Fluid–fluid: `d_ff = 0.3 l` ([`FLUID_CONTACT`]): it bounds clumping at thin fronts

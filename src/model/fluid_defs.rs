@@ -66,9 +66,9 @@ pub struct FluidDef {
     /// body's first layer; [`crate::constraints::particle_contact`]). Default `true`. With
     /// `false` only the density rows keep the fluid out of a moving body (fixed walls keep
     /// their contact rows): on the heave-decay section driven at its natural frequency at
-    /// 0.04 m the fluid's added mass falls from 75.6 to 63.0 kg/m against potential flow's
-    /// 58.7, and its free decay's period from 1.247 to 1.204 s against the measured 1.17 s (the
-    /// book's waves page).
+    /// 0.04 m the fluid's added mass falls from 81.6 to 64.8 kg/m against potential flow's
+    /// 58.7, and its free decay's period at 0.02 m from 1.227 to 1.181 s against the measured
+    /// 1.17 s (the book's waves page).
     #[serde(default = "contacts")]
     pub body_contacts: bool,
     /// How static walls meet the fluid: `Particles` (default: boundary particles on the
