@@ -40,7 +40,8 @@
 //!   under water at l = 0.04 m (`models/added_mass_disc_2d.ron`: the constraint method,
 //!   h = 2.0 l, β = 0.05) carried 215 kg/m of added mass with them and 149 without (a noisy
 //!   force: about ±10 %), against ρπR² = 126; the heave-decay section driven at its natural
-//!   frequency 81.6 against 64.8 kg/m (potential flow: 58.7). Without them only the wall rows keep the fluid out of the
+//!   frequency 81.6 against 64.8 kg/m (potential flow: 58.7). Without them only the density
+//!   rows (the fluid's and the body's wall rows, [`super::wall`]) keep the fluid out of the
 //!   body. Plane rows alone (the spheres dropped) left the added mass at 133 and 65.4 kg/m but
 //!   the force on the body rattled: its step-to-step noise twice its first harmonic.
 //! - Fluid–fluid: `d_ff = 0.3 l` ([`FLUID_CONTACT`]): it bounds clumping at thin fronts

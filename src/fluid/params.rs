@@ -80,6 +80,8 @@ impl FluidParams {
     pub const DEFAULT_VELOCITY_FILTER: Real = 100.0;
     /// Default shifting coefficient A.
     pub const DEFAULT_SHIFTING: Real = 1.0;
+    /// Default of [`Self::body_contacts`]: contact rows against moving bodies.
+    pub const DEFAULT_BODY_CONTACTS: bool = true;
 
     /// Default smoothing length over spacing `h / l` of a kernel: 1.3 (support 2.6 l), and for
     /// the MPS weight `r_e / l = 2.1`.
@@ -125,7 +127,7 @@ impl Default for FluidParams {
             viscosity: Self::DEFAULT_VISCOSITY,
             beta: Self::DEFAULT_BETA,
             speculative_walls: false,
-            body_contacts: true,
+            body_contacts: Self::DEFAULT_BODY_CONTACTS,
             compliance: 0.0,
             planar: false,
             thickness: 1.0,

@@ -64,7 +64,8 @@ pub struct FluidDef {
     /// Constraint method: whether fluid particles get contact rows against moving bodies'
     /// boundary particles (001 §4.2: the particles as spheres of diameter l, planes over a
     /// body's first layer; [`crate::constraints::particle_contact`]). Default `true`. With
-    /// `false` only the density rows keep the fluid out of a moving body (fixed walls keep
+    /// `false` only the density rows (the fluid's and the body's wall rows,
+    /// [`crate::constraints::wall`]) keep the fluid out of a moving body (fixed walls keep
     /// their contact rows): on the heave-decay section driven at its natural frequency at
     /// 0.04 m the fluid's added mass falls from 81.6 to 64.8 kg/m against potential flow's
     /// 58.7, and its free decay's period at 0.02 m from 1.227 to 1.181 s against the measured
@@ -188,7 +189,7 @@ fn filter() -> NonNegative {
     NonNegative(FluidParams::DEFAULT_VELOCITY_FILTER)
 }
 fn contacts() -> bool {
-    true
+    FluidParams::DEFAULT_BODY_CONTACTS
 }
 fn water() -> Positive {
     Positive(FluidParams::DEFAULT_DENSITY)
