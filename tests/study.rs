@@ -227,6 +227,34 @@ fn a_rerun_skips_finished_cases_and_reruns_changed_ones() {
     // The same command again runs nothing.
     let o = vcsim(&["study", p.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     assert!(text(&o).contains("ran 0, skipped 2"), "{}", text(&o));
+    // New comments and layout in the model run nothing again; the cases' `case.ron` take the
+    // model as it now reads. A changed value runs every case again.
+    let model = d.join("ball.ron");
+    let edited = format!(
+        "// a new header\n{}",
+        BALL.replacen('(', "( /* a note */\n", 1)
+    );
+    std::fs::write(&model, &edited).unwrap();
+    let o = vcsim(&["study", p.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(text(&o).contains("ran 0, skipped 2"), "{}", text(&o));
+    let case = std::fs::read_to_string(out.join("cases/4e-3/case.ron")).unwrap();
+    assert!(
+        case.starts_with("// a new header\n") && case.contains("/* a note */"),
+        "{case}"
+    );
+    let table = std::fs::read_to_string(out.join("table.csv")).unwrap();
+    assert!(
+        table.contains("4e-3,4e-3,done,,"),
+        "the reused cases are reported: {table}"
+    );
+    std::fs::write(
+        &model,
+        edited.replacen("restitution: 0.5", "restitution: 0.6", 1),
+    )
+    .unwrap();
+    let o = vcsim(&["study", p.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(text(&o).contains("ran 2, skipped 0"), "{}", text(&o));
+    std::fs::write(&model, BALL).unwrap();
     // A folder holding something else is never written into.
     let other = d.join("other");
     std::fs::create_dir_all(&other).unwrap();

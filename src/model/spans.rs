@@ -96,6 +96,59 @@ pub fn item(parent: &str, i: usize) -> String {
     format!("{parent}[{i}]")
 }
 
+/// The text's tokens without its comments and layout: `//` and nested `/* */` comments
+/// dropped, each run of white space dropped too except for one space between two word
+/// characters (`Some (x)` and `Some(x)` read the same), trailing commas dropped; strings
+/// (`"..."`, `r#"..."#`) and characters kept as written. Two model texts with the same tokens describe the same run,
+/// whatever their comments say (a study's finished case is not rerun for a comment).
+pub fn tokens(source: &str) -> String {
+    let src = source.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c >= 0x80;
+    let mut out: Vec<u8> = Vec::with_capacity(src.len());
+    let mut w = Walker {
+        src,
+        at: 0,
+        out: Spans::default(),
+        recording: false,
+    };
+    loop {
+        let before = w.at;
+        w.skip();
+        let Some(&c) = src.get(w.at) else { break };
+        if w.at > before && out.last().is_some_and(|&l| word(l)) && word(c) {
+            out.push(b' ');
+        }
+        let start = w.at;
+        let raw = c == b'r' && {
+            let hashes = src[w.at + 1..].iter().take_while(|&&b| b == b'#').count();
+            src.get(w.at + 1 + hashes) == Some(&b'"') && !out.last().is_some_and(|&l| word(l))
+        };
+        if raw {
+            let hashes = src[w.at + 1..].iter().take_while(|&&b| b == b'#').count();
+            let mut close = vec![b'"'];
+            close.extend(std::iter::repeat_n(b'#', hashes));
+            let body = w.at + 2 + hashes;
+            w.at = src[body..]
+                .windows(close.len())
+                .position(|x| x == close.as_slice())
+                .map_or(src.len(), |k| body + k + close.len());
+        } else if c == b'"' || (c == b'\'' && !out.last().is_some_and(|&l| word(l))) {
+            w.quoted();
+        } else {
+            w.at += 1;
+            if c == b',' {
+                w.skip();
+                if !matches!(src.get(w.at), Some(b')' | b']' | b'}') | None) {
+                    out.push(b',');
+                }
+                continue;
+            }
+        }
+        out.extend_from_slice(&src[start..w.at.min(src.len())]);
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 struct Walker<'a> {
     src: &'a [u8],
     at: usize,
@@ -430,5 +483,29 @@ Model(
         ] {
             let _ = Spans::of(text).locate("time.dt");
         }
+    }
+
+    #[test]
+    fn tokens_drop_comments_and_layout_but_not_strings_or_values() {
+        let a = "// a header\nModel(\n  time: (dt: 0.001, /* 1 ms */ end: 2.0),\n  name: \"a  // b\",\n)";
+        let b = "Model(time:(dt:0.001,end:2.0),name:\"a  // b\")";
+        assert_eq!(tokens(a), b);
+        assert_eq!(tokens(b), b);
+        assert_ne!(tokens(a), tokens(&a.replace("0.001", "0.002")));
+        assert_ne!(tokens(a), tokens(&a.replace("a  // b", "a // b")));
+        assert_eq!(tokens("Some (x)"), tokens("Some(x)"));
+        assert_ne!(tokens("a b"), tokens("ab"));
+        assert_eq!(tokens("(s: r#\"x // \"y\"#)"), "(s:r#\"x // \"y\"#)");
+        assert_eq!(tokens("'/' // c"), "'/'");
+        for t in ["\"open", "r#\"open", "/* open", "'", "r", "\\"] {
+            let _ = tokens(t);
+        }
+        for k in (0..=TEXT.len()).filter(|&k| TEXT.is_char_boundary(k)) {
+            let _ = tokens(&TEXT[..k]);
+        }
+        assert!(
+            !tokens(TEXT).contains("comment")
+                && tokens(TEXT).contains("\"a \\\"quoted\\\" (name)\"")
+        );
     }
 }

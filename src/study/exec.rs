@@ -1,10 +1,11 @@
 //! Running a study's cases: several at a time on one machine (each on its own rayon pool, so
 //! `jobs × threads` stays within the cores), each in its folder, each isolated — a case that is
 //! invalid, leaves its bounds, diverges or panics is recorded as failed with its reason and the
-//! others go on. A case whose `case.ron` and version match a finished result is not rerun.
+//! others go on. A case whose `case.ron` (comments aside) and version match a finished result
+//! is not rerun.
 
 use super::expand::{Case, Study};
-use super::result::{series_csv, write_atomic, CaseResult, RunNumbers, Status, VERSION};
+use super::result::{same_case, series_csv, write_atomic, CaseResult, RunNumbers, Status, VERSION};
 use crate::pipeline::World;
 use crate::runner::{Observer, Progress};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
@@ -47,13 +48,14 @@ pub fn case_dir(out: &Path, case: &Case) -> PathBuf {
     out.join("cases").join(&case.dir)
 }
 
-/// Whether the case's result on disk is current (same model text, same version).
+/// Whether the case's result on disk is current (the same model, comments aside; the same
+/// version).
 pub fn is_current(out: &Path, case: &Case, rerun_failed: bool) -> bool {
     let dir = case_dir(out, case);
-    let same = std::fs::read_to_string(dir.join("case.ron")).is_ok_and(|t| t == case.text);
-    same && CaseResult::read(&dir).is_some_and(|r| {
-        r.version == VERSION && !(rerun_failed && matches!(r.status, Status::Failed(_)))
-    })
+    same_case(&dir, &case.text)
+        && CaseResult::read(&dir).is_some_and(|r| {
+            r.version == VERSION && !(rerun_failed && matches!(r.status, Status::Failed(_)))
+        })
 }
 
 /// The threads each of `jobs` cases gets on this machine.
@@ -78,6 +80,11 @@ pub fn run_cases(
         let c = &study.cases[i];
         if is_current(&opts.out, c, opts.rerun_failed) {
             outcome.skipped.push(i);
+            // The folder keeps the model as it now reads (its comments may have changed).
+            let file = case_dir(&opts.out, c).join("case.ron");
+            if std::fs::read_to_string(&file).ok().as_deref() != Some(c.text.as_str()) {
+                write_atomic(&file, &c.text)?;
+            }
             if matches!(
                 CaseResult::read(&case_dir(&opts.out, c)).map(|r| r.status),
                 Some(Status::Failed(_))

@@ -48,7 +48,7 @@ pub fn collect(study: &Study, out: &Path, refs: &[Reference]) -> Vec<Row> {
         .iter()
         .map(|c| {
             let dir = super::exec::case_dir(out, c);
-            let current = std::fs::read_to_string(dir.join("case.ron")).is_ok_and(|t| t == c.text);
+            let current = super::result::same_case(&dir, &c.text);
             let result = current.then(|| CaseResult::read(&dir)).flatten();
             let series = result
                 .as_ref()

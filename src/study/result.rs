@@ -1,7 +1,8 @@
 //! What a finished case leaves in its folder (`cases/<label>/`): `case.ron` (the model it ran,
 //! the study's changes spliced in), `probes.csv` (its series) and `result.ron` (how it ended
 //! and the run's own numbers). A rerun compares `case.ron` and the version in `result.ron`
-//! with what it would run and skips the case when both are unchanged.
+//! with what it would run and skips the case when both are unchanged; `case.ron` is compared
+//! by its tokens, so an edit of the model's comments or layout reruns nothing.
 
 use crate::runner::Series;
 use serde::{Deserialize, Serialize};
@@ -77,6 +78,14 @@ impl CaseResult {
             .map_err(std::io::Error::other)?;
         write_atomic(&dir.join("result.ron"), &text)
     }
+}
+
+/// Whether the `case.ron` in the case folder `dir` is the model `text`: the same text, or the
+/// same tokens ([`crate::model::spans::tokens`]: its comments and layout aside).
+pub fn same_case(dir: &Path, text: &str) -> bool {
+    std::fs::read_to_string(dir.join("case.ron")).is_ok_and(|t| {
+        t == text || crate::model::spans::tokens(&t) == crate::model::spans::tokens(text)
+    })
 }
 
 /// Writes `text` to `path` through a temporary file of this process and a rename (ranks of an
