@@ -99,8 +99,9 @@ pub fn item(parent: &str, i: usize) -> String {
 /// The text's tokens without its comments and layout: `//` and nested `/* */` comments
 /// dropped, each run of white space dropped too except for one space between two word
 /// characters (`Some (x)` and `Some(x)` read the same), trailing commas dropped; strings
-/// (`"..."`, `r#"..."#`) and characters kept as written. Two model texts with the same tokens describe the same run,
-/// whatever their comments say (a study's finished case is not rerun for a comment).
+/// (`"..."`, `r#"..."#`) and characters kept as written. Two model texts with the same tokens
+/// describe the same run, whatever their comments say (a study's finished case is not rerun
+/// for a comment).
 pub fn tokens(source: &str) -> String {
     let src = source.as_bytes();
     let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || c >= 0x80;
@@ -119,12 +120,11 @@ pub fn tokens(source: &str) -> String {
             out.push(b' ');
         }
         let start = w.at;
-        let raw = c == b'r' && {
-            let hashes = src[w.at + 1..].iter().take_while(|&&b| b == b'#').count();
-            src.get(w.at + 1 + hashes) == Some(&b'"') && !out.last().is_some_and(|&l| word(l))
-        };
+        let hashes = src[w.at + 1..].iter().take_while(|&&b| b == b'#').count();
+        let raw = c == b'r'
+            && src.get(w.at + 1 + hashes) == Some(&b'"')
+            && !out.last().is_some_and(|&l| word(l));
         if raw {
-            let hashes = src[w.at + 1..].iter().take_while(|&&b| b == b'#').count();
             let mut close = vec![b'"'];
             close.extend(std::iter::repeat_n(b'#', hashes));
             let body = w.at + 2 + hashes;

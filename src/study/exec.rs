@@ -80,13 +80,14 @@ pub fn run_cases(
         let c = &study.cases[i];
         if is_current(&opts.out, c, opts.rerun_failed) {
             outcome.skipped.push(i);
+            let dir = case_dir(&opts.out, c);
             // The folder keeps the model as it now reads (its comments may have changed).
-            let file = case_dir(&opts.out, c).join("case.ron");
+            let file = dir.join("case.ron");
             if std::fs::read_to_string(&file).ok().as_deref() != Some(c.text.as_str()) {
                 write_atomic(&file, &c.text)?;
             }
             if matches!(
-                CaseResult::read(&case_dir(&opts.out, c)).map(|r| r.status),
+                CaseResult::read(&dir).map(|r| r.status),
                 Some(Status::Failed(_))
             ) {
                 outcome.failed.push(i);
