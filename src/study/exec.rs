@@ -67,6 +67,38 @@ pub fn threads_per_job(jobs: usize, threads: usize) -> usize {
     (cores / jobs.max(1)).max(1)
 }
 
+/// Splits the cases into those finished and current (the outcome's `skipped`, with `failed` for
+/// those that failed) and those to run.
+fn sort_out_finished(
+    study: &Study,
+    which: &[usize],
+    opts: &ExecOptions,
+) -> std::io::Result<(ExecOutcome, Vec<usize>)> {
+    let mut outcome = ExecOutcome::default();
+    let mut todo = Vec::new();
+    for &i in which {
+        let c = &study.cases[i];
+        if !is_current(&opts.out, c, opts.rerun_failed) {
+            todo.push(i);
+            continue;
+        }
+        outcome.skipped.push(i);
+        let dir = case_dir(&opts.out, c);
+        // The folder keeps the model as it now reads (its comments may have changed).
+        let file = dir.join("case.ron");
+        if std::fs::read_to_string(&file).ok().as_deref() != Some(c.text.as_str()) {
+            write_atomic(&file, &c.text)?;
+        }
+        if matches!(
+            CaseResult::read(&dir).map(|r| r.status),
+            Some(Status::Failed(_))
+        ) {
+            outcome.failed.push(i);
+        }
+    }
+    Ok((outcome, todo))
+}
+
 /// Runs the cases of `study` with the given indices (module docs).
 pub fn run_cases(
     study: &Study,
@@ -74,28 +106,7 @@ pub fn run_cases(
     opts: &ExecOptions,
 ) -> std::io::Result<ExecOutcome> {
     std::fs::create_dir_all(opts.out.join("cases"))?;
-    let mut outcome = ExecOutcome::default();
-    let mut todo = Vec::new();
-    for &i in which {
-        let c = &study.cases[i];
-        if is_current(&opts.out, c, opts.rerun_failed) {
-            outcome.skipped.push(i);
-            let dir = case_dir(&opts.out, c);
-            // The folder keeps the model as it now reads (its comments may have changed).
-            let file = dir.join("case.ron");
-            if std::fs::read_to_string(&file).ok().as_deref() != Some(c.text.as_str()) {
-                write_atomic(&file, &c.text)?;
-            }
-            if matches!(
-                CaseResult::read(&dir).map(|r| r.status),
-                Some(Status::Failed(_))
-            ) {
-                outcome.failed.push(i);
-            }
-        } else {
-            todo.push(i);
-        }
-    }
+    let (mut outcome, todo) = sort_out_finished(study, which, opts)?;
     let jobs = opts.jobs.clamp(1, todo.len().max(1));
     let threads = threads_per_job(jobs, opts.threads);
     let multi = if opts.progress {
