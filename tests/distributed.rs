@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{floating_box, DAM_BREAK_2D_WCSPH as DAM_2D, DAM_BREAK_3D_WCSPH as DAM_3D};
+use common::{floating_box, Scratch, DAM_BREAK_2D_WCSPH as DAM_2D, DAM_BREAK_3D_WCSPH as DAM_3D};
 use std::path::Path;
 use vcsim::distributed::checkpoint as ckp;
 use vcsim::distributed::run::{
@@ -57,9 +57,9 @@ fn on_ranks<T: Send + 'static>(
 /// The model on `n` ranks (threads, each with its own one-thread pool), ghosts reaching
 /// `width` kernel supports (`None`: the default).
 fn divided(text: &str, n: usize, end: f64, width: Option<f64>) -> Vec<DividedReport> {
-    let out = std::env::temp_dir().join(format!("vcsim-divided-{}-{n}", std::process::id()));
-    let dir = out.clone();
-    let r = on_ranks(text, n, move |mut w, probes, comm| {
+    let out = Scratch::unmade(&format!("divided-{n}"));
+    let dir = out.to_path_buf();
+    on_ranks(text, n, move |mut w, probes, comm| {
         prepare_with_width(&mut w, Box::new(comm), width).unwrap();
         let opts = DividedOptions {
             out: dir.clone(),
@@ -70,9 +70,7 @@ fn divided(text: &str, n: usize, end: f64, width: Option<f64>) -> Vec<DividedRep
             resume: None,
         };
         run(&mut w, &probes, &opts).unwrap()
-    });
-    let _ = std::fs::remove_dir_all(&out);
-    r
+    })
 }
 
 /// The undivided run: the time and every probe column at each output.

@@ -12,15 +12,13 @@
 mod common;
 
 use common::mpi::{mpi_build, ok};
-use common::{floating_box, DAM_BREAK_2D_WCSPH as DAM, DAM_BREAK_3D_WCSPH as DAM_3D};
-use std::path::{Path, PathBuf};
+use common::{floating_box, Scratch, DAM_BREAK_2D_WCSPH as DAM, DAM_BREAK_3D_WCSPH as DAM_3D};
+use std::path::Path;
 use std::process::Command;
 
 /// A folder of this test's own (the tests run at the same time).
-fn scratch(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vcsim-divided-mpi-{test}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+fn scratch(test: &str) -> Scratch {
+    let d = Scratch::new(&format!("divided-mpi-{test}"));
     std::fs::write(d.join("dam.ron"), DAM).unwrap();
     std::fs::write(d.join("rows.ron"), DAM.replace("method: Wcsph(), ", "")).unwrap();
     std::fs::write(d.join("isph.ron"), DAM.replace("Wcsph()", "Isph()")).unwrap();

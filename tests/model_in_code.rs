@@ -2,6 +2,9 @@
 //! refuses nonsense with the field's path; the same values written in a file are refused by the
 //! CLI at the file's line and column (the span map turns the path into the place).
 
+mod common;
+
+use common::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use vcsim::impulse::eti::EtiParams;
@@ -70,8 +73,7 @@ fn nonsense_edited_in_code_is_refused_with_the_fields_path() {
 
 /// `vcsim check` on `text` written to a file: (exit code, stderr, the file's path).
 fn check(name: &str, text: &str) -> (Option<i32>, String, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("vcsim-in-code-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("in-code");
     let path = dir.join(name);
     std::fs::write(&path, text).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_vcsim"))

@@ -1,6 +1,9 @@
 //! `vcsim render`: PNG frames and a GIF from a run folder (issue 4).
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::Scratch;
+use std::path::Path;
 use std::process::Command;
 
 fn vcsim(args: &[&str]) -> std::process::Output {
@@ -10,14 +13,12 @@ fn vcsim(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-fn tmp(name: &str) -> PathBuf {
-    let p = std::env::temp_dir().join(format!("vcsim-render-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&p);
-    p
+fn tmp(name: &str) -> Scratch {
+    Scratch::unmade(&format!("render-{name}"))
 }
 
 /// Runs a model briefly into a fresh folder.
-fn run(model: &Path, end: &str, name: &str) -> PathBuf {
+fn run(model: &Path, end: &str, name: &str) -> Scratch {
     let out = tmp(name);
     let o = vcsim(&[
         "run",

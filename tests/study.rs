@@ -4,6 +4,9 @@
 //! and a study naming a field that does not exist (or a value the field cannot take) is a
 //! located error in the study file. Every shipped study in `models/studies/` passes `check`.
 
+mod common;
+
+use common::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -37,10 +40,8 @@ pub const COLUMN: &str = r#"Model(
 )
 "#;
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vcsim-study-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+fn scratch(name: &str) -> Scratch {
+    let d = Scratch::new(&format!("study-{name}"));
     std::fs::write(d.join("ball.ron"), BALL).unwrap();
     std::fs::write(d.join("column.ron"), COLUMN).unwrap();
     d

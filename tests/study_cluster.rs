@@ -8,6 +8,7 @@
 mod common;
 
 use common::mpi::{mpi_build, ok};
+use common::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -66,10 +67,8 @@ fn table(dir: &Path) -> String {
         .join("\n")
 }
 
-fn scratch() -> PathBuf {
-    let d = std::env::temp_dir().join(format!("vcsim-study-cluster-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
+fn scratch() -> Scratch {
+    let d = Scratch::new("study-cluster");
     std::fs::write(d.join("column.ron"), COLUMN).unwrap();
     std::fs::write(d.join("s.ron"), STUDY).unwrap();
     d

@@ -224,3 +224,55 @@ pub fn assert_same_bytes(a: &Path, b: &Path) {
         assert!(x == y, "{f} differs ({} and {} bytes)", x.len(), y.len());
     }
 }
+
+/// A test's scratch folder, `vcsim-{name}-{process}-{k}` in the temporary folder (`k` counts
+/// this process's folders, so tests that run at the same time never share one), made empty
+/// and removed when dropped — unless the test is failing, when it stays for a look.
+pub struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    /// A new empty folder.
+    pub fn new(name: &str) -> Scratch {
+        let d = Scratch::unmade(name);
+        std::fs::create_dir_all(&d.0).unwrap();
+        d
+    }
+
+    /// A fresh path that does not exist yet (for a command that must make it itself).
+    pub fn unmade(name: &str) -> Scratch {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let d = std::env::temp_dir().join(format!("vcsim-{name}-{}-{k}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        let _ = std::fs::remove_file(&d);
+        Scratch(d)
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+}
