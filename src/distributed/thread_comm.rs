@@ -2,39 +2,60 @@
 //! mailboxes and a barrier. For tests of the divided run without MPI, and for machines
 //! without it.
 //!
-//! The barrier spins (yielding the core) instead of sleeping on a condition variable: a divided
-//! WCSPH step meets it several times per sub-step, and waking a sleeping thread cost about
-//! 170 µs a time (the 800-particle dam break on two ranks took 241 ms for 20 steps with
-//! `std::sync::Barrier`, against 119 ms on one).
+//! The barrier yields the core a few times and then sleeps on a condition variable. Sleeping
+//! at once cost about 170 µs a wake (the 800-particle WCSPH dam break on two ranks took 241 ms
+//! for 20 steps with `std::sync::Barrier`, against 119 ms on one), so a rank that arrives soon
+//! is met by yielding; yielding without end let four ranks on two cores hand the cores to each
+//! other's waits (`tests/distributed.rs` alone, two tests at a time on two cores: 192–193 s of
+//! wall and 86–89 s of system time yielding only, 156–169 s and 26–27 s with the sleep; 2026-12-03).
 
 use super::Comm;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
-/// A reusable barrier for `size` threads that waits by yielding.
-struct SpinBarrier {
+/// A reusable barrier for `size` threads: a waiter yields a few times (a rank that arrives
+/// within microseconds, as on cores of its own, is met without sleeping) and then sleeps on a
+/// condition variable until the last one arrives (ranks that share cores — four test ranks on
+/// two — hand theirs over instead of yielding to each other).
+struct RankBarrier {
     size: usize,
     arrived: AtomicUsize,
     generation: AtomicUsize,
+    lock: Mutex<()>,
+    woken: Condvar,
 }
 
-impl SpinBarrier {
+/// How many times a waiter yields before it sleeps.
+const YIELDS: usize = 64;
+
+impl RankBarrier {
     fn wait(&self) {
         let gen = self.generation.load(Ordering::Acquire);
         if self.arrived.fetch_add(1, Ordering::AcqRel) + 1 == self.size {
             self.arrived.store(0, Ordering::Release);
+            // (Under the lock: a waiter between its check and its sleep cannot miss the wake.)
+            let g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
             self.generation.fetch_add(1, Ordering::AcqRel);
+            drop(g);
+            self.woken.notify_all();
             return;
         }
-        while self.generation.load(Ordering::Acquire) == gen {
+        for _ in 0..YIELDS {
+            if self.generation.load(Ordering::Acquire) != gen {
+                return;
+            }
             std::thread::yield_now();
+        }
+        let mut g = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        while self.generation.load(Ordering::Acquire) == gen {
+            g = self.woken.wait(g).unwrap_or_else(|e| e.into_inner());
         }
     }
 }
 
 struct Shared {
     size: usize,
-    barrier: SpinBarrier,
+    barrier: RankBarrier,
     /// `boxes[from * size + to]`.
     boxes: Mutex<Vec<Vec<f64>>>,
 }
@@ -51,10 +72,12 @@ impl ThreadComm {
         let size = size.max(1);
         let shared = Arc::new(Shared {
             size,
-            barrier: SpinBarrier {
+            barrier: RankBarrier {
                 size,
                 arrived: AtomicUsize::new(0),
                 generation: AtomicUsize::new(0),
+                lock: Mutex::new(()),
+                woken: Condvar::new(),
             },
             boxes: Mutex::new(vec![Vec::new(); size * size]),
         });
