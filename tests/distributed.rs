@@ -588,12 +588,7 @@ fn resumes_to_the_same_bytes(dam: &str) {
         "    ],\n    fluid",
         "        (name: \"box\", shape: Cuboid(half_extents: (0.02, 0.02)), position: (0.4, 0.021), mass: 0.96),\n    ],\n    fluid",
     );
-    let base = std::env::temp_dir().join(format!(
-        "vcsim-divided-ckp-{}-{}",
-        std::process::id(),
-        dam.len()
-    ));
-    let _ = std::fs::remove_dir_all(&base);
+    let base = Scratch::new("divided-ckp");
     for n in [2, 3] {
         let (through, split) = (
             base.join(format!("through{n}")),
@@ -622,5 +617,4 @@ fn resumes_to_the_same_bytes(dam: &str) {
         );
         eprintln!("{n} ranks: {} files the same to the byte", a.len());
     }
-    let _ = std::fs::remove_dir_all(&base);
 }

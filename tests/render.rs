@@ -170,8 +170,7 @@ fn bad_render_requests_are_refused() {
         !dir.join("render").exists(),
         "nothing written for bad requests"
     );
-    let empty = tmp("empty");
-    std::fs::create_dir_all(&empty).unwrap();
+    let empty = Scratch::new("render-empty");
     let o = vcsim(&["render", empty.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no frames"));
@@ -256,7 +255,6 @@ fn a_body_only_run_renders_bodies_frames() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(out.contains("rendered 1 frame into"), "{out}");
     assert!(dir.join("render/bodies_000001.png").is_file());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Bodies are outlined: in the ETI stack seen along y, the six cubes of one colour touch, and
@@ -297,5 +295,4 @@ fn touching_bodies_are_outlined() {
         std::fs::read(&s.pngs[0]).unwrap(),
         std::fs::read(&again.pngs[0]).unwrap()
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
