@@ -278,7 +278,7 @@ fn interrupted(name: &str, kill_rank: Option<&str>) {
             // The ranks are mpirun's children (via its daemon, or directly): the vcsim
             // processes whose output folder is this test's, the newest of them.
             let pgrep = Command::new("pgrep")
-                .args(["-n", "-f", &format!("vcsim run .*{}", out.display())])
+                .args(["-n", "-f", &format!("vcsim-mpi run .*{}", out.display())])
                 .output()
                 .unwrap();
             let pid = String::from_utf8_lossy(&pgrep.stdout).trim().to_string();

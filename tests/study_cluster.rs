@@ -1,8 +1,8 @@
 //! The same tiny study on one machine, as two shards merged, and under `mpirun -n 2` (the
 //! `mpi` feature) gives the same `table.csv`, apart from its wall-time columns.
 //!
-//! The MPI run needs OpenMPI (`mpirun`) and builds vcsim with `--features mpi` into
-//! `target/mpi`; without `mpirun` that part is skipped with a message, unless
+//! The MPI run needs OpenMPI (`mpirun`) and builds vcsim with `--features mpi` as
+//! `vcsim-mpi` beside the test binaries; without `mpirun` that part is skipped with a message, unless
 //! `VCSIM_REQUIRE_MPI` is set (CI sets it, so there it cannot be skipped).
 
 mod common;

@@ -14,8 +14,16 @@ pub fn mpi_build() -> Option<PathBuf> {
         eprintln!("mpirun not found: the MPI part of this test is skipped (install openmpi-bin, libopenmpi-dev and libclang-dev)");
         return None;
     }
+    // Built in the test binaries' own target folder (the one `vcsim` is in), so that the
+    // dependencies are built once for both: under its own name, `vcsim-mpi`, so that the
+    // build never touches the `vcsim` other tests are running meanwhile.
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let target = root.join("target").join("mpi");
+    let plain = Path::new(env!("CARGO_BIN_EXE_vcsim"));
+    let bin = plain.with_file_name("vcsim-mpi");
+    let target = plain
+        .parent()
+        .and_then(Path::parent)
+        .expect("vcsim lies in <target>/release");
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let o = Command::new(cargo)
         .current_dir(root)
@@ -25,10 +33,10 @@ pub fn mpi_build() -> Option<PathBuf> {
             "--features",
             "mpi",
             "--bin",
-            "vcsim",
+            "vcsim-mpi",
             "--target-dir",
         ])
-        .arg(&target)
+        .arg(target)
         .output()
         .unwrap();
     assert!(
@@ -36,7 +44,8 @@ pub fn mpi_build() -> Option<PathBuf> {
         "building with --features mpi failed:\n{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    Some(target.join("release").join("vcsim"))
+    assert!(bin.exists(), "{} was not built", bin.display());
+    Some(bin)
 }
 
 /// `o` if its command succeeded; otherwise a panic with its output.
