@@ -7,7 +7,7 @@
 //! below for why not here).
 
 use super::halo::owned_of;
-use super::kernel::{volume_gradient, w_and_volume_gradient, Kernel};
+use super::kernel::{volume_gradient_at, w_and_volume_gradient, Kernel};
 use super::periodic::Periodic;
 use super::{per_particle_pair, per_particle_update, Fluid};
 use crate::math::{Real, Vec3};
@@ -101,16 +101,9 @@ impl Fluid {
         // Pass 2: the shifts; tangential in the surface band (a surface particle or a
         // neighbour of one).
         let fill = &fills;
+        let s2 = k.support() * k.support();
         let shift = |i: usize, grad: &Vec3| -> Vec3 {
             let grad = *grad;
-            // The boundary particles' share of ∇C_i, pointing into the walls near i (as pass 1
-            // summed it).
-            let wall: Vec3 = fb
-                .of(i)
-                .iter()
-                .map(|&j| volume_gradient(&k, v0, &per.delta(&pos[i], &boundary[j as usize])))
-                .sum::<Vec3>()
-                + smooth.fill(&pos[i]).1;
             let mut d = grad * (-beta * k.h * umax * h);
             let gn = grad.norm();
             let band =
@@ -120,12 +113,17 @@ impl Fluid {
                 d -= n * d.dot(&n);
             }
             // Never towards a wall: what is left of the tangential shift of a particle running
-            // along a wall in the surface band can point into it.
+            // along a wall in the surface band can point into it. On the way, the boundary
+            // particles' share of ∇C_i, pointing into the walls near i (as pass 1 summed it).
+            let mut wall = Vec3::zeros();
             for &j in fb.of(i) {
                 let j = j as usize;
-                if per.delta(&pos[i], &boundary[j]).norm() >= k.support() {
+                let r = per.delta(&pos[i], &boundary[j]);
+                let r2 = r.norm_squared();
+                if r2 >= s2 {
                     continue;
                 }
+                wall += volume_gradient_at(&k, v0, &r, r2.sqrt());
                 // (`to_surface` points into the fluid; zero where unknown.)
                 let n = -surf[j].try_normalize(0.0).unwrap_or_default();
                 let into = d.dot(&n);
@@ -133,6 +131,7 @@ impl Fluid {
                     d -= n * into;
                 }
             }
+            wall += smooth.fill(&pos[i]).1;
             let wn = wall.norm();
             if wn > 0.0 && d.dot(&wall) > 0.0 {
                 let n = wall / wn;
@@ -185,8 +184,15 @@ fn gather(
     list: &[u32],
 ) -> (Real, Vec3) {
     let (mut fill, mut grad) = (fill, Vec3::zeros());
+    let s2 = k.support() * k.support();
     for &j in list {
-        let (w, g) = w_and_volume_gradient(k, v0, &per.delta(xi, &others[j as usize]));
+        let d = per.delta(xi, &others[j as usize]);
+        // The lists hold a skin beyond the support, where W and ∇W are zero: skipped before
+        // the square root (the sums are the same to the bit).
+        if d.norm_squared() >= s2 {
+            continue;
+        }
+        let (w, g) = w_and_volume_gradient(k, v0, &d);
         fill += v0 * w;
         grad += g;
     }
