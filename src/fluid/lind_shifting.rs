@@ -7,7 +7,7 @@
 //! below for why not here).
 
 use super::halo::owned_of;
-use super::kernel::{volume_gradient_at, w_and_volume_gradient, Kernel};
+use super::kernel::{volume_gradient_at, volume_gradient_of, Kernel};
 use super::periodic::Periodic;
 use super::{per_particle_pair, per_particle_update, Fluid};
 use crate::math::{Real, Vec3};
@@ -188,13 +188,15 @@ fn gather(
     for &j in list {
         let d = per.delta(xi, &others[j as usize]);
         // The lists hold a skin beyond the support, where W and ∇W are zero: skipped before
-        // the square root (the sums are the same to the bit).
-        if d.norm_squared() >= s2 {
+        // the square root, whose distance then serves both W and ∇W.
+        let r2 = d.norm_squared();
+        if r2 >= s2 {
             continue;
         }
-        let (w, g) = w_and_volume_gradient(k, v0, &d);
+        let r = r2.sqrt();
+        let (w, dw) = k.w_dw(r);
         fill += v0 * w;
-        grad += g;
+        grad += volume_gradient_of(v0, &d, r, dw);
     }
     (fill, grad)
 }
