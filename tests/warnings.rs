@@ -317,3 +317,64 @@ fn a_wall_thinner_than_the_kernels_support_gets_a_located_warning() {
     let (code, stderr) = run("thick", &thick);
     assert_eq!(code, Some(0), "the thick walls hold: {stderr}");
 }
+
+/// A tank of water 1 m deep at spacing 0.04 m (rows at (i + 1/2) 0.04 m) with one moving body
+/// written as `body`, checked: the lattice warnings in stderr.
+fn lattice_warnings(body: &str) -> String {
+    let text = format!(
+        r#"Model(
+    scene: (dimension: Two, gravity: (0, -9.81)),
+    time: (end: 1.0),
+    bodies: [
+        (name: "floor", kind: Static, shape: Cuboid(half_extents: (1.2, 0.2)), position: (1.0, -0.2)),
+        (name: "left", kind: Static, shape: Cuboid(half_extents: (0.2, 0.8)), position: (-0.2, 0.8)),
+        (name: "right", kind: Static, shape: Cuboid(half_extents: (0.2, 0.8)), position: (2.2, 0.8)),
+        {body},
+    ],
+    fluid: (spacing: 0.04, regions: [Box(min: (0, 0), max: (2.0, 1.0))]),
+)
+"#
+    );
+    let (code, stderr) = check_text("fit.ron", &text);
+    assert_eq!(code, Some(0), "{stderr}");
+    stderr
+        .lines()
+        .filter(|l| l.contains("lattice"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn check_names_the_face_of_a_body_that_misses_the_lattice() {
+    // A box 0.4 x 0.32 m (10 x 8 spacings: its particles half a spacing inside every face)
+    // floating with its bottom face at y = 0.8 m, midway between the rows at 0.78 and 0.82 m:
+    // no gap. Lowered by a fifth of a spacing, the row at 0.78 m is closer than half a
+    // spacing to its face and left out: the bottom face sees the fluid 1.8 spacings away, a
+    // gap it falls into, and the warning names that face. Its dry top and its sides above the
+    // water are not counted (with them, the median over the whole body hid which face missed).
+    let boxed = |y: f64| {
+        format!(
+            "(name: \"box\", shape: Cuboid(half_extents: (0.2, 0.16)), position: (1.0, {y}), mass: 64)"
+        )
+    };
+    let fits = lattice_warnings(&boxed(0.96));
+    assert!(fits.is_empty(), "{fits}");
+    let low = lattice_warnings(&boxed(0.952));
+    assert!(
+        low.contains("body `box`'s faces miss") && low.contains("face towards -y"),
+        "{low}"
+    );
+    // A disc whose sides lie on a column of the fluid's lattice (x = 1.02 +- 0.2 m: 20.5 and
+    // 30.5 spacings, on the columns at (i + 1/2) spacings) has a half-spacing gap at its
+    // equator, which is named; centred at x = 1.0 (its sides, top and bottom midway between
+    // columns and rows), none. Its curved rest is not judged (no lattice fits a circle).
+    let disc = |x: f64| {
+        format!(
+            "(name: \"disc\", kind: Kinematic, shape: Ball(radius: 0.2), position: ({x}, 0.52))"
+        )
+    };
+    let on = lattice_warnings(&disc(1.02));
+    assert!(on.contains("body `disc`") && on.contains("x have"), "{on}");
+    let off = lattice_warnings(&disc(1.0));
+    assert!(off.is_empty(), "{off}");
+}

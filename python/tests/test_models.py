@@ -109,7 +109,7 @@ def test_a_bad_value_is_refused_and_the_model_kept():
 def test_warnings_are_located():
     m = vcsim.load(REPO / "models" / "ball_bounce_pgs.ron")
     assert m.warnings() == []
-    # At 0.04 m the hull's faces miss the lattice (the model's header): the CLI's warning.
+    # At 0.04 m the hull's keel misses the lattice (the model's header): the CLI's warning.
     path = REPO / "models" / "heave_decay_2d.ron"
     m = vcsim.load(path)
     m.set("fluid.spacing", 0.04)
