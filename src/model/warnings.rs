@@ -84,9 +84,10 @@ pub const GAP: f64 = 1.3;
 /// rows of fluid particles, the body's outer boundary particles (half a spacing inside the
 /// face) have their nearest fluid particle one spacing away, as in the fluid. Closer than
 /// [`TOO_CLOSE`] spacings, the pair starts compressed (a paddle with a particle row on its
-/// face stopped at the first step). Each flat face is judged by itself: the outer boundary particles
-/// that look through it (their vector to the surface within [`AXIAL`] of one axis) and see
-/// a fluid particle within 2.5 spacings inside a cone of [`FACING`] about that vector. If the
+/// face stopped at the first step). Each flat face is judged by itself: the outer boundary
+/// particles that look through it (their vector to the surface within [`AXIAL`] of one axis)
+/// and see a fluid particle within 2.5 spacings inside a cone of [`FACING`] about that vector
+/// (a particle whose vector is unknown, zero, looks through no face). If the
 /// median of those distances is farther than [`GAP`] on any face, the body settles into the gap
 /// at the start (a floating box whose bottom face lay on a particle row dropped about 5 mm; a
 /// hull whose keel lay 3e-5 m under midway between two rows at 1/60 m fell 5 mm and struck
@@ -126,7 +127,7 @@ fn lattice_fit(model: &Model, world: &World) -> Vec<FieldError> {
             // Flat faces only: a curved surface meets no lattice everywhere (a circle's
             // particles 45° from its axes see the fluid 1.4 spacings away wherever it lies).
             let face = face_of(s);
-            if s.norm() < l && s[face / 2].abs() >= AXIAL * s.norm() {
+            if s.norm() < l && s.norm() > 0.0 && s[face / 2].abs() >= AXIAL * s.norm() {
                 let d = facing(b, s) / l;
                 if d < 2.5 {
                     faces[face].push(d);
@@ -191,9 +192,7 @@ pub const AXIAL: f64 = 0.98;
 /// The face of an axis-aligned box a vector `s` looks through: 0..6 for -x, +x, -y, +y, -z,
 /// +z (its largest component's axis and sign).
 fn face_of(s: &crate::math::Vec3) -> usize {
-    let a = (0..3)
-        .max_by(|&i, &j| s[i].abs().total_cmp(&s[j].abs()))
-        .unwrap_or(0);
+    let a = s.iamax();
     2 * a + usize::from(s[a] > 0.0)
 }
 
