@@ -358,6 +358,13 @@ fn check_names_the_face_of_a_body_that_misses_the_lattice() {
         )
     };
     let fits = lattice_warnings(&boxed(0.96));
+    // A box 7.5 spacings tall at its lattice height: its particles can lie half a spacing
+    // inside its bottom or its top, not both, and are laid from the bottom, next to the water
+    // (from the top they left a gap of half a spacing under it, which this warning named).
+    let tall = lattice_warnings(
+        "(name: \"box\", shape: Cuboid(half_extents: (0.2, 0.15)), position: (1.0, 0.95), mass: 60)",
+    );
+    assert!(tall.is_empty(), "{tall}");
     assert!(fits.is_empty(), "{fits}");
     let low = lattice_warnings(&boxed(0.952));
     assert!(

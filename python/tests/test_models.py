@@ -109,11 +109,13 @@ def test_a_bad_value_is_refused_and_the_model_kept():
 def test_warnings_are_located():
     m = vcsim.load(REPO / "models" / "ball_bounce_pgs.ron")
     assert m.warnings() == []
-    # At 0.04 m the hull's keel misses the lattice (the model's header): the CLI's warning.
+    # At 0.025 m the hull's keel (y = 0.84 m, 33.6 spacings) misses the lattice: the row at
+    # 0.8375 m is closer than half a spacing and left out (the model's header): the CLI's
+    # warning.
     path = REPO / "models" / "heave_decay_2d.ron"
     m = vcsim.load(path)
-    m.set("fluid.spacing", 0.04)
-    # Its walls, 0.2 m thick, are thicker than the support 2h = 0.16 m at this spacing: the
+    m.set("fluid.spacing", 0.025)
+    # Its walls, 0.2 m thick, are thicker than the support 2h = 0.1 m at this spacing: the
     # one warning is the hull's.
     (w,) = m.warnings()
     # The hull's `position` line, column 23 (where its value starts).

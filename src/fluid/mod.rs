@@ -65,6 +65,7 @@ pub mod choice;
 pub mod constraint;
 pub mod damping;
 mod explicit;
+pub mod face_fit;
 pub mod grid;
 pub mod halo;
 pub mod isph;

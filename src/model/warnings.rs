@@ -85,9 +85,10 @@ pub const GAP: f64 = 1.3;
 /// face) have their nearest fluid particle one spacing away, as in the fluid. Closer than
 /// [`TOO_CLOSE`] spacings, the pair starts compressed (a paddle with a particle row on its
 /// face stopped at the first step). Each flat face is judged by itself: the outer boundary
-/// particles that look through it (their vector to the surface within [`AXIAL`] of one axis)
-/// and see a fluid particle within 2.5 spacings inside a cone of [`FACING`] about that vector
-/// (a particle whose vector is unknown, zero, looks through no face). If the
+/// particles that look through it (their vector to the surface within
+/// [`crate::fluid::face_fit::AXIAL`] of one axis) and see a fluid particle within 2.5 spacings
+/// inside a cone of [`crate::fluid::face_fit::FACING`] about that vector (a particle whose
+/// vector is unknown, zero, looks through no face). If the
 /// median of those distances is farther than [`GAP`] on any face, the body settles into the gap
 /// at the start (a floating box whose bottom face lay on a particle row dropped about 5 mm; a
 /// hull whose keel lay 3e-5 m under midway between two rows at 1/60 m fell 5 mm and struck
@@ -103,37 +104,19 @@ fn lattice_fit(model: &Model, world: &World) -> Vec<FieldError> {
     let l = f.params.spacing;
     let mut grid = crate::fluid::grid::CellGrid::default();
     grid.build(&f.pos, 2.0 * l, f.params.planar, &f.params.periodic);
-    // The nearest fluid particle on the outward side of a boundary particle (`out` its vector
-    // to the surface; any side where it is unknown), and the nearest one facing it.
-    let nearest = |b: &crate::math::Vec3, out: &crate::math::Vec3| {
-        grid.nearest(&f.pos, b, |r| r.dot(out) >= 0.0)
-    };
-    let facing = |b: &crate::math::Vec3, out: &crate::math::Vec3| {
-        grid.nearest(&f.pos, b, |r| r.dot(out) >= FACING * r.norm() * out.norm())
-    };
     let mut out = Vec::new();
     for (k, body) in world.bodies.iter().enumerate() {
         if body.kind == crate::body::Kind::Static {
             continue;
         }
-        // Distances in spacings by face: -x, +x, -y, +y, -z, +z.
-        let mut faces: [Vec<f64>; 6] = Default::default();
-        let mut closest = f64::INFINITY;
+        let mut fit = crate::fluid::face_fit::FaceFit::default();
         for ((b, &o), s) in f.boundary.iter().zip(&f.owner).zip(&f.to_surface) {
-            if o as usize != k {
-                continue;
-            }
-            closest = closest.min(nearest(b, s) / l);
-            // Flat faces only: a curved surface meets no lattice everywhere (a circle's
-            // particles 45° from its axes see the fluid 1.4 spacings away wherever it lies).
-            let face = face_of(s);
-            if s.norm() < l && s.norm() > 0.0 && s[face / 2].abs() >= AXIAL * s.norm() {
-                let d = facing(b, s) / l;
-                if d < 2.5 {
-                    faces[face].push(d);
-                }
+            if o as usize == k {
+                fit.add(&grid, &f.pos, b, s, l);
             }
         }
+        let closest = fit.closest;
+        let worst = fit.worst();
         let path = super::resolution::body_field(model, &body.name, "position");
         if closest < TOO_CLOSE {
             out.push(*FieldError::new(
@@ -148,15 +131,6 @@ fn lattice_fit(model: &Model, world: &World) -> Vec<FieldError> {
             ));
             continue;
         }
-        let worst = faces
-            .iter_mut()
-            .enumerate()
-            .filter(|(_, d)| !d.is_empty())
-            .map(|(face, d)| {
-                d.sort_by(f64::total_cmp);
-                (face, d[d.len() / 2])
-            })
-            .max_by(|a, b| a.1.total_cmp(&b.1));
         if let Some((face, median)) = worst.filter(|w| w.1 > GAP) {
             out.push(*FieldError::new(
                 path,
@@ -179,21 +153,6 @@ fn lattice_fit(model: &Model, world: &World) -> Vec<FieldError> {
         }
     }
     out
-}
-
-/// The cone about a boundary particle's vector to the surface within which a fluid particle
-/// faces it (the cosine of its half-angle, 37°).
-pub const FACING: f64 = 0.8;
-
-/// How nearly along an axis a boundary particle's vector to the surface must point for it to
-/// count in its face's median (the cosine of the angle, 11°).
-pub const AXIAL: f64 = 0.98;
-
-/// The face of an axis-aligned box a vector `s` looks through: 0..6 for -x, +x, -y, +y, -z,
-/// +z (its largest component's axis and sign).
-fn face_of(s: &crate::math::Vec3) -> usize {
-    let a = s.iamax();
-    2 * a + usize::from(s[a] > 0.0)
 }
 
 /// With `contact: (resolver: SimultaneousImpulse())`, a warning if a dynamic body's material

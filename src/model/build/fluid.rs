@@ -285,6 +285,34 @@ fn anchor_candidates(aabb: &parry3d_f64::bounding_volume::Aabb, l: f64, planar: 
     out
 }
 
+/// A moving body's boundary particles in its frame: (position, vector to its surface), m.
+type Particles = Vec<(Vec3, Vec3)>;
+
+/// Of a moving body's candidate particle sets `(clearance to the nearest fluid particle in m,
+/// the worst flat face's median distance to the fluid facing it in spacings, particles)`, the
+/// one to keep: among those whose clearance reaches the largest there is, or one spacing if
+/// that is larger (no particle nearer the fluid than the lattice's own spacing where that can
+/// be had), the one whose faces fit best; the first of equals. So a paddle 2.5 spacings thick
+/// is laid from the face next to the water (the other anchor puts a row on that face, half a
+/// spacing from the fluid), and a floating body of any height from its wet keel (laid from its
+/// dry deck, the heave section's keel row lay 0.86 spacings inside the keel at 1/60 m, a
+/// third of a spacing of gap the hull settled into).
+fn choose_anchor(candidates: Vec<(f64, f64, Particles)>, l: f64) -> Particles {
+    let reach = candidates
+        .iter()
+        .map(|c| c.0)
+        .fold(f64::NEG_INFINITY, f64::max)
+        .min(l)
+        - 1e-9 * l;
+    let mut best: Option<(f64, Particles)> = None;
+    for (clear, gap, pts) in candidates {
+        if clear >= reach && best.as_ref().is_none_or(|(g, _)| gap < *g - 1e-9) {
+            best = Some((gap, pts));
+        }
+    }
+    best.map(|b| b.1).unwrap_or_default()
+}
+
 /// The lattice points a moving body's bounding box visits (for the build budget).
 fn own_visits(lattice: &sampling::Lattice, aabb: &parry3d_f64::bounding_volume::Aabb) -> f64 {
     let own = sampling::Lattice {
@@ -479,8 +507,9 @@ fn attach_bodies(
     // places it in): a box is then sampled exactly l/2 inside each face, wherever it is placed.
     // Where the box's extent along an axis is not a whole number of spacings, the rows can sit
     // l/2 inside the lower face or l/2 inside the upper one, not both: each combination is
-    // sampled and the one whose particles start farthest from the fluid is kept, the lower
-    // corner's when none is farther ([`anchor_candidates`]). (Anchored at the lower corner
+    // sampled and [`choose_anchor`] keeps the one that fits the fluid best without a particle
+    // nearer to it than needed ([`anchor_candidates`]; until 2026-12-04 the one farthest from
+    // the fluid, which laid a floating body from its dry top). (Anchored at the lower corner
     // only, a paddle 2.5 spacings thick had a row on the face next to the water and stopped at
     // the first step, 28 % compressed; centred in the box, the floor of an open box of water
     // 27.5 spacings tall had its top row a quarter spacing under the water.)
@@ -498,7 +527,7 @@ fn attach_bodies(
                 &format!("body `{}`", b.name),
             )
             .map_err(|e| BuildError::Body(c.body, e))?;
-            let mut best: Option<(f64, Vec<(Vec3, Vec3)>)> = None;
+            let mut candidates = Vec::new();
             for origin in anchor_candidates(&aabb, l, planar) {
                 let own = sampling::Lattice { origin, ..*lattice };
                 let mut pts = Vec::new();
@@ -518,18 +547,17 @@ fn attach_bodies(
                     *p = (b.com_to_frame * nalgebra::Point3::from(*p)).coords;
                     *s = b.com_to_frame.rotation * *s;
                 }
-                let clear = pts
-                    .iter()
-                    .map(|(p, _)| {
-                        let x = (b.pose * nalgebra::Point3::from(*p)).coords;
-                        near.nearest(&fluid.pos, &x, |_| true)
-                    })
-                    .fold(f64::INFINITY, f64::min);
-                if best.as_ref().is_none_or(|(c, _)| clear > *c + 1e-9 * l) {
-                    best = Some((clear, pts));
+                let mut clear = f64::INFINITY;
+                let mut fit = crate::fluid::face_fit::FaceFit::default();
+                for (p, s) in &pts {
+                    let x = (b.pose * nalgebra::Point3::from(*p)).coords;
+                    clear = clear.min(near.nearest(&fluid.pos, &x, |_| true));
+                    fit.add(&near, &fluid.pos, &x, &(b.pose.rotation * *s), l);
                 }
+                let gap = fit.worst().map_or(0.0, |w| w.1);
+                candidates.push((clear, gap, pts));
             }
-            let pts = best.map(|b| b.1).unwrap_or_default();
+            let pts = choose_anchor(candidates, l);
             if pts.is_empty() {
                 return Err(BuildError::Body(
                     c.body,
