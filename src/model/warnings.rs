@@ -88,11 +88,11 @@ pub const GAP: f64 = 1.3;
 /// particles that look through it (their vector to the surface within
 /// [`crate::fluid::face_fit::AXIAL`] of one axis) and see a fluid particle within 2.5 spacings
 /// inside a cone of [`crate::fluid::face_fit::FACING`] about that vector (a particle whose
-/// vector is unknown, zero, looks through no face). If the
-/// median of those distances is farther than [`GAP`] on any face, the body settles into the gap
-/// at the start (a floating box whose bottom face lay on a particle row dropped about 5 mm; a
-/// hull whose keel lay 3e-5 m under midway between two rows at 1/60 m fell 5 mm and struck
-/// the water at five times its weight). A body's dry sides see the water only obliquely, below
+/// vector is unknown, zero, looks through no face). If the median of those distances is
+/// farther than [`GAP`] on any face, the body settles into the gap at the start (a floating
+/// box whose bottom face lay on a particle row dropped about 5 mm; a hull whose keel lay 3e-5 m
+/// under midway between two rows at 1/60 m fell 5 mm and struck the water at five times its
+/// weight). A body's dry sides see the water only obliquely, below
 /// them, and are left out by the cone (counted with the wet faces, they gave a hull whose keel
 /// missed the lattice by a whole row the same median, 1.36 spacings, as one whose keel missed
 /// it by a third of a spacing). Curved faces are left out too: no lattice fits them
